@@ -1,0 +1,28 @@
+import type { Color } from 'chessops';
+import type { DgtField, PieceCode } from './dgt/squares.ts';
+
+/**
+ * What one table's board and clock report, decoded and with the clock's physical sides already
+ * resolved to colours. This is the input of the reconstruction engine and what the store keeps
+ * (beside the raw bytes). `at` is monotonic milliseconds of the table's session (event time): the
+ * engine has no clock of its own.
+ */
+export type BoardEvent =
+  /** One square changed: a piece appeared (piece ≠ EMPTY) or the square emptied. */
+  | { type: 'field'; at: number; field: DgtField; piece: PieceCode }
+  /** A full scan of the board: 64 piece codes indexed by DgtField. */
+  | { type: 'dump'; at: number; board: PieceCode[] }
+  /** A clock reading. `running` is whose clock runs (null: stopped or paused). */
+  | {
+      type: 'clock';
+      at: number;
+      whiteMs: number;
+      blackMs: number;
+      running: Color | null;
+      whiteFlag: boolean;
+      blackFlag: boolean;
+    }
+  /** The board link went away or came back (the session re-dumps after a reconnect). */
+  | { type: 'connection'; at: number; connected: boolean };
+
+export type BoardEventType = BoardEvent['type'];
