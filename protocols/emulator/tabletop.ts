@@ -1,0 +1,226 @@
+import type { Color } from 'chessops';
+import type { BoardEvent } from '../board-events.ts';
+import { PIECE, type DgtField, type PieceCode } from '../dgt/squares.ts';
+import type { PhysicalAction } from './physical.ts';
+
+/** Fischer time control: `baseMs` each, `incrementMs` added to the presser on every press. */
+export interface TimeControl {
+  baseMs: number;
+  incrementMs: number;
+}
+
+export interface TabletopOptions {
+  /** 64 piece codes indexed by DgtField (0 = a8); default: the standard start position. */
+  board?: PieceCode[];
+  /** null or absent: no clock at the table (presses are not observed). */
+  clock?: TimeControl | null;
+}
+
+export type ClockReading = Extract<BoardEvent, { type: 'clock' }>;
+
+/** The standard start position as the board numbers it (field 0 = a8). */
+export function standardStartBoard(): PieceCode[] {
+  const back: PieceCode[] = [PIECE.WROOK, PIECE.WKNIGHT, PIECE.WBISHOP, PIECE.WQUEEN, PIECE.WKING, PIECE.WBISHOP, PIECE.WKNIGHT, PIECE.WROOK];
+  const board: PieceCode[] = new Array<PieceCode>(64).fill(PIECE.EMPTY);
+  for (let f = 0; f < 8; f++) {
+    board[f] = (back[f]! + 6) as PieceCode; // black back rank, a8..h8
+    board[8 + f] = PIECE.BPAWN;
+    board[48 + f] = PIECE.WPAWN;
+    board[56 + f] = back[f]!;
+  }
+  return board;
+}
+
+/** A knocked-over piece: off its square, possibly seen lying on another (empty) one. */
+interface LyingPiece {
+  piece: PieceCode;
+  seenOn: DgtField | null;
+}
+
+interface ClockState {
+  tc: TimeControl;
+  whiteMs: number;
+  blackMs: number;
+  running: Color | null;
+  /** Time at which the running side's remaining time was last brought up to date. */
+  since: number;
+  whiteFlag: boolean;
+  blackFlag: boolean;
+}
+
+const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
+
+/**
+ * The physical world of one table: the pieces on the board, a chess clock and the board's cable.
+ * Pure and deterministic: the same actions always give the same observations. Times are the
+ * actions' own `at`; an action earlier than the previous one is treated as simultaneous with it
+ * (bad scripts are tolerated, never thrown on).
+ */
+export class Tabletop {
+  private readonly squares: PieceCode[];
+  private readonly lying: LyingPiece[] = [];
+  private readonly clockState: ClockState | null;
+  private now = 0;
+  private isConnected = true;
+
+  constructor(opts: TabletopOptions = {}) {
+    const start = opts.board && opts.board.length === 64 ? opts.board : standardStartBoard();
+    this.squares = start.slice();
+    const tc = opts.clock ?? null;
+    this.clockState = tc
+      ? { tc, whiteMs: tc.baseMs, blackMs: tc.baseMs, running: null, since: 0, whiteFlag: false, blackFlag: false }
+      : null;
+  }
+
+  get connected(): boolean {
+    return this.isConnected;
+  }
+
+  /** The board as its sensors see it now (a piece lying on a square is seen there). */
+  board(): PieceCode[] {
+    return this.squares.slice();
+  }
+
+  /** Time of the last applied action. */
+  get time(): number {
+    return this.now;
+  }
+
+  /** Whose clock runs (null: not started, or no clock). */
+  get running(): Color | null {
+    return this.clockState?.running ?? null;
+  }
+
+  apply(action: PhysicalAction): BoardEvent[] {
+    const at = Math.max(this.now, action.at);
+    this.now = at;
+    const seen: BoardEvent[] = [];
+    const setField = (field: DgtField, piece: PieceCode): void => {
+      if (!Number.isInteger(field) || field < 0 || field > 63) return;
+      if (this.squares[field] === piece) return;
+      this.squares[field] = piece;
+      if (this.isConnected) seen.push({ type: 'field', at, field, piece });
+    };
+    switch (action.kind) {
+      case 'lift': {
+        const i = this.lying.findIndex((l) => l.seenOn === action.field);
+        if (i >= 0) this.lying.splice(i, 1);
+        setField(action.field, PIECE.EMPTY);
+        break;
+      }
+      case 'place': {
+        // Picking a knocked piece up and standing it somewhere: it is no longer lying where it lay.
+        const i = this.lying.findIndex((l) => l.piece === action.piece);
+        if (i >= 0) {
+          const [l] = this.lying.splice(i, 1);
+          if (l!.seenOn !== null && l!.seenOn !== action.field) setField(l!.seenOn, PIECE.EMPTY);
+        }
+        setField(action.field, action.piece);
+        break;
+      }
+      case 'knock': {
+        const piece = this.squares[action.field];
+        if (piece === undefined || piece === PIECE.EMPTY) break;
+        const onto = action.onto;
+        const landsSeen = onto !== undefined && onto !== action.field && this.squares[onto] === PIECE.EMPTY;
+        setField(action.field, PIECE.EMPTY);
+        if (landsSeen) setField(onto, piece);
+        this.lying.push({ piece, seenOn: landsSeen ? onto : null });
+        break;
+      }
+      case 'press': {
+        const reading = this.press(action.by, at);
+        if (reading && this.isConnected) seen.push(reading);
+        break;
+      }
+      case 'unplug': {
+        if (!this.isConnected) break;
+        seen.push({ type: 'connection', at, connected: false });
+        this.isConnected = false;
+        break;
+      }
+      case 'plug': {
+        if (this.isConnected) break;
+        this.isConnected = true;
+        seen.push({ type: 'connection', at, connected: true });
+        seen.push({ type: 'dump', at, board: this.squares.slice() });
+        const reading = this.clockAt(at);
+        if (reading) seen.push(reading);
+        break;
+      }
+    }
+    return seen;
+  }
+
+  /**
+   * The clock as it reads at `at` (not before the last action): the running side counts down to
+   * zero, where its flag falls and the clock blocks (dgt-protocol.md, BWTIME byte3 bit 4).
+   */
+  clockAt(at: number): ClockReading | null {
+    const c = this.clockState;
+    if (!c) return null;
+    const t = Math.max(at, c.since);
+    let { whiteMs, blackMs, whiteFlag, blackFlag } = c;
+    if (c.running === 'white') {
+      whiteMs = Math.max(0, whiteMs - (t - c.since));
+      if (whiteMs === 0) whiteFlag = true;
+    } else if (c.running === 'black') {
+      blackMs = Math.max(0, blackMs - (t - c.since));
+      if (blackMs === 0) blackFlag = true;
+    }
+    return { type: 'clock', at: t, whiteMs, blackMs, running: c.running, whiteFlag, blackFlag };
+  }
+
+  /**
+   * A press on `by`'s side of the lever. The first press starts the opponent's clock; later ones
+   * stop the presser's clock, add the increment and start the opponent's (FIDE 6.2). Pressing a
+   * lever that is already down changes nothing and is not reported, like a real clock.
+   */
+  private press(by: Color, at: number): ClockReading | null {
+    const c = this.clockState;
+    if (!c) return null;
+    if (c.running === other(by)) return null;
+    const now = this.clockAt(at)!;
+    c.whiteMs = now.whiteMs;
+    c.blackMs = now.blackMs;
+    c.whiteFlag = now.whiteFlag;
+    c.blackFlag = now.blackFlag;
+    if (c.running === by) {
+      const flagged = by === 'white' ? c.whiteFlag : c.blackFlag;
+      if (!flagged) {
+        if (by === 'white') c.whiteMs += c.tc.incrementMs;
+        else c.blackMs += c.tc.incrementMs;
+      }
+    }
+    c.running = other(by);
+    c.since = at;
+    return this.clockAt(at);
+  }
+}
+
+/**
+ * The whole observed stream of a script: every action applied in order, plus a clock reading at
+ * least every second while a clock runs and the board is connected (as SEND_UPDATE_NICE would
+ * report, dgt-protocol.md), until the last action.
+ */
+export function observe(actions: PhysicalAction[], opts?: TabletopOptions): BoardEvent[] {
+  const table = new Tabletop(opts);
+  const out: BoardEvent[] = [];
+  let lastReading = 0;
+  for (const action of actions) {
+    const at = Math.max(table.time, action.at);
+    if (table.running !== null && table.connected) {
+      while (lastReading + 1000 <= at) {
+        lastReading += 1000;
+        out.push(table.clockAt(lastReading)!);
+      }
+    }
+    const seen = table.apply(action);
+    for (const ev of seen) {
+      out.push(ev);
+      if (ev.type === 'clock') lastReading = ev.at;
+    }
+    if (table.running === null || !table.connected) lastReading = at;
+  }
+  return out;
+}
