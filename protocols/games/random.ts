@@ -1,0 +1,106 @@
+import type { NormalMove, Role } from 'chessops';
+import { Chess } from 'chessops/chess';
+import { makeFen, parseFen } from 'chessops/fen';
+import { makeSanAndPlay } from 'chessops/san';
+import { squareRank } from 'chessops/util';
+import type { SourceGame } from './game.ts';
+import { Prng } from './prng.ts';
+
+const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const PROMOTIONS: readonly Role[] = ['queen', 'rook', 'bishop', 'knight'];
+
+/**
+ * Chess960 start number `n` (0–959) by the standard numbering scheme (n = 518 is the standard
+ * position): bishops, queen, then knights by the KRN table, the rest R K R.
+ */
+export function chess960Fen(n: number): string {
+  const idx = ((Math.floor(n) % 960) + 960) % 960;
+  const rank: (string | undefined)[] = new Array(8).fill(undefined);
+  let k = idx;
+  rank[(k % 4) * 2 + 1] = 'b';
+  k = Math.floor(k / 4);
+  rank[(k % 4) * 2] = 'b';
+  k = Math.floor(k / 4);
+  const free = (): number[] => rank.flatMap((p, i) => (p === undefined ? [i] : []));
+  rank[free()[k % 6]!] = 'q';
+  k = Math.floor(k / 6);
+  const knights: [number, number][] = [[0, 1], [0, 2], [0, 3], [0, 4], [1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]];
+  const [n1, n2] = knights[k]!;
+  const f = free();
+  rank[f[n1]!] = 'n';
+  rank[f[n2]!] = 'n';
+  const rest = free();
+  rank[rest[0]!] = 'r';
+  rank[rest[1]!] = 'k';
+  rank[rest[2]!] = 'r';
+  const black = rank.join('');
+  return `${black}/pppppppp/8/8/8/8/PPPPPPPP/${black.toUpperCase()} w KQkq - 0 1`;
+}
+
+export interface RandomGameOptions {
+  /** Start from a random Chess960 position. */
+  chess960?: boolean;
+  /** Most plies to play (default 120). */
+  maxPlies?: number;
+}
+
+/**
+ * A seeded random legal playout, biased so that a batch of games contains castling on both wings,
+ * en passant and every under-promotion: pawn moves and castling are favoured, an en passant capture
+ * is almost always taken, and promotion pieces are drawn evenly from Q, R, B, N. Ends at checkmate,
+ * stalemate, insufficient material or the ply cap.
+ */
+export function randomGame(seed: number, opts: RandomGameOptions = {}): SourceGame {
+  const rng = new Prng(seed);
+  const startFen = opts.chess960 ? chess960Fen(rng.int(0, 959)) : STANDARD_FEN;
+  const pos = Chess.fromSetup(parseFen(startFen).unwrap()).unwrap();
+  const cap = Math.max(1, Math.min(opts.maxPlies ?? 120, rng.int(40, opts.maxPlies ?? 120)));
+  const moves: NormalMove[] = [];
+  const sans: string[] = [];
+  while (moves.length < cap && !pos.isEnd()) {
+    const candidates = legalMoves(pos);
+    const weights = candidates.map((m) => weightOf(pos, m, rng));
+    const chosen = candidates[rng.weighted(weights)]!;
+    const move: NormalMove = isPromotion(pos, chosen) ? { ...chosen, promotion: rng.pick(PROMOTIONS) } : chosen;
+    moves.push(move);
+    sans.push(makeSanAndPlay(pos, move));
+  }
+  return { id: `random#${seed}${opts.chess960 ? '/960' : ''}`, chess960: !!opts.chess960, startFen, moves, sans };
+}
+
+/** Every legal move once (promotions without their piece; the caller draws it). */
+function legalMoves(pos: Chess): NormalMove[] {
+  const out: NormalMove[] = [];
+  for (const [from, dests] of pos.allDests()) for (const to of dests) out.push({ from, to });
+  return out;
+}
+
+function isPromotion(pos: Chess, m: NormalMove): boolean {
+  const piece = pos.board.get(m.from);
+  return piece?.role === 'pawn' && (squareRank(m.to) === 0 || squareRank(m.to) === 7);
+}
+
+function weightOf(pos: Chess, m: NormalMove, rng: Prng): number {
+  const piece = pos.board.get(m.from)!;
+  const target = pos.board.get(m.to);
+  if (piece.role === 'king' && target?.color === piece.color) return 40; // castling (king onto own rook)
+  if (piece.role === 'pawn') {
+    if (m.to === pos.epSquare) return 400;
+    if (isPromotion(pos, m)) return 60;
+    // A double step is what makes en passant possible later.
+    return Math.abs(m.to - m.from) === 16 ? 8 : 5;
+  }
+  if (target) return 3 + rng.next();
+  return 1;
+}
+
+/** The position after `plies` moves of a game. */
+export function positionAfter(game: SourceGame, plies: number): Chess {
+  const pos = Chess.fromSetup(parseFen(game.startFen).unwrap()).unwrap();
+  for (const m of game.moves.slice(0, plies)) pos.play(m);
+  return pos;
+}
+
+export function fenAfter(game: SourceGame, plies: number): string {
+  return makeFen(positionAfter(game, plies).toSetup());
+}
