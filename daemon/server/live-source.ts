@@ -137,12 +137,20 @@ export interface GameState extends GameSummary {
  * A change of one game. Each is applied on top of the state it follows; the server numbers them
  * per subscription scope. `amendment` replaces the moves from `fromPly` on (the engine revised a
  * move it had already reported, e.g. a promotion piece or a misread square); `takeback` cuts the
- * list back to `toPly` confirmed plies.
+ * list back to `toPly` confirmed plies. An amendment always brings at least one move (cutting
+ * without replacing is a takeback).
  */
 export type GameChange =
   | { kind: 'move'; gameId: GameId; move: MoveRecord }
   | { kind: 'amendment'; gameId: GameId; fromPly: number; moves: MoveRecord[] }
-  | { kind: 'takeback'; gameId: GameId; toPly: number }
+  | {
+      kind: 'takeback';
+      gameId: GameId;
+      toPly: number;
+      /** Position and last move after the takeback, so summaries need no move list. */
+      fen: string;
+      lastMove: { uci: string; san: string } | null;
+    }
   | { kind: 'clock'; gameId: GameId; clock: ClockState }
   | { kind: 'result'; gameId: GameId; result: GameResult; termination: string | null }
   | { kind: 'incident'; gameId: GameId; incident: IncidentRecord };

@@ -1,0 +1,82 @@
+import type { GameChange, GameState, GameSummary, MoveRecord } from '../../daemon/server/live-source.ts';
+
+/**
+ * Applying feed deltas to what a client holds. Shared by the viewer, the tests and the in-memory
+ * live source so that "snapshot + deltas" and "fresh snapshot" can be compared exactly.
+ */
+
+function lastOf(moves: MoveRecord[], startFen: string, s: GameSummary): void {
+  const last = moves[moves.length - 1];
+  s.ply = moves.length;
+  s.fen = last ? last.fenAfter : startFen;
+  s.lastMove = last ? { uci: last.uci, san: last.san } : null;
+}
+
+/** Applies a change to a full game in place. */
+export function applyToGame(g: GameState, c: GameChange): void {
+  switch (c.kind) {
+    case 'move':
+      if (c.move.ply !== g.moves.length + 1) g.moves.length = Math.min(g.moves.length, c.move.ply - 1);
+      g.moves.push(c.move);
+      if (g.status === 'pending') g.status = 'live';
+      lastOf(g.moves, g.startFen, g);
+      break;
+    case 'amendment':
+      g.moves.length = Math.min(g.moves.length, Math.max(0, c.fromPly - 1));
+      g.moves.push(...c.moves);
+      lastOf(g.moves, g.startFen, g);
+      break;
+    case 'takeback':
+      g.moves.length = Math.min(g.moves.length, c.toPly);
+      lastOf(g.moves, g.startFen, g);
+      break;
+    case 'clock':
+      g.clock = c.clock;
+      if (g.status === 'pending' && c.clock.running) g.status = 'live';
+      break;
+    case 'result':
+      g.result = c.result;
+      g.termination = c.termination;
+      g.status = c.result === '*' ? 'live' : 'finished';
+      break;
+    case 'incident':
+      g.incidents.push(c.incident);
+      break;
+  }
+}
+
+/** Applies a change to an overview summary in place (summaries carry no move list). */
+export function applyToSummary(s: GameSummary, c: GameChange): void {
+  switch (c.kind) {
+    case 'move':
+      s.ply = c.move.ply;
+      s.fen = c.move.fenAfter;
+      s.lastMove = { uci: c.move.uci, san: c.move.san };
+      if (s.status === 'pending') s.status = 'live';
+      break;
+    case 'amendment': {
+      const last = c.moves[c.moves.length - 1];
+      if (last) {
+        s.ply = last.ply;
+        s.fen = last.fenAfter;
+        s.lastMove = { uci: last.uci, san: last.san };
+      }
+      break;
+    }
+    case 'takeback':
+      s.ply = c.toPly;
+      s.fen = c.fen;
+      s.lastMove = c.lastMove;
+      break;
+    case 'clock':
+      s.clock = c.clock;
+      if (s.status === 'pending' && c.clock.running) s.status = 'live';
+      break;
+    case 'result':
+      s.result = c.result;
+      s.status = c.result === '*' ? 'live' : 'finished';
+      break;
+    case 'incident':
+      break;
+  }
+}
