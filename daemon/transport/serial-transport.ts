@@ -34,8 +34,15 @@ export type PortFactory = (options: SerialOpenOptions) => PortStream;
 /** The operating system's serial ports (bindings-cpp). */
 export const systemPortFactory: PortFactory = (options) => new SerialPort(options);
 
-/** @serialport/binding-mock ports (create them first with `MockBinding.createPort(path)`). */
+/** @serialport/binding-mock ports (create them first with `mockBinding.createPort(path)`). */
 export const mockPortFactory: PortFactory = (options) => new SerialPortMock(options);
+
+/**
+ * The mock binding instance serialport itself uses. Importing '@serialport/binding-mock' from ESM
+ * loads its ESM build, a second copy with its own port table: ports created there are invisible
+ * to SerialPortMock (the dual-package hazard). Create mock ports through this one.
+ */
+export const mockBinding = SerialPortMock.binding;
 
 /** A ByteTransport over one serialport stream. */
 export class SerialTransport implements ByteTransport {
