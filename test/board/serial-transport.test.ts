@@ -1,6 +1,11 @@
-import type { MockPortBinding } from '@serialport/binding-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SerialTransport, mockBinding as MockBinding, mockPortFactory, type PortStream } from '../../daemon/transport/serial-transport.ts';
+
+interface MockPortBinding {
+  openOptions: Record<string, unknown>;
+  recording: Buffer;
+  emitData(data: Buffer): void;
+}
 
 /** The binding-level port under a transport's stream, to play the device side. */
 function bindingOf(streams: PortStream[]): MockPortBinding {
