@@ -1,0 +1,376 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { WebSocket } from 'ws';
+import {
+  decodeClientMessage,
+  encode,
+  type ErrorCode,
+  type ResumePoint,
+  type Role,
+  type Scope,
+  type ServerMessage,
+  type SnapshotBody,
+  scopeKey,
+} from '../../protocols/feed/messages.ts';
+import type { GameChange, GameState, GameSummary, LiveSource } from './live-source.ts';
+import { ScopeStream } from './scope-stream.ts';
+import type { TokenCheck } from './arbiter-auth.ts';
+
+export interface FeedLimits {
+  /** Largest client frame accepted (ws closes with 1009 beyond it). */
+  maxPayload: number;
+  /** Token bucket per connection: burst size and refill per second. */
+  rateBurst: number;
+  ratePerSecond: number;
+  /** Rate-limit violations after which the connection is closed (1008). */
+  rateViolationsBeforeClose: number;
+  maxSubscriptionsPerConnection: number;
+  /** Deltas kept per scope stream for resuming clients. */
+  historyPerScope: number;
+  /** Above this many queued bytes a client stops receiving deltas and is resynced later. */
+  highWaterBytes: number;
+  /** A lagging client gets its resync snapshot once its queue is below this. */
+  lowWaterBytes: number;
+  /** A client that stays behind this long is disconnected (1013). */
+  laggingTimeoutMs: number;
+  /** How often lagging clients are checked. */
+  resyncCheckMs: number;
+}
+
+export const DEFAULT_FEED_LIMITS: FeedLimits = {
+  maxPayload: 16 * 1024,
+  rateBurst: 40,
+  ratePerSecond: 20,
+  rateViolationsBeforeClose: 200,
+  maxSubscriptionsPerConnection: 64,
+  historyPerScope: 2048,
+  highWaterBytes: 512 * 1024,
+  lowWaterBytes: 64 * 1024,
+  laggingTimeoutMs: 60_000,
+  resyncCheckMs: 100,
+};
+
+export interface FeedStats {
+  connections: number;
+  framesSent: number;
+  resyncs: number;
+  laggingDisconnects: number;
+  badMessages: number;
+  rateLimited: number;
+}
+
+interface Subscription {
+  stream: ScopeStream<Client>;
+  /** The client fell behind: deltas are skipped until a resync snapshot is sent. */
+  lagging: boolean;
+}
+
+interface Client {
+  ws: WebSocket;
+  role: Role;
+  subs: Map<string, Subscription>;
+  tokens: number;
+  lastRefill: number;
+  violations: number;
+  lastRateError: number;
+  laggingSince: number | null;
+}
+
+const now = (): number => Date.now();
+
+/**
+ * The websocket side of the server: per-connection subscriptions, numbered per-scope streams,
+ * resume, flow control for slow clients and input limits. Fed by the LiveSource change stream.
+ */
+export class FeedHub {
+  readonly epoch = randomBytes(6).toString('hex');
+  readonly stats: FeedStats = { connections: 0, framesSent: 0, resyncs: 0, laggingDisconnects: 0, badMessages: 0, rateLimited: 0 };
+  private readonly streams = new Map<string, ScopeStream<Client>>();
+  private readonly clients = new Set<Client>();
+  private readonly roundOfGame = new Map<string, number>();
+  private readonly unsubscribeSource: () => void;
+  private readonly timer: NodeJS.Timeout;
+  private readonly snapshotCache = new Map<string, { seq: number; at: number; body: SnapshotBody }>();
+
+  constructor(
+    private readonly source: LiveSource,
+    private readonly checkToken: TokenCheck,
+    readonly limits: FeedLimits = DEFAULT_FEED_LIMITS,
+  ) {
+    this.unsubscribeSource = source.subscribe((c) => this.onChange(c));
+    this.timer = setInterval(() => this.serviceLagging(), limits.resyncCheckMs);
+    this.timer.unref();
+  }
+
+  close(): void {
+    this.unsubscribeSource();
+    clearInterval(this.timer);
+    for (const c of this.clients) c.ws.terminate();
+  }
+
+  /** A new websocket connection; `req` may carry an arbiter token (query `token` or Bearer header). */
+  accept(ws: WebSocket, req: IncomingMessage): void {
+    const token = tokenFromRequest(req);
+    const client: Client = {
+      ws,
+      role: token !== null && this.checkToken(token) ? 'arbiter' : 'public',
+      subs: new Map(),
+      tokens: this.limits.rateBurst,
+      lastRefill: now(),
+      violations: 0,
+      lastRateError: 0,
+      laggingSince: null,
+    };
+    this.clients.add(client);
+    this.stats.connections = this.clients.size;
+    ws.on('message', (data, isBinary) => this.onMessage(client, data as Buffer, isBinary));
+    ws.on('close', () => this.drop(client));
+    ws.on('error', () => this.drop(client));
+    this.send(client, { v: 1, type: 'welcome', role: client.role, serverNow: now(), maxPayload: this.limits.maxPayload });
+  }
+
+  private drop(client: Client): void {
+    if (!this.clients.delete(client)) return;
+    for (const s of client.subs.values()) s.stream.subscribers.delete(client);
+    client.subs.clear();
+    this.stats.connections = this.clients.size;
+  }
+
+  private send(client: Client, msg: ServerMessage): void {
+    this.sendFrame(client, encode(msg));
+  }
+
+  private sendFrame(client: Client, frame: string): void {
+    if (client.ws.readyState !== client.ws.OPEN) return;
+    client.ws.send(frame);
+    this.stats.framesSent++;
+  }
+
+  private error(client: Client, code: ErrorCode, message: string, scope?: string): void {
+    this.send(client, scope === undefined ? { v: 1, type: 'error', code, message } : { v: 1, type: 'error', code, message, scope });
+  }
+
+  private allow(client: Client): boolean {
+    const t = now();
+    client.tokens = Math.min(this.limits.rateBurst, client.tokens + ((t - client.lastRefill) / 1000) * this.limits.ratePerSecond);
+    client.lastRefill = t;
+    if (client.tokens >= 1) {
+      client.tokens -= 1;
+      return true;
+    }
+    client.violations++;
+    this.stats.rateLimited++;
+    if (client.violations >= this.limits.rateViolationsBeforeClose) {
+      client.ws.close(1008, 'rate limit');
+      return false;
+    }
+    if (t - client.lastRateError >= 1000) {
+      client.lastRateError = t;
+      this.error(client, 'rate-limited', `more than ${this.limits.ratePerSecond} messages per second; message ignored`);
+    }
+    return false;
+  }
+
+  private onMessage(client: Client, data: Buffer, isBinary: boolean): void {
+    if (!this.allow(client)) return;
+    if (isBinary) {
+      this.stats.badMessages++;
+      this.error(client, 'bad-message', 'binary frames are not part of the protocol; send JSON text');
+      return;
+    }
+    const decoded = decodeClientMessage(data.toString('utf8'));
+    if (!decoded.ok) {
+      this.stats.badMessages++;
+      this.error(client, decoded.code, decoded.message);
+      return;
+    }
+    const msg = decoded.value;
+    switch (msg.type) {
+      case 'ping':
+        this.send(client, msg.t === undefined ? { v: 1, type: 'pong', serverNow: now() } : { v: 1, type: 'pong', t: msg.t, serverNow: now() });
+        return;
+      case 'auth':
+        if (!this.checkToken(msg.token)) {
+          this.error(client, 'bad-token', 'arbiter token not accepted');
+          return;
+        }
+        client.role = 'arbiter';
+        this.send(client, { v: 1, type: 'authed', role: 'arbiter' });
+        return;
+      case 'subscribe':
+        this.subscribe(client, msg.scope, msg.since);
+        return;
+      case 'unsubscribe': {
+        const key = scopeKey(msg.scope);
+        const sub = client.subs.get(key);
+        if (sub) {
+          sub.stream.subscribers.delete(client);
+          client.subs.delete(key);
+        }
+        this.send(client, { v: 1, type: 'unsubscribed', scope: key });
+        return;
+      }
+    }
+  }
+
+  private scopeExists(scope: Scope): boolean {
+    switch (scope.kind) {
+      case 'tournament':
+        return true;
+      case 'round':
+        return this.source.games(scope.round) !== undefined;
+      case 'game':
+        return this.source.game(scope.gameId) !== undefined;
+    }
+  }
+
+  private stream(scope: string, audience: Role): ScopeStream<Client> {
+    const key = `${audience}|${scope}`;
+    let s = this.streams.get(key);
+    if (!s) {
+      s = new ScopeStream<Client>(scope, audience, this.limits.historyPerScope);
+      this.streams.set(key, s);
+    }
+    return s;
+  }
+
+  private subscribe(client: Client, scope: Scope, since: ResumePoint | undefined): void {
+    const key = scopeKey(scope);
+    if (!this.scopeExists(scope)) {
+      this.error(client, 'unknown-scope', `no such ${scope.kind}: ${key}`, key);
+      return;
+    }
+    const existing = client.subs.get(key);
+    if (existing) existing.stream.subscribers.delete(client);
+    else if (client.subs.size >= this.limits.maxSubscriptionsPerConnection) {
+      this.error(client, 'too-many-subscriptions', `at most ${this.limits.maxSubscriptionsPerConnection} subscriptions per connection`, key);
+      return;
+    }
+    const stream = this.stream(key, client.role);
+    const sub: Subscription = { stream, lagging: false };
+    client.subs.set(key, sub);
+    stream.subscribers.add(client);
+    if (since && since.epoch === this.epoch) {
+      const missed = stream.since(since.seq);
+      if (missed) {
+        this.send(client, { v: 1, type: 'resumed', scope: key, epoch: this.epoch, seq: since.seq, serverNow: now() });
+        for (const d of missed) this.sendFrame(client, d.frame);
+        return;
+      }
+    }
+    this.sendSnapshot(client, sub, since ? 'resume-too-old' : 'subscribe');
+  }
+
+  private sendSnapshot(client: Client, sub: Subscription, reason: 'subscribe' | 'resume-too-old' | 'resync'): void {
+    const { stream } = sub;
+    const body = this.snapshotBody(stream);
+    if (!body) {
+      this.error(client, 'unknown-scope', `${stream.scope} no longer exists`, stream.scope);
+      return;
+    }
+    sub.lagging = false;
+    this.send(client, { v: 1, type: 'snapshot', scope: stream.scope, epoch: this.epoch, seq: stream.seq, serverNow: now(), reason, body });
+  }
+
+  /** Snapshot bodies are cached per stream and sequence number: thousands of subscribers share one read. */
+  private snapshotBody(stream: ScopeStream<Client>): SnapshotBody | undefined {
+    const key = `${stream.audience}|${stream.scope}`;
+    const cached = this.snapshotCache.get(key);
+    if (cached && cached.seq === stream.seq && now() - cached.at < 1000) return cached.body;
+    const body = this.readSnapshot(stream.scope, stream.audience);
+    if (body) this.snapshotCache.set(key, { seq: stream.seq, at: now(), body });
+    return body;
+  }
+
+  private readSnapshot(scope: string, audience: Role): SnapshotBody | undefined {
+    const src = this.source;
+    if (scope === 'tournament') {
+      const rounds = src.rounds();
+      const games: GameSummary[] = [];
+      for (const r of rounds) games.push(...(src.games(r.round) ?? []));
+      return { kind: 'tournament', tournament: src.tournament(), rounds, games };
+    }
+    if (scope.startsWith('round:')) {
+      const n = Number(scope.slice(6));
+      const games = src.games(n);
+      const round = src.rounds().find((r) => r.round === n);
+      if (!games || !round) return undefined;
+      return { kind: 'round', tournament: src.tournament(), round, games };
+    }
+    const game = src.game(scope.slice(5));
+    if (!game) return undefined;
+    return { kind: 'game', game: audience === 'arbiter' ? game : publicGame(game) };
+  }
+
+  private roundOf(gameId: string): number | undefined {
+    let r = this.roundOfGame.get(gameId);
+    if (r === undefined) {
+      r = this.source.game(gameId)?.round;
+      if (r !== undefined) this.roundOfGame.set(gameId, r);
+    }
+    return r;
+  }
+
+  private onChange(change: GameChange): void {
+    const round = this.roundOf(change.gameId);
+    const scopes = ['tournament', `game:${change.gameId}`];
+    if (round !== undefined) scopes.push(`round:${round}`);
+    const audiences: Role[] = change.kind === 'incident' ? ['arbiter'] : ['public', 'arbiter'];
+    for (const audience of audiences) {
+      for (const scope of scopes) {
+        const stream = this.streams.get(`${audience}|${scope}`);
+        if (!stream) continue;
+        const t = now();
+        const d = stream.append((seq) => encode({ v: 1, type: 'delta', scope, seq, serverNow: t, change }));
+        for (const client of stream.subscribers) this.deliver(client, stream, d.frame);
+      }
+    }
+  }
+
+  /**
+   * Flow control: a client whose socket queue is above the high-water mark skips deltas (they are
+   * not queued in our memory either) and is marked lagging; `serviceLagging` sends it a fresh
+   * snapshot once its queue has drained, so it never sees a gap — only a jump to the present.
+   */
+  private deliver(client: Client, stream: ScopeStream<Client>, frame: string): void {
+    const sub = client.subs.get(stream.scope);
+    if (!sub || sub.lagging) return;
+    if (client.ws.bufferedAmount > this.limits.highWaterBytes) {
+      sub.lagging = true;
+      client.laggingSince ??= now();
+      return;
+    }
+    this.sendFrame(client, frame);
+  }
+
+  private serviceLagging(): void {
+    const t = now();
+    for (const client of this.clients) {
+      if (client.laggingSince === null) continue;
+      if (client.ws.bufferedAmount <= this.limits.lowWaterBytes) {
+        for (const sub of client.subs.values()) {
+          if (!sub.lagging) continue;
+          this.stats.resyncs++;
+          this.sendSnapshot(client, sub, 'resync');
+        }
+        client.laggingSince = null;
+      } else if (t - client.laggingSince > this.limits.laggingTimeoutMs) {
+        this.stats.laggingDisconnects++;
+        client.ws.terminate();
+        this.drop(client);
+      }
+    }
+  }
+}
+
+/** The public view of a game: incidents are for arbiters only. */
+export function publicGame(g: GameState): GameState {
+  return { ...g, incidents: [] };
+}
+
+function tokenFromRequest(req: IncomingMessage): string | null {
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7).trim();
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  return url.searchParams.get('token');
+}

@@ -1,0 +1,77 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { publicGame } from './feed-hub.ts';
+import type { TokenCheck } from './arbiter-auth.ts';
+import type { LiveSource } from './live-source.ts';
+import { gameToPgn } from './pgn.ts';
+
+/** Errors are JSON `{error: {status, code, message}}` so scripts can tell "unknown" from "malformed". */
+function fail(res: Response, status: 400 | 404, code: string, message: string): void {
+  res.status(status).json({ error: { status, code, message } });
+}
+
+function roundParam(req: Request, res: Response): number | null {
+  const raw = String(req.params.n ?? '');
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1) {
+    fail(res, 400, 'bad-round', `round must be a positive integer, got ${JSON.stringify(raw)}`);
+    return null;
+  }
+  return Number(raw);
+}
+
+function isArbiter(req: Request, check: TokenCheck): boolean {
+  const auth = req.headers.authorization;
+  return typeof auth === 'string' && auth.startsWith('Bearer ') && check(auth.slice(7).trim());
+}
+
+/**
+ * The read-only JSON/PGN API (docs/api.md). Answers come straight from the LiveSource read model;
+ * incidents are included in /api/games/:id only for `Authorization: Bearer <arbiter token>`.
+ */
+export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt: number): Router {
+  const r = express.Router();
+  r.get('/health', (_req, res) => {
+    res.json({ ok: true, uptimeMs: Date.now() - startedAt });
+  });
+  r.get('/api/tournament', (_req, res) => {
+    res.json(source.tournament());
+  });
+  r.get('/api/rounds', (_req, res) => {
+    res.json(source.rounds());
+  });
+  r.get('/api/rounds/:n/games', (req, res) => {
+    const n = roundParam(req, res);
+    if (n === null) return;
+    const games = source.games(n);
+    if (!games) return fail(res, 404, 'unknown-round', `no round ${n}`);
+    res.json(games);
+  });
+  r.get('/api/rounds/:n/pgn', (req, res) => {
+    const n = roundParam(req, res);
+    if (n === null) return;
+    const games = source.games(n);
+    if (!games) return fail(res, 404, 'unknown-round', `no round ${n}`);
+    const texts = games.map((g) => source.pgn(g.id)).filter((t): t is string => t !== undefined);
+    res.type('application/x-chess-pgn; charset=utf-8').send(texts.join('\n'));
+  });
+  r.get('/api/games/:id', (req, res) => {
+    const g = source.game(String(req.params.id));
+    if (!g) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
+    res.json(isArbiter(req, checkToken) ? g : publicGame(g));
+  });
+  r.get('/api/games/:id/pgn', (req, res) => {
+    const text = source.pgn(String(req.params.id));
+    if (text === undefined) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
+    res.type('text/plain; charset=utf-8').send(text);
+  });
+  r.use('/api', (req, res) => {
+    fail(res, 404, 'no-such-endpoint', `no API endpoint ${req.method} ${req.originalUrl}`);
+  });
+  return r;
+}
+
+/** `pgn()` for sources that keep no PGN of their own. */
+export function pgnFromReadModel(source: Pick<LiveSource, 'game' | 'tournament' | 'rounds'>, id: string): string | undefined {
+  const g = source.game(id);
+  if (!g) return undefined;
+  return gameToPgn(source.tournament(), source.rounds().find((r) => r.round === g.round), g);
+}

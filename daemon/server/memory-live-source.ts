@@ -1,0 +1,306 @@
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import { applyToGame } from '../../protocols/feed/apply.ts';
+import { GameEngine } from '../reconstruction/engine.ts';
+import type { ArbiterCommand, Consequence, EngineOptions, GameEvent, Incident, Termination } from '../reconstruction/game-events.ts';
+import { pgnFromReadModel } from './http-api.ts';
+import type {
+  ChangeListener,
+  ClockState,
+  GameChange,
+  GameId,
+  GameState,
+  GameSummary,
+  IncidentRecord,
+  LiveSource,
+  MoveRecord,
+  PlayerInfo,
+  RoundInfo,
+  TournamentInfo,
+} from './live-source.ts';
+
+const STANDARD_START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+export interface MemoryGameConfig {
+  id: GameId;
+  round: number;
+  table: number;
+  white: PlayerInfo;
+  black: PlayerInfo;
+  engine?: EngineOptions;
+}
+
+export interface MemorySourceConfig {
+  tournament: TournamentInfo;
+  rounds: RoundInfo[];
+  games: MemoryGameConfig[];
+  /** Wall clock for `readAt`/`at` stamps (epoch ms); injectable for tests. */
+  now?: () => number;
+}
+
+/**
+ * A clock reading becomes a `clock` change only when it tells a client something it could not
+ * extrapolate: the running side or a flag changed, or the time drifted from the extrapolation by
+ * more than this (an arbiter adjustment, a paused clock restarting).
+ */
+const CLOCK_DRIFT_MS = 1500;
+
+const TERMINATION_TEXT: Record<Termination, string> = {
+  checkmate: 'checkmate',
+  stalemate: 'stalemate',
+  'insufficient-material': 'insufficient material',
+  'fivefold-repetition': 'fivefold repetition',
+  'seventy-five-moves': '75-move rule',
+  'result-pieces': 'result set on the board',
+  arbiter: 'arbiter decision',
+};
+
+function consequenceText(c: Consequence): string {
+  switch (c.kind) {
+    case 'position-reinstated':
+      return 'position before the irregularity reinstated';
+    case 'time-added':
+      return `${Math.round(c.ms / 60000)} minutes added to ${c.to}`;
+    case 'game-lost':
+      return `game lost (${c.loser}), ${c.result}`;
+    case 'game-drawn':
+      return 'drawn: the opponent cannot checkmate';
+    case 'claim-required':
+      return `applies only if ${c.by} claims before moving`;
+    case 'win-claimable':
+      return `${c.by} may claim the win (${c.result})`;
+    case 'pawn-becomes-queen':
+      return `pawn on ${c.square} becomes a queen`;
+    case 'played-as-castling':
+      return `played as ${c.san}`;
+    case 'arbiter-decides':
+      return `arbiter decides: ${c.note}`;
+  }
+}
+
+interface Table {
+  cfg: MemoryGameConfig;
+  engine: GameEngine;
+  state: GameState;
+  nextIncidentId: number;
+}
+
+/**
+ * LiveSource kept in memory, driven by real reconstruction engines: feed each table's BoardEvents
+ * with `push` and the read model and change stream follow what the engine recognised. Used by the
+ * server's tests and bench, and a base for the runtime's store-backed source.
+ */
+export class MemoryLiveSource implements LiveSource {
+  private readonly tables = new Map<GameId, Table>();
+  private readonly listeners = new Set<ChangeListener>();
+  private readonly now: () => number;
+  /** Listener failures, counted rather than thrown into the board pipeline. */
+  listenerErrors = 0;
+
+  constructor(private readonly cfg: MemorySourceConfig) {
+    this.now = cfg.now ?? Date.now;
+    for (const g of cfg.games) {
+      const startFen = g.engine?.start?.fen ?? STANDARD_START;
+      this.tables.set(g.id, {
+        cfg: g,
+        engine: new GameEngine(g.engine ?? { rules: { edition: '2018', category: 'standard' } }),
+        nextIncidentId: 1,
+        state: {
+          id: g.id,
+          round: g.round,
+          table: g.table,
+          white: g.white,
+          black: g.black,
+          status: 'pending',
+          result: '*',
+          ply: 0,
+          fen: startFen,
+          lastMove: null,
+          clock: null,
+          startFen,
+          moves: [],
+          termination: null,
+          incidents: [],
+        },
+      });
+    }
+  }
+
+  tournament(): TournamentInfo {
+    return this.cfg.tournament;
+  }
+
+  rounds(): RoundInfo[] {
+    return this.cfg.rounds.map((r) => ({ ...r, gameCount: this.cfg.games.filter((g) => g.round === r.round).length }));
+  }
+
+  games(round: number): GameSummary[] | undefined {
+    if (!this.cfg.rounds.some((r) => r.round === round)) return undefined;
+    return [...this.tables.values()]
+      .filter((t) => t.cfg.round === round)
+      .sort((a, b) => a.cfg.table - b.cfg.table)
+      .map((t) => summaryOf(t.state));
+  }
+
+  game(id: GameId): GameState | undefined {
+    const t = this.tables.get(id);
+    return t ? structuredClone(t.state) : undefined;
+  }
+
+  pgn(id: GameId): string | undefined {
+    return pgnFromReadModel(this, id);
+  }
+
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Feeds one board/clock observation of a game's table; returns the changes it caused. */
+  push(id: GameId, ev: BoardEvent): GameChange[] {
+    const t = this.tables.get(id);
+    if (!t) return [];
+    const changes: GameChange[] = [];
+    if (ev.type === 'clock') {
+      const c = this.clockChange(t, ev);
+      if (c) changes.push(c);
+    }
+    for (const ge of t.engine.push(ev)) changes.push(...this.translate(t, ge));
+    this.emit(t, changes);
+    return changes;
+  }
+
+  /** An arbiter decision (result, position) for a game; returns the changes it caused. */
+  arbiter(id: GameId, cmd: ArbiterCommand): GameChange[] {
+    const t = this.tables.get(id);
+    if (!t) return [];
+    const changes: GameChange[] = [];
+    for (const ge of t.engine.arbiter(cmd)) changes.push(...this.translate(t, ge));
+    this.emit(t, changes);
+    return changes;
+  }
+
+  private emit(t: Table, changes: GameChange[]): void {
+    for (const c of changes) {
+      applyToGame(t.state, c);
+      for (const l of this.listeners) {
+        try {
+          l(c);
+        } catch {
+          this.listenerErrors++;
+        }
+      }
+    }
+  }
+
+  private clockChange(t: Table, ev: Extract<BoardEvent, { type: 'clock' }>): GameChange | null {
+    const readAt = this.now();
+    const next: ClockState = {
+      whiteMs: ev.whiteMs,
+      blackMs: ev.blackMs,
+      running: ev.running,
+      readAt,
+      whiteFlag: ev.whiteFlag,
+      blackFlag: ev.blackFlag,
+    };
+    const prev = t.state.clock;
+    if (prev && prev.running === next.running && prev.whiteFlag === next.whiteFlag && prev.blackFlag === next.blackFlag) {
+      const elapsed = readAt - prev.readAt;
+      const expectW = prev.running === 'white' ? prev.whiteMs - elapsed : prev.whiteMs;
+      const expectB = prev.running === 'black' ? prev.blackMs - elapsed : prev.blackMs;
+      if (Math.abs(expectW - next.whiteMs) <= CLOCK_DRIFT_MS && Math.abs(expectB - next.blackMs) <= CLOCK_DRIFT_MS) return null;
+    }
+    return { kind: 'clock', gameId: t.cfg.id, clock: next };
+  }
+
+  private translate(t: Table, ge: GameEvent): GameChange[] {
+    const gameId = t.cfg.id;
+    const s = t.state;
+    switch (ge.type) {
+      case 'game-started': {
+        const hadMoves = s.moves.length > 0;
+        s.startFen = ge.fen;
+        if (s.status === 'pending') s.status = 'live';
+        if (hadMoves || s.fen !== ge.fen) return [{ kind: 'takeback', gameId, toPly: 0, fen: ge.fen, lastMove: null }];
+        s.fen = ge.fen;
+        return [];
+      }
+      case 'move-made': {
+        const move: MoveRecord = {
+          ply: ge.ply,
+          san: ge.san,
+          uci: ge.uci,
+          fenAfter: ge.fenAfter,
+          at: this.now(),
+          clockMs: ge.clock ? (ge.by === 'white' ? ge.clock.whiteMs : ge.clock.blackMs) : null,
+        };
+        return [{ kind: 'move', gameId, move }];
+      }
+      case 'move-confirmed': {
+        // The clock press that confirms a move carries the mover's time: that is its %clk.
+        const m = s.moves[ge.ply - 1];
+        if (!m || !ge.clock) return [];
+        const moverWhite = ge.ply % 2 === 1 ? !s.startFen.includes(' b ') : s.startFen.includes(' b ');
+        const clockMs = moverWhite ? ge.clock.whiteMs : ge.clock.blackMs;
+        if (m.clockMs === clockMs) return [];
+        return [{ kind: 'amendment', gameId, fromPly: ge.ply, moves: [{ ...m, clockMs }, ...s.moves.slice(ge.ply)] }];
+      }
+      case 'move-amended': {
+        const m = s.moves[ge.ply - 1];
+        const move: MoveRecord = { ply: ge.ply, san: ge.san, uci: ge.uci, fenAfter: ge.fenAfter, at: this.now(), clockMs: m?.clockMs ?? null };
+        return [{ kind: 'amendment', gameId, fromPly: ge.ply, moves: [move] }];
+      }
+      case 'takeback': {
+        const last = s.moves[ge.toPly - 1];
+        return [{ kind: 'takeback', gameId, toPly: ge.toPly, fen: ge.fen, lastMove: last ? { uci: last.uci, san: last.san } : null }];
+      }
+      case 'incident':
+        return [{ kind: 'incident', gameId, incident: this.incidentRecord(t, ge.incident) }];
+      case 'claimable':
+        return [
+          {
+            kind: 'incident',
+            gameId,
+            incident: {
+              id: t.nextIncidentId++,
+              ply: ge.ply,
+              at: this.now(),
+              kind: `claimable-${ge.reason}`,
+              article: ge.article,
+              consequence: 'a draw may be claimed',
+              message: `${ge.reason.replace('-', ' ')}: a draw may be claimed (Art ${ge.article})`,
+            },
+          },
+        ];
+      case 'game-ended':
+        return [{ kind: 'result', gameId, result: ge.result, termination: TERMINATION_TEXT[ge.termination] }];
+    }
+  }
+
+  private incidentRecord(t: Table, i: Incident): IncidentRecord {
+    return {
+      id: t.nextIncidentId++,
+      ply: i.ply,
+      at: this.now(),
+      kind: i.kind,
+      article: i.article,
+      consequence: i.consequences.length > 0 ? i.consequences.map(consequenceText).join('; ') : null,
+      message: i.message,
+    };
+  }
+}
+
+function summaryOf(s: GameState): GameSummary {
+  return {
+    id: s.id,
+    round: s.round,
+    table: s.table,
+    white: s.white,
+    black: s.black,
+    status: s.status,
+    result: s.result,
+    ply: s.ply,
+    fen: s.fen,
+    lastMove: s.lastMove,
+    clock: s.clock,
+  };
+}

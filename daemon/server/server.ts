@@ -1,0 +1,113 @@
+import express from 'express';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { WebSocketServer } from 'ws';
+import { FEED_PATH } from '../../protocols/feed/messages.ts';
+import { arbiterTokenCheck } from './arbiter-auth.ts';
+import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
+import { apiRouter } from './http-api.ts';
+import type { LiveSource } from './live-source.ts';
+import { bundleViewer } from './viewer-bundle.ts';
+import { viewerHtml } from './viewer-html.ts';
+
+export interface ServerOptions {
+  source: LiveSource;
+  /** Default 127.0.0.1; "0.0.0.0" to serve the hall network. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Arbiter token; falls back to BOARDCAST_ARBITER_TOKEN; absent means no arbiter access. */
+  arbiterToken?: string | null;
+  feed?: Partial<FeedLimits>;
+  /** Bundle and serve the viewer (default true); the bench turns it off. */
+  viewer?: boolean;
+  /** permessage-deflate only pays for larger frames (snapshots); small deltas go uncompressed. */
+  deflateThresholdBytes?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  hub: FeedHub;
+  http: Server;
+  /** Why the viewer is not served, when bundling failed. */
+  viewerError: string | null;
+  close(): Promise<void>;
+}
+
+const chessgroundAssets = fileURLToPath(new URL('../../node_modules/chessground/assets/', import.meta.url));
+
+/** HTTP API, viewer and websocket feed on one port. */
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const startedAt = Date.now();
+  const limits: FeedLimits = { ...DEFAULT_FEED_LIMITS, ...opts.feed };
+  const checkToken = arbiterTokenCheck(opts.arbiterToken);
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(apiRouter(opts.source, checkToken, startedAt));
+
+  let viewerError: string | null = null;
+  if (opts.viewer !== false) {
+    const built = await bundleViewer();
+    if (built.ok) {
+      const { js, css } = built.bundle;
+      app.get('/viewer.js', (_req, res) => {
+        res.type('text/javascript').set('Cache-Control', 'no-cache').send(js);
+      });
+      app.get('/viewer.css', (_req, res) => {
+        res.type('text/css').set('Cache-Control', 'no-cache').send(css);
+      });
+      app.use('/chessground', express.static(chessgroundAssets, { maxAge: '1h' }));
+      const page = viewerHtml();
+      for (const route of ['/', '/game/:id', '/demo', '/arbiter/:id']) {
+        app.get(route, (_req, res) => {
+          res.type('text/html').send(page);
+        });
+      }
+    } else viewerError = built.message;
+  }
+  app.use((req, res) => {
+    res.status(404).json({ error: { status: 404, code: 'not-found', message: `nothing at ${req.method} ${req.path}` } });
+  });
+
+  const http = createServer(app);
+  const wss = new WebSocketServer({
+    server: http,
+    path: FEED_PATH,
+    maxPayload: limits.maxPayload,
+    perMessageDeflate: {
+      threshold: opts.deflateThresholdBytes ?? 1024,
+      zlibDeflateOptions: { level: 3 },
+      // Without context takeover each connection keeps no 32 KiB window between frames: memory
+      // per idle client stays small with thousands connected.
+      serverNoContextTakeover: true,
+      clientNoContextTakeover: true,
+    },
+  });
+  const hub = new FeedHub(opts.source, checkToken, limits);
+  wss.on('connection', (ws, req) => hub.accept(ws, req));
+  // ws reports protocol violations (oversized frames, bad opcodes) on the socket and closes it;
+  // the listener keeps them from becoming uncaught errors.
+  wss.on('error', () => undefined);
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const host = opts.host ?? '127.0.0.1';
+  return {
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    port,
+    hub,
+    http,
+    viewerError,
+    close: async () => {
+      hub.close();
+      wss.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
