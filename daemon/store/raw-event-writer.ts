@@ -1,0 +1,90 @@
+import type { RawEventLog } from './raw-events.ts';
+import type { RawEventInput, StoredRawEvent } from './types.ts';
+
+export interface RawEventWriterOptions {
+  /**
+   * Receives each batch right after its transaction committed, in commit order. This is where the
+   * runtime feeds the engine and broadcasts: nothing derived from an event can reach a spectator
+   * before the event itself is durable.
+   */
+  onCommitted(batch: StoredRawEvent[]): void;
+  /**
+   * A commit failed (disk full, I/O error) or `onCommitted` threw. On a failed commit the batch
+   * stays queued, in order, and is retried after `retryMs`; nothing is dropped.
+   */
+  onError?(error: unknown, phase: 'commit' | 'listener', pending: number): void;
+  /** Delay before retrying a failed commit (default 250 ms). */
+  retryMs?: number;
+}
+
+/**
+ * Collects the frames the board drivers decode during one turn of the event loop and commits them
+ * as one transaction on the next `setImmediate`: one fsync per tick instead of one per frame,
+ * which is what keeps synchronous=FULL affordable (docs/store.md).
+ */
+export class RawEventWriter {
+  private queue: RawEventInput[] = [];
+  private scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly log: RawEventLog,
+    private readonly options: RawEventWriterOptions,
+  ) {}
+
+  /** Queues one frame for this tick's transaction. */
+  push(event: RawEventInput): void {
+    if (this.closed) throw new Error('RawEventWriter.push after close()');
+    this.queue.push(event);
+    if (this.scheduled === null) this.scheduled = setImmediate(() => this.tick());
+  }
+
+  /** Frames queued and not yet committed. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * Commits everything queued now, delivers it to `onCommitted`, and returns it. Throws if the
+   * commit fails (the frames stay queued). Used at shutdown and by callers that need a barrier.
+   */
+  flush(): StoredRawEvent[] {
+    this.cancelSchedule();
+    if (this.queue.length === 0) return [];
+    const batch = this.queue;
+    const stored = this.log.appendRawEvents(batch);
+    this.queue = [];
+    try {
+      this.options.onCommitted(stored);
+    } catch (e) {
+      this.options.onError?.(e, 'listener', this.queue.length);
+    }
+    return stored;
+  }
+
+  /** Commits what is queued and refuses further frames. */
+  close(): StoredRawEvent[] {
+    const last = this.flush();
+    this.closed = true;
+    return last;
+  }
+
+  private tick(): void {
+    this.scheduled = null;
+    try {
+      this.flush();
+    } catch (e) {
+      this.options.onError?.(e, 'commit', this.queue.length);
+      if (!this.closed && this.scheduled === null) {
+        this.scheduled = setTimeout(() => this.tick(), this.options.retryMs ?? 250);
+      }
+    }
+  }
+
+  private cancelSchedule(): void {
+    if (this.scheduled === null) return;
+    clearImmediate(this.scheduled as NodeJS.Immediate);
+    clearTimeout(this.scheduled as NodeJS.Timeout);
+    this.scheduled = null;
+  }
+}

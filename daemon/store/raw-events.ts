@@ -1,0 +1,89 @@
+import type { Database } from 'better-sqlite3';
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import type { RawEventInput, StoredRawEvent } from './types.ts';
+
+export interface RawEventLog {
+  /**
+   * Appends a batch in ONE transaction and returns it with ids. When this returns, the batch is
+   * committed (and, with synchronous=FULL, on stable storage): only then may anything derived from
+   * it be broadcast. Throws only if SQLite itself fails (disk full, I/O error); the batch is then
+   * not written at all.
+   */
+  appendRawEvents(batch: readonly RawEventInput[]): StoredRawEvent[];
+  /**
+   * A table's raw events in commit order, from id `fromId` (inclusive) on, for replay. Reads in
+   * pages, so the connection stays free for writes between pages; events committed while
+   * iterating are included.
+   */
+  readRawEvents(tableNumber: number, fromId?: number): IterableIterator<StoredRawEvent>;
+  /** Highest raw event id committed, 0 when none. */
+  lastRawEventId(): number;
+}
+
+interface RawRow {
+  id: number;
+  table_number: number;
+  board_serial: string | null;
+  mono_ms: number;
+  wall_ms: number;
+  event_json: string | null;
+  raw: Buffer;
+}
+
+const PAGE = 1000;
+
+export function createRawEventLog(db: Database): RawEventLog {
+  const insert = db.prepare(
+    `INSERT INTO raw_events (table_number, board_serial, mono_ms, wall_ms, kind, event_json, raw)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const page = db.prepare(
+    `SELECT id, table_number, board_serial, mono_ms, wall_ms, event_json, raw FROM raw_events
+     WHERE table_number = ? AND id >= ? ORDER BY id LIMIT ${PAGE}`,
+  );
+  const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM raw_events').pluck();
+
+  const appendAll = db.transaction((batch: readonly RawEventInput[]): StoredRawEvent[] => {
+    const out: StoredRawEvent[] = new Array(batch.length);
+    for (let i = 0; i < batch.length; i++) {
+      const e = batch[i]!;
+      const info = insert.run(
+        e.tableNumber,
+        e.boardSerial,
+        e.monoMs,
+        e.wallMs,
+        e.event ? e.event.type : 'undecoded',
+        e.event ? JSON.stringify(e.event) : null,
+        Buffer.from(e.raw.buffer, e.raw.byteOffset, e.raw.byteLength),
+      );
+      out[i] = { ...e, id: Number(info.lastInsertRowid) };
+    }
+    return out;
+  });
+
+  function* readRawEvents(tableNumber: number, fromId = 0): IterableIterator<StoredRawEvent> {
+    let next = fromId;
+    for (;;) {
+      const rows = page.all(tableNumber, next) as RawRow[];
+      for (const r of rows) {
+        yield {
+          id: r.id,
+          tableNumber: r.table_number,
+          boardSerial: r.board_serial,
+          monoMs: r.mono_ms,
+          wallMs: r.wall_ms,
+          event: r.event_json === null ? null : (JSON.parse(r.event_json) as BoardEvent),
+          raw: new Uint8Array(r.raw),
+        };
+      }
+      if (rows.length < PAGE) return;
+      next = rows[rows.length - 1]!.id + 1;
+    }
+  }
+
+  return {
+    appendRawEvents: (batch) => (batch.length === 0 ? [] : appendAll.immediate(batch)),
+    readRawEvents,
+    lastRawEventId: () => maxId.get() as number,
+  };
+}

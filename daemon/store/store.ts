@@ -1,0 +1,113 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { classifySqliteError, type StoreOpenError } from './errors.ts';
+import { createGames, type GameQueries, type GameWrites } from './games.ts';
+import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.ts';
+import { createRawEventLog, type RawEventLog } from './raw-events.ts';
+import { err, ok, type Result } from './result.ts';
+import { createSetup, type SetupQueries, type SetupWrites } from './setup.ts';
+
+export interface OpenStoreOptions {
+  /** How long to wait for another connection's lock before reporting `locked` (default 2000 ms). */
+  busyTimeoutMs?: number;
+  /** Run `PRAGMA quick_check` (reads every page: slow on big files) to detect damage beyond the header. */
+  quickCheck?: boolean;
+}
+
+export type Store = RawEventLog &
+  SetupWrites &
+  SetupQueries &
+  GameWrites &
+  GameQueries & {
+    /** Absolute path of the database file. */
+    readonly file: string;
+    /** Runs `fn` in one IMMEDIATE transaction (all or nothing); nested calls join the outer one. */
+    transaction<T>(fn: () => T): T;
+    /** The underlying connection, for tests and tooling (schema checks, ad-hoc reads). */
+    readonly db: Database.Database;
+    close(): void;
+  };
+
+/**
+ * Opens (creating if needed) the database file and brings its schema up to date.
+ *
+ * Durability (docs/store.md): WAL journal with synchronous=FULL, so every committed transaction's
+ * WAL frames are fsynced before COMMIT returns. A SIGKILL or a power cut then loses at most the
+ * transaction in flight, never one whose derived state may have been broadcast.
+ *
+ * Never deletes, truncates or rewrites a file it cannot use: a locked, corrupt or newer file is
+ * reported as a value and left as it was.
+ */
+export function openStore(path: string, options: OpenStoreOptions = {}): Result<Store, StoreOpenError> {
+  const file = resolve(path);
+  try {
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st && !st.isFile()) return err({ kind: 'unavailable', file, message: 'exists but is not a regular file' });
+    if (!st) mkdirSync(dirname(file), { recursive: true });
+  } catch (e) {
+    return err({ kind: 'unavailable', file, message: `cannot create its directory (${(e as Error).message})` });
+  }
+
+  let db: Database.Database;
+  try {
+    db = new Database(file, { timeout: options.busyTimeoutMs ?? 2000 });
+  } catch (e) {
+    return err(classifySqliteError(file, e));
+  }
+
+  try {
+    // Reading the header first: on garbage bytes this fails with SQLITE_NOTADB before any write.
+    const version = schemaVersion(db);
+    if (version > SCHEMA_VERSION) {
+      db.close();
+      return err({
+        kind: 'newer-schema',
+        file,
+        fileVersion: version,
+        knownVersion: SCHEMA_VERSION,
+        message: `schema version ${version} is newer than this boardcast knows (${SCHEMA_VERSION}); upgrade boardcast`,
+      });
+    }
+    if (options.quickCheck) {
+      const problems = db.pragma('quick_check', { simple: false }) as { quick_check: string }[];
+      if (problems.length !== 1 || problems[0]!.quick_check !== 'ok') {
+        db.close();
+        return err({
+          kind: 'corrupt',
+          file,
+          message: `integrity check failed: ${problems.map((p) => p.quick_check).slice(0, 3).join('; ')}; the file was left untouched`,
+        });
+      }
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    // Take the write lock once now: another daemon holding a long write on this file is reported
+    // at startup, not at the first board event.
+    db.prepare('BEGIN IMMEDIATE').run();
+    db.prepare('COMMIT').run();
+    migrate(db);
+  } catch (e) {
+    if (db.inTransaction) {
+      try {
+        db.prepare('ROLLBACK').run();
+      } catch {
+        // The connection is closing anyway.
+      }
+    }
+    db.close();
+    return err(classifySqliteError(file, e));
+  }
+
+  const store: Store = {
+    ...createRawEventLog(db),
+    ...createSetup(db),
+    ...createGames(db),
+    file,
+    db,
+    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    close: () => db.close(),
+  };
+  return ok(store);
+}

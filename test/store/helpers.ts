@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, type Store } from '../../daemon/store/store.ts';
+import type { RawEventInput } from '../../daemon/store/types.ts';
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'boardcast-store-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function mustOpen(path: string): Store {
+  const r = openStore(path, { busyTimeoutMs: 100 });
+  if (!r.ok) throw new Error(`openStore failed: ${r.error.kind}: ${r.error.message}`);
+  return r.value;
+}
+
+/** A clock frame as the driver would hand it over (DGT BWTIME message 0x8d, 10 bytes). */
+export function clockFrame(table: number, at: number): RawEventInput {
+  return {
+    tableNumber: table,
+    boardSerial: `2${String(table).padStart(4, '0')}`,
+    monoMs: at,
+    wallMs: 1_763_700_000_000 + at,
+    event: { type: 'clock', at, whiteMs: 5_400_000 - at, blackMs: 5_400_000, running: 'white', whiteFlag: false, blackFlag: false },
+    raw: Uint8Array.from([0x8d, 0x00, 0x0a, 0x01, 0x29, 0x59, 0x01, 0x30, 0x00, 0x09]),
+  };
+}
