@@ -1,0 +1,535 @@
+import type { Color } from 'chessops';
+import { type DgtField, type PieceCode } from '../dgt/squares.ts';
+import type { PhysicalAction } from './physical.ts';
+import { Tabletop, type TimeControl } from './tabletop.ts';
+import { CLOCK_BUTTON, Dgt3000, type ClockButton, type ClockDisplay } from './dgt3000.ts';
+import { EE, EepromLog } from './eeprom-log.ts';
+import { BUS_CMD, CMD, HostInputParser, type HostInput } from './host-input.ts';
+import { BUS_REPLY, MSG, busAddressOf, busFrame, bwtimeData, clockAckData, fieldUpdate, frame } from './wire.ts';
+
+export type BoardMode = 'idle' | 'update' | 'update-board' | 'update-nice';
+
+/** Everything a person can do at an emulated table: the shared physical actions plus the clock's buttons. */
+export type EmulatorAction = PhysicalAction | { kind: 'button'; at: number; button: ClockButton };
+
+export interface BatteryStatus {
+  percent: number;
+  /** Status bits: bit 0 charging, bit 1 discharging. */
+  status: number;
+}
+
+export interface BoardEmulatorOptions {
+  /** Five decimal digits; the bus address is its value. */
+  serial: string;
+  version?: { major: number; minor: number };
+  /** Which side of the clock White's time is on (the board reports sides, not colours). */
+  whiteOnClock?: 'left' | 'right';
+  /** null: no clock attached (BWTIME says so, clock commands get no ACK). Default 90 min + 30 s. */
+  clock?: TimeControl | null;
+  /** 64 piece codes by DgtField; default the start position. */
+  board?: PieceCode[];
+  /** Power up in bus mode (the real boards' default) instead of single-board mode. */
+  busMode?: boolean;
+  trademark?: string;
+  battery?: BatteryStatus;
+  clockVersion?: { major: number; minor: number };
+}
+
+/** Bytes the board put on the wire, with the emulated time they left. */
+export interface TimedBytes {
+  at: number;
+  bytes: Uint8Array;
+}
+
+export interface EmulatorCounters {
+  /** Host bytes that started no known command (dropped, like the real board). */
+  junkBytes: number;
+  /** Bus commands ignored for a bad checksum. */
+  badChecksums: number;
+  /** Host bytes sent while the cable was out. */
+  lostWhileUnplugged: number;
+}
+
+/** The board looks at the clock this often (BT boards poll it 2–3 times a second, dgtbrd.h). */
+export const CLOCK_POLL_MS = 250;
+/** SET_START_GAME is answered "about 70 msec" after it arrives (dgtbrd.h). */
+export const START_GAME_REPLY_MS = 70;
+
+/** Where a board answers an address-0 PING: one of 11 slots of 100 ms, so replies spread over ~1.1 s. */
+export function pingSlotMs(address: number): number {
+  return (address % 11) * 100;
+}
+
+const DEFAULT_CLOCK: TimeControl = { baseMs: 90 * 60_000, incrementMs: 30_000 };
+
+const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0) & 0x7f);
+
+/**
+ * A DGT e-board with a DGT3000 clock, answering the host byte for byte as dgtbrd.h describes.
+ * Pure: no I/O, no timers. Time is whatever the caller passes (ms); it never goes backwards (an
+ * earlier time is taken as "now"). Output accumulates until `takeOutput`.
+ */
+export class BoardEmulator {
+  readonly serial: string;
+  readonly address: number;
+  readonly counters: EmulatorCounters = { junkBytes: 0, badChecksums: 0, lostWhileUnplugged: 0 };
+  private readonly opts: BoardEmulatorOptions;
+  private readonly table: Tabletop;
+  private readonly clock: Dgt3000;
+  private readonly log = new EepromLog();
+  private parser = new HostInputParser();
+  private currentMode: BoardMode = 'idle';
+  private inBusMode: boolean;
+  private now = 0;
+  private out: TimedBytes[] = [];
+  private scheduled: TimedBytes[] = [];
+  private nextPoll = CLOCK_POLL_MS;
+  private lastClock: { key: string; at: number } | null = null;
+  /** EEPROM position up to which SEND_CHANGES has reported. */
+  private changesFrom = 0;
+  private lastChanges: Uint8Array | null = null;
+  private ignoreNextPing = false;
+
+  constructor(opts: BoardEmulatorOptions) {
+    this.opts = opts;
+    this.serial = /^\d{5}$/.test(opts.serial) ? opts.serial : opts.serial.replace(/\D/g, '').padStart(5, '0').slice(-5);
+    this.address = busAddressOf(this.serial);
+    const tc = opts.clock === undefined ? DEFAULT_CLOCK : opts.clock;
+    this.table = new Tabletop({ board: opts.board, clock: tc });
+    this.clock = new Dgt3000(
+      this.table,
+      tc !== null,
+      opts.whiteOnClock ?? 'left',
+      (tc?.incrementMs ?? 0) > 0,
+      opts.clockVersion,
+    );
+    this.inBusMode = opts.busMode ?? false;
+    this.powerUp(0);
+  }
+
+  get mode(): BoardMode {
+    return this.currentMode;
+  }
+
+  get busMode(): boolean {
+    return this.inBusMode;
+  }
+
+  get connected(): boolean {
+    return this.table.connected;
+  }
+
+  get time(): number {
+    return this.now;
+  }
+
+  board(): PieceCode[] {
+    return this.table.board();
+  }
+
+  clockDisplay(): ClockDisplay {
+    return this.clock.display;
+  }
+
+  get beepMs(): number {
+    return this.clock.beepMs;
+  }
+
+  /** The EEPROM log as it stands (oldest first, without the EOF a download appends). */
+  eeprom(): number[] {
+    return this.log.all();
+  }
+
+  /** Bytes from the host arriving at `at`. Lost while the cable is out. */
+  receive(hostBytes: Uint8Array, at: number): void {
+    this.advanceTo(at);
+    if (!this.connected) {
+      this.counters.lostWhileUnplugged += hostBytes.length;
+      return;
+    }
+    for (const input of this.parser.push(hostBytes)) this.handle(input);
+  }
+
+  act(action: EmulatorAction): void {
+    this.advanceTo(action.at);
+    const at = this.now;
+    if (action.kind === 'button') {
+      this.pressButton(action.button, at);
+      return;
+    }
+    if (action.kind === 'press') {
+      this.press(action.by, at);
+      return;
+    }
+    if (action.kind === 'unplug') {
+      this.table.apply({ ...action, at });
+      this.scheduled = [];
+      return;
+    }
+    if (action.kind === 'plug') {
+      if (this.connected) return;
+      this.table.apply({ ...action, at });
+      // The cable carries the board's power: plugging in is a power-up (mode IDLE, log POWERUP).
+      this.powerUp(at);
+      return;
+    }
+    const before = this.table.board();
+    const seen = this.table.apply({ ...action, at });
+    const changes: { field: DgtField; piece: PieceCode }[] = [];
+    for (const ev of seen) if (ev.type === 'field') changes.push({ field: ev.field, piece: ev.piece });
+    if (!this.connected) {
+      // Tabletop reports nothing while unplugged, but the board keeps scanning and logging.
+      const after = this.table.board();
+      after.forEach((p, i) => {
+        if (p !== before[i]) changes.push({ field: i, piece: p });
+      });
+    }
+    const board = before.slice();
+    for (const c of changes) {
+      board[c.field] = c.piece;
+      this.log.field(c.field, c.piece, at, board);
+      if (this.sendsFieldUpdates()) this.emit(fieldUpdate(c.field, c.piece));
+    }
+  }
+
+  /** A press on one of the DGT3000's buttons: reported as an unsolicited ACK (0x88, ack3 = button). */
+  pressButton(button: ClockButton, at: number): void {
+    this.advanceTo(at);
+    if (!this.clock.attached || !this.sendsClock()) return;
+    this.emit(frame(MSG.BWTIME, clockAckData(0x10, 0x88, 0, CLOCK_BUTTON[button])));
+  }
+
+  /** Lets emulated time pass: periodic clock messages and delayed bus replies go out. */
+  advanceTo(at: number): void {
+    const t = Math.max(this.now, at);
+    if (!this.sendsClock()) {
+      this.nextPoll = (Math.floor(t / CLOCK_POLL_MS) + 1) * CLOCK_POLL_MS;
+    } else {
+      while (this.nextPoll <= t) {
+        this.release(this.nextPoll);
+        this.now = this.nextPoll;
+        this.pollClock(this.nextPoll);
+        this.nextPoll += CLOCK_POLL_MS;
+      }
+    }
+    this.release(t);
+    this.now = t;
+  }
+
+  takeOutput(): Uint8Array {
+    const chunks = this.takeTimedOutput();
+    const total = chunks.reduce((n, c) => n + c.bytes.length, 0);
+    const bytes = new Uint8Array(total);
+    let o = 0;
+    for (const c of chunks) {
+      bytes.set(c.bytes, o);
+      o += c.bytes.length;
+    }
+    return bytes;
+  }
+
+  takeTimedOutput(): TimedBytes[] {
+    const chunks = this.out;
+    this.out = [];
+    return chunks;
+  }
+
+  /** When the next thing will happen by itself (clock poll or delayed reply), for real-time pumps. */
+  nextWakeup(): number | null {
+    const due = this.scheduled.length ? this.scheduled[0]!.at : Number.POSITIVE_INFINITY;
+    const poll = this.sendsClock() ? this.nextPoll : Number.POSITIVE_INFINITY;
+    const next = Math.min(due, poll);
+    return Number.isFinite(next) ? next : null;
+  }
+
+  private powerUp(at: number): void {
+    this.currentMode = 'idle';
+    this.inBusMode = this.opts.busMode ?? false;
+    this.parser = new HostInputParser();
+    this.lastClock = null;
+    this.ignoreNextPing = false;
+    this.scheduled = [];
+    this.log.powerUp(this.table.board(), at);
+  }
+
+  private sendsFieldUpdates(): boolean {
+    return this.connected && !this.inBusMode && this.currentMode !== 'idle';
+  }
+
+  private sendsClock(): boolean {
+    return this.connected && !this.inBusMode && (this.currentMode === 'update' || this.currentMode === 'update-nice');
+  }
+
+  private emit(bytes: Uint8Array): void {
+    if (this.connected) this.out.push({ at: this.now, bytes });
+  }
+
+  private schedule(at: number, bytes: Uint8Array): void {
+    this.scheduled.push({ at, bytes });
+    this.scheduled.sort((a, b) => a.at - b.at);
+  }
+
+  private release(upTo: number): void {
+    while (this.scheduled.length && this.scheduled[0]!.at <= upTo) {
+      const s = this.scheduled.shift()!;
+      if (this.connected) this.out.push(s);
+    }
+  }
+
+  private clockMessage(at: number): Uint8Array {
+    return frame(MSG.BWTIME, bwtimeData(this.clock.face(at)));
+  }
+
+  private sendClock(at: number): void {
+    const msg = this.clockMessage(at);
+    this.emit(msg);
+    this.lastClock = { key: msg.join(','), at };
+  }
+
+  /** UPDATE: at least every second; UPDATE_NICE: only when the reading changed (dgtbrd.h). */
+  private pollClock(at: number): void {
+    const msg = this.clockMessage(at);
+    const key = msg.join(',');
+    const changed = this.lastClock === null || this.lastClock.key !== key;
+    const due = this.currentMode === 'update' && this.lastClock !== null && at - this.lastClock.at >= 1000;
+    if (changed || due) {
+      this.emit(msg);
+      this.lastClock = { key, at };
+    }
+  }
+
+  private press(by: Color, at: number): void {
+    const before = this.clock.face(at).running;
+    const reading = this.table.apply({ kind: 'press', at, by });
+    const changed = this.clock.hostOwned ? this.clock.hostPress(by, at) : reading.some((e) => e.type === 'clock');
+    if (!changed || !this.clock.attached) return;
+    const after = this.clock.face(at);
+    if (after.running === before) return;
+    // dgtbrd.h: on a lever change the halted side's time is written to the EEPROM.
+    const halted = this.clock.sideOf(by);
+    this.log.clock(halted, after[halted].ms);
+    if (this.sendsClock()) this.sendClock(at);
+  }
+
+  private handle(input: HostInput): void {
+    switch (input.kind) {
+      case 'junk':
+        this.counters.junkBytes++;
+        return;
+      case 'leds':
+        this.leaveBusMode();
+        return;
+      case 'single':
+        if (this.inBusMode && input.code === CMD.TO_BUSMODE) return;
+        this.leaveBusMode();
+        this.single(input.code);
+        return;
+      case 'clock':
+        this.leaveBusMode();
+        this.clockCommand(input.id, input.content, input.wellFormed);
+        return;
+      case 'bus':
+        if (!this.inBusMode) {
+          // dgtbrd.h: a bus command in single-board mode switches to bus mode and is not processed.
+          this.inBusMode = true;
+          return;
+        }
+        this.busCommand(input.code, input.address, input.checksumOk);
+        return;
+    }
+  }
+
+  /** A single-board command in bus mode switches the board to single-board mode, IDLE (dgtbrd.h). */
+  private leaveBusMode(): void {
+    if (!this.inBusMode) return;
+    this.inBusMode = false;
+    this.currentMode = 'idle';
+  }
+
+  private single(code: number): void {
+    const v = this.opts.version ?? { major: 1, minor: 8 };
+    switch (code) {
+      case CMD.RESET:
+        this.currentMode = 'idle';
+        return;
+      case CMD.SEND_CLK:
+        this.emit(this.clockMessage(this.now));
+        return;
+      case CMD.SEND_BRD:
+        this.emit(frame(MSG.BOARD_DUMP, this.table.board()));
+        return;
+      case CMD.SEND_UPDATE:
+        this.enterMode('update');
+        return;
+      case CMD.SEND_UPDATE_BRD:
+        this.enterMode('update-board');
+        return;
+      case CMD.SEND_UPDATE_NICE:
+        this.enterMode('update-nice');
+        return;
+      case CMD.RETURN_SERIALNR:
+        this.emit(frame(MSG.SERIALNR, ascii(this.serial)));
+        return;
+      case CMD.RETURN_LONG_SERIALNR:
+        this.emit(frame(MSG.LONG_SERIALNR, ascii(this.serial.padStart(10, '0'))));
+        return;
+      case CMD.RETURN_BUSADRES:
+        this.emit(frame(MSG.BUSADRES, [(this.address >> 7) & 0x7f, this.address & 0x7f]));
+        return;
+      case CMD.SEND_TRADEMARK:
+        this.emit(frame(MSG.TRADEMARK, ascii(this.trademark(v))));
+        return;
+      case CMD.SEND_VERSION:
+        this.emit(frame(MSG.VERSION, [v.major, v.minor]));
+        return;
+      case CMD.SEND_BATTERY_STATUS: {
+        const b = this.opts.battery ?? { percent: 100, status: 0 };
+        // dgtbrd.h lists 9 data bytes (its size constant 7 contradicts that); 0x7f = not available.
+        const onMin = Math.floor(this.now / 60_000);
+        this.emit(frame(MSG.BATTERY_STATUS, [Math.min(100, b.percent), 0x7f, 0x7f, Math.min(127, Math.floor(onMin / 60)), onMin % 60, 0, 0, 0, b.status & 0x7f]));
+        return;
+      }
+      case CMD.SEND_EE_MOVES:
+        this.emit(frame(MSG.EE_MOVES, [...this.log.all(), EE.EOF]));
+        this.log.tag(EE.DOWNLOADED);
+        return;
+      case CMD.TO_BUSMODE:
+        this.inBusMode = true;
+        return;
+    }
+  }
+
+  private trademark(v: { major: number; minor: number }): string {
+    // TRADEMARK carries at most 256 characters (dgtbrd.h).
+    return (
+      this.opts.trademark ??
+      `Digital Game Technology\nCopyright (c) 2024 DGT\nsoftware version: ${v.major}.${String(v.minor).padStart(2, '0')}, build: 000000\nhardware version: 1.00, serial no: ${this.serial}`
+    ).slice(0, 256);
+  }
+
+  private enterMode(mode: BoardMode): void {
+    this.currentMode = mode;
+    // A fresh update mode reports the clock once before "only when changed" applies.
+    this.lastClock = null;
+    this.nextPoll = (Math.floor(this.now / CLOCK_POLL_MS) + 1) * CLOCK_POLL_MS;
+  }
+
+  /** Clock commands are always carried out; the ACK goes out only in UPDATE / UPDATE_NICE (dgtbrd.h). */
+  private clockCommand(id: number, content: number[], wellFormed: boolean): void {
+    if (!this.clock.attached) return;
+    let ack0 = 0x10;
+    let ack2 = 0;
+    if (!wellFormed) {
+      ack0 = 0x40;
+    } else {
+      switch (id) {
+        case 0x01:
+          this.clock.display = { kind: 'segments', segments: content.slice(0, 6), icons: content[6] ?? 0, beep: content[7] === 0x03 };
+          if (content[7] === 0x03) this.clock.beepMs += 64;
+          break;
+        case 0x02:
+          break;
+        case 0x03:
+          this.clock.display = { kind: 'times' };
+          break;
+        case 0x08:
+          break;
+        case 0x09:
+          ack2 = ((this.clock.version.major & 0x0f) << 4) | (this.clock.version.minor & 0x0f);
+          break;
+        case 0x0a:
+          if (!this.clock.setAndRun(content, this.now)) ack0 = 0x40;
+          break;
+        case 0x0b:
+          this.clock.beepMs += (content[0] ?? 0) * 64;
+          break;
+        case 0x0c: {
+          const text = String.fromCharCode(...content.slice(0, 8));
+          const beep = content[8] ?? 0;
+          this.clock.display = { kind: 'text', text, beep };
+          if (beep > 0) this.clock.beepMs += 62.5 + (beep / 16) * 1000;
+          break;
+        }
+        default:
+          ack0 = 0x40;
+      }
+    }
+    if (this.sendsClock()) this.emit(frame(MSG.BWTIME, clockAckData(ack0, id & 0x7f, ack2, 0)));
+  }
+
+  private busCommand(code: number, address: number, checksumOk: boolean): void {
+    if (!checksumOk) {
+      this.counters.badChecksums++;
+      return;
+    }
+    const everyone = address === 0 && (code === BUS_CMD.PING || code === BUS_CMD.END_BUSMODE || code === BUS_CMD.RESET);
+    if (address !== this.address && !everyone) return;
+    const me = this.address;
+    switch (code) {
+      case BUS_CMD.SEND_CLK:
+        this.emit(busFrame(BUS_REPLY.BWTIME, me, bwtimeData(this.clock.face(this.now))));
+        return;
+      case BUS_CMD.SEND_BRD:
+        this.emit(busFrame(BUS_REPLY.BRD_DUMP, me, this.table.board()));
+        return;
+      case BUS_CMD.SEND_CHANGES:
+        this.sendChanges();
+        return;
+      case BUS_CMD.REPEAT_CHANGES:
+        this.emit(this.lastChanges ?? busFrame(BUS_REPLY.UPDATE, me, []));
+        return;
+      case BUS_CMD.SET_START_GAME:
+        this.log.startGame(this.table.board(), this.now);
+        this.schedule(this.now + START_GAME_REPLY_MS, busFrame(BUS_REPLY.START_GAME_WRITTEN, me, []));
+        return;
+      case BUS_CMD.SEND_FROM_START: {
+        const start = this.log.lastTag(EE.START_TAG);
+        const data = start < 0 ? [] : this.log.between(start, Math.max(start, this.changesFrom));
+        this.emit(busFrame(BUS_REPLY.FROM_START, me, data));
+        return;
+      }
+      case BUS_CMD.PING:
+        if (address === 0) {
+          if (this.ignoreNextPing) {
+            this.ignoreNextPing = false;
+            return;
+          }
+          this.schedule(this.now + pingSlotMs(me), busFrame(BUS_REPLY.PING, me, []));
+        } else {
+          this.emit(busFrame(BUS_REPLY.PING, me, []));
+        }
+        return;
+      case BUS_CMD.IGNORE_NEXT_BUS_PING:
+        this.ignoreNextPing = true;
+        this.emit(busFrame(BUS_REPLY.PING, me, []));
+        return;
+      case BUS_CMD.END_BUSMODE:
+        this.inBusMode = false;
+        this.currentMode = 'idle';
+        return;
+      case BUS_CMD.RESET:
+        this.powerUp(this.now);
+        this.inBusMode = true;
+        return;
+      case BUS_CMD.SEND_VERSION: {
+        const v = this.opts.version ?? { major: 1, minor: 8 };
+        this.emit(busFrame(BUS_REPLY.VERSION, me, [v.major, v.minor]));
+        return;
+      }
+      case BUS_CMD.SEND_ALL_D:
+        // dgtbrd.h: "sends consecutively: CHANGES, CLOCK, BOARD".
+        this.sendChanges();
+        this.emit(busFrame(BUS_REPLY.BWTIME, me, bwtimeData(this.clock.face(this.now))));
+        this.emit(busFrame(BUS_REPLY.BRD_DUMP, me, this.table.board()));
+        return;
+    }
+  }
+
+  private sendChanges(): void {
+    const data = this.log.since(this.changesFrom);
+    this.changesFrom = this.log.end;
+    this.lastChanges = busFrame(BUS_REPLY.UPDATE, this.address, data);
+    this.emit(this.lastChanges);
+  }
+}
+
