@@ -305,9 +305,10 @@ export class BoardEmulator {
     if (!changed || !this.clock.attached) return;
     const after = this.clock.face(at);
     if (after.running === before) return;
-    // dgtbrd.h: on a lever change the halted side's time is written to the EEPROM.
+    // dgtbrd.h: on a lever change the halted side's time is written to the EEPROM; the press that
+    // starts the game halts nothing ("the game starting times will be lost").
     const halted = this.clock.sideOf(by);
-    this.log.clock(halted, after[halted].ms);
+    if (before === halted) this.log.clock(halted, after[halted].ms);
     if (this.sendsClock()) this.sendClock(at);
   }
 
