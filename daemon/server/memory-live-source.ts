@@ -274,6 +274,7 @@ export class MemoryLiveSource implements LiveSource {
       case 'game-ended':
         return [{ kind: 'result', gameId, result: ge.result, termination: TERMINATION_TEXT[ge.termination] }];
     }
+    return [];
   }
 
   private incidentRecord(t: Table, i: Incident): IncidentRecord {

@@ -16,7 +16,7 @@ export async function bundleViewer(): Promise<{ ok: true; bundle: ViewerBundle }
   try {
     const result = await build({
       absWorkingDir: root,
-      entryPoints: ['viewer/src/main.ts'],
+      entryPoints: ['viewer/src/main.ts', 'viewer/src/style.css'],
       bundle: true,
       write: false,
       format: 'esm',

@@ -1,0 +1,150 @@
+import type { GameState } from '../../daemon/server/live-source.ts';
+import { applyToGame } from '../../protocols/feed/apply.ts';
+import { BoardView } from './board.ts';
+import { h, setText } from './dom.ts';
+import type { FeedClient } from './feed-client.ts';
+import type { I18n } from './i18n.ts';
+import { PlayerRow, turnOf } from './players.ts';
+import { header } from './shell.ts';
+
+/**
+ * One game: board with the last move highlighted, clickable SAN move list (reviewing an earlier
+ * position stops following the game until "back to live"), ticking clocks, players, result and
+ * termination; with an arbiter token also the incidents with their FIDE article and consequence.
+ */
+export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId: string, arbiter: boolean): void {
+  const title = h('h1', {}, '');
+  const board = new BoardView();
+  const white = new PlayerRow('white');
+  const black = new PlayerRow('black');
+  const resultLine = h('div', { class: 'result-line' });
+  const moveList = h('ol', { class: 'moves' });
+  const backToLive = h('button', { class: 'back-live', type: 'button', hidden: '' }, `⏵ ${i18n.t('backToLive')}`);
+  const reviewNote = h('div', { class: 'review-note' });
+  const pgnLink = h('a', { class: 'pgn-link', href: `/api/games/${encodeURIComponent(gameId)}/pgn`, download: `${gameId}.pgn` }, 'PGN');
+  const incidents = h('section', { class: 'incidents' });
+  const side = h(
+    'aside',
+    { class: 'game-side' },
+    black.el,
+    resultLine,
+    h('div', { class: 'moves-head' }, h('h2', {}, i18n.t('moves')), backToLive, pgnLink),
+    reviewNote,
+    moveList,
+    white.el,
+  );
+  if (arbiter) side.append(incidents);
+  root.append(header(i18n, feed, title), h('main', { class: 'game-page' }, h('div', { class: 'game-board' }, board.el), side));
+
+  let game: GameState | null = null;
+  /** null: following the game; otherwise the ply being reviewed (0 = start position). */
+  let reviewPly: number | null = null;
+
+  const showBoard = (): void => {
+    if (!game) return;
+    const ply = reviewPly ?? game.moves.length;
+    const move = ply > 0 ? game.moves[ply - 1] : undefined;
+    const fen = move ? move.fenAfter : game.startFen;
+    board.show(fen, move?.uci, move ? /[+#]$/.test(move.san) : false);
+    backToLive.hidden = reviewPly === null;
+    setText(reviewNote, reviewPly === null ? '' : `${i18n.t('reviewing')} ${reviewPly}/${game.moves.length}`);
+    for (const li of moveList.querySelectorAll('.san')) li.classList.toggle('current', Number((li as HTMLElement).dataset.ply) === ply);
+  };
+
+  const renderMoves = (): void => {
+    if (!game) return;
+    moveList.replaceChildren();
+    const blackFirst = turnOf(game.startFen) === 'black';
+    const fullmove0 = Number(game.startFen.split(' ')[5] ?? '1') || 1;
+    let row: HTMLElement | null = null;
+    game.moves.forEach((m, i) => {
+      const isBlack = (i % 2 === 1) !== blackFirst;
+      if (!row || !isBlack) {
+        row = h('li', { class: 'move-row' }, h('span', { class: 'no' }, `${fullmove0 + Math.floor((i + (blackFirst ? 1 : 0)) / 2)}.`));
+        if (isBlack) row.append(h('span', { class: 'san empty' }, '…'));
+        moveList.append(row);
+      }
+      const cell = h('button', { class: 'san', type: 'button', 'data-ply': String(m.ply) }, i18n.san(m.san));
+      cell.onclick = () => {
+        reviewPly = m.ply === game!.moves.length ? null : m.ply;
+        showBoard();
+      };
+      row.append(cell);
+    });
+    if (reviewPly === null) moveList.scrollTop = moveList.scrollHeight;
+  };
+
+  const renderResult = (): void => {
+    if (!game) return;
+    const text = game.result === '*' ? (game.status === 'pending' ? i18n.t('notStarted') : i18n.t('inProgress')) : `${game.result}${game.termination ? ` · ${i18n.termination(game.termination)}` : ''}`;
+    setText(resultLine, text);
+    resultLine.classList.toggle('final', game.result !== '*');
+  };
+
+  const renderIncidents = (): void => {
+    if (!game || !arbiter) return;
+    const items = game.incidents.map((inc) =>
+      h(
+        'li',
+        { class: 'incident', 'data-kind': inc.kind },
+        h('div', { class: 'inc-head' }, h('span', { class: 'inc-ply' }, `#${inc.ply}`), h('strong', {}, inc.kind), inc.article ? h('span', { class: 'inc-art' }, `${i18n.t('article')} ${inc.article}`) : null),
+        h('div', { class: 'inc-msg' }, inc.message),
+        inc.consequence ? h('div', { class: 'inc-cons' }, `${i18n.t('consequence')}: ${inc.consequence}`) : null,
+      ),
+    );
+    incidents.replaceChildren(h('h2', {}, i18n.t('incidents')), items.length ? h('ol', {}, ...items) : h('p', {}, i18n.t('noIncidents')));
+  };
+
+  backToLive.onclick = () => {
+    reviewPly = null;
+    showBoard();
+  };
+  document.addEventListener('keydown', (e) => {
+    if (!game) return;
+    const cur = reviewPly ?? game.moves.length;
+    if (e.key === 'ArrowLeft') reviewPly = Math.max(0, cur - 1);
+    else if (e.key === 'ArrowRight') reviewPly = cur + 1 >= game.moves.length ? null : cur + 1;
+    else if (e.key === 'End') reviewPly = null;
+    else return;
+    showBoard();
+  });
+
+  feed.subscribe({ kind: 'game', gameId }, {
+    snapshot(body) {
+      if (body.kind !== 'game') return;
+      game = body.game;
+      title.textContent = `${game.white.name} – ${game.black.name}`;
+      document.title = `${game.white.name} – ${game.black.name}`;
+      white.setPlayer(game.white);
+      black.setPlayer(game.black);
+      if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
+      renderMoves();
+      renderResult();
+      renderIncidents();
+      showBoard();
+    },
+    delta(change) {
+      if (!game) return;
+      applyToGame(game, change);
+      if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
+      if (change.kind === 'move' || change.kind === 'amendment' || change.kind === 'takeback') {
+        renderMoves();
+        showBoard();
+      }
+      if (change.kind === 'result' || change.kind === 'move') renderResult();
+      if (change.kind === 'incident') renderIncidents();
+    },
+  });
+  fetch(`/api/games/${encodeURIComponent(gameId)}`).then((r) => {
+    if (r.status === 404) root.append(h('p', { class: 'error' }, i18n.t('unknownGame')));
+  });
+  setInterval(() => {
+    if (!game) return;
+    const live = game.result === '*' && game.status === 'live';
+    const turn = turnOf(game.moves.length ? game.moves[game.moves.length - 1]!.fenAfter : game.startFen);
+    const now = feed.serverNow();
+    white.setClock(game.clock, now, live && turn === 'white');
+    black.setClock(game.clock, now, live && turn === 'black');
+  }, 100);
+  window.addEventListener('resize', () => board.redraw());
+}

@@ -1,0 +1,140 @@
+/**
+ * Interface texts and move notation in English, Slovenian, Serbian (Latin script) and Slovak.
+ * Piece letters follow the FIDE Laws, Appendix C, in each language's edition
+ * (/work/shared/reference/fide-laws.md): English K Q R B N; Slovenian and Serbian K D T L S;
+ * Slovak K D V S J. PGN stays in English; only the display is translated.
+ */
+export type Lang = 'en' | 'sl' | 'sr' | 'sk';
+export type Notation = 'letters' | 'figurines';
+
+export const LANGS: { code: Lang; name: string }[] = [
+  { code: 'en', name: 'English' },
+  { code: 'sl', name: 'Slovenščina' },
+  { code: 'sr', name: 'Srpski' },
+  { code: 'sk', name: 'Slovenčina' },
+];
+
+/** Letters for English K Q R B N, in that order. */
+const PIECE_LETTERS: Record<Lang, string> = { en: 'KQRBN', sl: 'KDTLS', sr: 'KDTLS', sk: 'KDVSJ' };
+const FIGURINES = '♔♕♖♗♘';
+
+/**
+ * SAN in the chosen language. In SAN the only capital letters are piece letters (files are
+ * lower case, castling is O-O with capital O — which is not a piece and is kept).
+ */
+export function localSan(san: string, lang: Lang, notation: Notation): string {
+  const target = notation === 'figurines' ? FIGURINES : PIECE_LETTERS[lang];
+  let out = '';
+  for (const ch of san) {
+    const i = 'KQRBN'.indexOf(ch);
+    out += i >= 0 ? Array.from(target)[i]! : ch;
+  }
+  return out;
+}
+
+type Key =
+  | 'round'
+  | 'table'
+  | 'backToLive'
+  | 'toMove'
+  | 'result'
+  | 'moves'
+  | 'incidents'
+  | 'noIncidents'
+  | 'language'
+  | 'notation'
+  | 'letters'
+  | 'figurines'
+  | 'live'
+  | 'reconnecting'
+  | 'notStarted'
+  | 'inProgress'
+  | 'overview'
+  | 'reviewing'
+  | 'article'
+  | 'consequence'
+  | 'unknownGame'
+  | 'white'
+  | 'black';
+
+const TEXT: Record<Lang, Record<Key, string>> = {
+  en: {
+    round: 'Round', table: 'Table', backToLive: 'Back to live', toMove: 'to move', result: 'Result', moves: 'Moves',
+    incidents: 'Incidents', noIncidents: 'No incidents', language: 'Language', notation: 'Notation', letters: 'Letters',
+    figurines: 'Figurines', live: 'Live', reconnecting: 'Reconnecting…', notStarted: 'Not started', inProgress: 'In progress',
+    overview: 'All tables', reviewing: 'Reviewing move', article: 'Article', consequence: 'Consequence',
+    unknownGame: 'No such game', white: 'White', black: 'Black',
+  },
+  sl: {
+    round: 'Kolo', table: 'Miza', backToLive: 'Nazaj v živo', toMove: 'na potezi', result: 'Izid', moves: 'Poteze',
+    incidents: 'Nepravilnosti', noIncidents: 'Ni nepravilnosti', language: 'Jezik', notation: 'Zapis', letters: 'Črke',
+    figurines: 'Figurice', live: 'V živo', reconnecting: 'Ponovno povezovanje…', notStarted: 'Ni se začela', inProgress: 'V teku',
+    overview: 'Vse mize', reviewing: 'Pregled poteze', article: 'Člen', consequence: 'Posledica',
+    unknownGame: 'Te partije ni', white: 'Beli', black: 'Črni',
+  },
+  sr: {
+    round: 'Kolo', table: 'Sto', backToLive: 'Nazad uživo', toMove: 'na potezu', result: 'Rezultat', moves: 'Potezi',
+    incidents: 'Nepravilnosti', noIncidents: 'Nema nepravilnosti', language: 'Jezik', notation: 'Notacija', letters: 'Slova',
+    figurines: 'Figurice', live: 'Uživo', reconnecting: 'Ponovno povezivanje…', notStarted: 'Nije počela', inProgress: 'U toku',
+    overview: 'Svi stolovi', reviewing: 'Pregled poteza', article: 'Član', consequence: 'Posledica',
+    unknownGame: 'Nema te partije', white: 'Beli', black: 'Crni',
+  },
+  sk: {
+    round: 'Kolo', table: 'Stôl', backToLive: 'Späť naživo', toMove: 'na ťahu', result: 'Výsledok', moves: 'Ťahy',
+    incidents: 'Nezrovnalosti', noIncidents: 'Žiadne nezrovnalosti', language: 'Jazyk', notation: 'Zápis', letters: 'Písmená',
+    figurines: 'Figúrky', live: 'Naživo', reconnecting: 'Opätovné pripájanie…', notStarted: 'Nezačala', inProgress: 'Prebieha',
+    overview: 'Všetky stoly', reviewing: 'Prehľad ťahu', article: 'Článok', consequence: 'Dôsledok',
+    unknownGame: 'Táto partia neexistuje', white: 'Biely', black: 'Čierny',
+  },
+};
+
+const TERMINATIONS: Record<string, Record<Lang, string>> = {
+  checkmate: { en: 'checkmate', sl: 'mat', sr: 'mat', sk: 'mat' },
+  stalemate: { en: 'stalemate', sl: 'pat', sr: 'pat', sk: 'pat' },
+  'insufficient material': { en: 'insufficient material', sl: 'premalo materiala', sr: 'nedovoljno materijala', sk: 'nedostatok materiálu' },
+  'fivefold repetition': { en: 'fivefold repetition', sl: 'petkratna ponovitev', sr: 'petostruko ponavljanje', sk: 'päťnásobné opakovanie' },
+  '75-move rule': { en: '75-move rule', sl: 'pravilo 75 potez', sr: 'pravilo 75 poteza', sk: 'pravidlo 75 ťahov' },
+  'result set on the board': { en: 'result set on the board', sl: 'izid postavljen na deski', sr: 'rezultat postavljen na tabli', sk: 'výsledok zadaný na šachovnici' },
+  'arbiter decision': { en: 'arbiter decision', sl: 'odločitev sodnika', sr: 'odluka sudije', sk: 'rozhodnutie rozhodcu' },
+  'time forfeit': { en: 'time forfeit', sl: 'prekoračen čas', sr: 'prekoračenje vremena', sk: 'prekročenie času' },
+  resignation: { en: 'resignation', sl: 'predaja', sr: 'predaja', sk: 'vzdanie' },
+  agreement: { en: 'agreement', sl: 'dogovor', sr: 'dogovor', sk: 'dohoda' },
+};
+
+export class I18n {
+  constructor(
+    public lang: Lang,
+    public notation: Notation,
+  ) {}
+
+  t(key: Key): string {
+    return TEXT[this.lang][key];
+  }
+
+  san(san: string): string {
+    return localSan(san, this.lang, this.notation);
+  }
+
+  termination(text: string | null): string {
+    if (!text) return '';
+    return TERMINATIONS[text]?.[this.lang] ?? text;
+  }
+}
+
+const isLang = (x: string | null): x is Lang => x === 'en' || x === 'sl' || x === 'sr' || x === 'sk';
+
+/** Language from `?lang=`, else the saved choice, else the browser's, else English. */
+export function initialI18n(): I18n {
+  const params = new URLSearchParams(location.search);
+  const fromUrl = params.get('lang');
+  const saved = localStorage.getItem('boardcast.lang');
+  const browser = navigator.language.slice(0, 2);
+  const lang: Lang = isLang(fromUrl) ? fromUrl : isLang(saved) ? saved : isLang(browser) ? browser : 'en';
+  const n = params.get('notation') ?? localStorage.getItem('boardcast.notation');
+  return new I18n(lang, n === 'figurines' ? 'figurines' : 'letters');
+}
+
+export function saveI18n(i: I18n): void {
+  localStorage.setItem('boardcast.lang', i.lang);
+  localStorage.setItem('boardcast.notation', i.notation);
+}

@@ -1,0 +1,24 @@
+import { demoPage } from './demo.ts';
+import { FeedClient } from './feed-client.ts';
+import { gamePage } from './game-page.ts';
+import { initialI18n } from './i18n.ts';
+import { overviewPage } from './overview.ts';
+
+/** Routes: / (overview), /game/:id, /arbiter/:id?token=…, /demo?tables=…&rotate=… */
+const root = document.getElementById('app')!;
+const i18n = initialI18n();
+document.documentElement.lang = i18n.lang;
+const params = new URLSearchParams(location.search);
+const path = location.pathname;
+const arbiterMatch = /^\/arbiter\/(.+)$/.exec(path);
+const token = arbiterMatch ? (params.get('token') ?? sessionStorage.getItem('boardcast.token')) : null;
+if (token) sessionStorage.setItem('boardcast.token', token);
+const feed = new FeedClient(token);
+// Tests and operators can inspect the feed client (counters, status) from the console.
+(window as unknown as { boardcast: unknown }).boardcast = { feed };
+
+const gameMatch = /^\/game\/(.+)$/.exec(path);
+if (gameMatch) gamePage(root, i18n, feed, decodeURIComponent(gameMatch[1]!), false);
+else if (arbiterMatch) gamePage(root, i18n, feed, decodeURIComponent(arbiterMatch[1]!), true);
+else if (path === '/demo') void demoPage(root, i18n, feed);
+else void overviewPage(root, i18n, feed);

@@ -1,0 +1,93 @@
+import type { GameSummary, RoundInfo } from '../../daemon/server/live-source.ts';
+import { applyToSummary } from '../../protocols/feed/apply.ts';
+import { BoardView } from './board.ts';
+import { h, setText } from './dom.ts';
+import type { FeedClient } from './feed-client.ts';
+import type { I18n } from './i18n.ts';
+import { PlayerRow, turnOf } from './players.ts';
+import { header } from './shell.ts';
+
+/** The round a visitor most likely wants: `?round=`, else the live one, else the last started. */
+export async function chooseRound(): Promise<number> {
+  const asked = Number(new URLSearchParams(location.search).get('round'));
+  if (Number.isInteger(asked) && asked > 0) return asked;
+  const rounds = (await (await fetch('/api/rounds')).json()) as RoundInfo[];
+  const live = rounds.find((r) => r.status === 'live');
+  const started = rounds.filter((r) => r.status !== 'upcoming');
+  return live?.round ?? started[started.length - 1]?.round ?? rounds[0]?.round ?? 1;
+}
+
+class TableCard {
+  readonly el: HTMLElement;
+  private readonly board = new BoardView({ coordinates: false });
+  private readonly white = new PlayerRow('white');
+  private readonly black = new PlayerRow('black');
+  private readonly result = h('span', { class: 'result' });
+  private readonly last = h('span', { class: 'last-move' });
+
+  constructor(
+    public game: GameSummary,
+    private readonly i18n: I18n,
+  ) {
+    this.el = h(
+      'a',
+      { class: 'table-card', href: `/game/${encodeURIComponent(game.id)}`, 'data-game': game.id },
+      h('div', { class: 'card-head' }, h('span', { class: 'table-no' }, `${i18n.t('table')} ${game.table}`), this.last, this.result),
+      this.black.el,
+      this.board.el,
+      this.white.el,
+    );
+    this.white.setPlayer(game.white);
+    this.black.setPlayer(game.black);
+    this.render();
+  }
+
+  render(): void {
+    const g = this.game;
+    this.board.show(g.fen, g.lastMove?.uci);
+    setText(this.result, g.result === '*' ? '' : g.result);
+    setText(this.last, g.lastMove ? `${Math.ceil(g.ply / 2)}${g.ply % 2 === 1 ? '.' : '…'} ${this.i18n.san(g.lastMove.san)}` : '');
+    this.el.dataset.ply = String(g.ply);
+  }
+
+  tick(serverNow: number): void {
+    const g = this.game;
+    const live = g.status === 'live' && g.result === '*';
+    const turn = turnOf(g.fen);
+    this.white.setClock(g.clock, serverNow, live && turn === 'white');
+    this.black.setClock(g.clock, serverNow, live && turn === 'black');
+  }
+}
+
+/** Every table of a round, live: mini board, players, clocks, result. */
+export async function overviewPage(root: HTMLElement, i18n: I18n, feed: FeedClient): Promise<void> {
+  const round = await chooseRound();
+  const title = h('h1', {}, `${i18n.t('round')} ${round}`);
+  const grid = h('main', { class: 'overview-grid' });
+  root.append(header(i18n, feed, title), grid);
+  const cards = new Map<string, TableCard>();
+  feed.subscribe({ kind: 'round', round }, {
+    snapshot(body) {
+      if (body.kind !== 'round') return;
+      title.textContent = `${body.tournament.name} — ${i18n.t('round')} ${round}`;
+      document.title = `${body.tournament.name} · ${i18n.t('round')} ${round}`;
+      grid.replaceChildren();
+      cards.clear();
+      for (const g of body.games) {
+        const card = new TableCard(g, i18n);
+        cards.set(g.id, card);
+        grid.append(card.el);
+      }
+    },
+    delta(change) {
+      const card = cards.get(change.gameId);
+      if (!card) return;
+      applyToSummary(card.game, change);
+      card.render();
+    },
+  });
+  setInterval(() => {
+    const now = feed.serverNow();
+    for (const c of cards.values()) c.tick(now);
+  }, 200);
+}

@@ -1,0 +1,79 @@
+import type { Color } from 'chessops';
+import type { ClockState, PlayerInfo } from '../../daemon/server/live-source.ts';
+import { h, setText } from './dom.ts';
+
+/** FIDE federation codes (IOC-style) to ISO 3166 alpha-2, for flag emoji; unknown codes show as text only. */
+const ISO2: Record<string, string> = {
+  SLO: 'SI', SRB: 'RS', SVK: 'SK', CRO: 'HR', BIH: 'BA', MNE: 'ME', MKD: 'MK', AUT: 'AT', GER: 'DE', HUN: 'HU',
+  CZE: 'CZ', POL: 'PL', ITA: 'IT', FRA: 'FR', ESP: 'ES', ENG: 'GB', SCO: 'GB', WLS: 'GB', USA: 'US', IND: 'IN',
+  CHN: 'CN', NOR: 'NO', NED: 'NL', UKR: 'UA', RUS: 'RU', ARM: 'AM', AZE: 'AZ', GEO: 'GE', ROU: 'RO', BUL: 'BG',
+  GRE: 'GR', TUR: 'TR', SUI: 'CH', SWE: 'SE', DEN: 'DK', FIN: 'FI', ISR: 'IL', BEL: 'BE', POR: 'PT', IRL: 'IE',
+  LTU: 'LT', LAT: 'LV', EST: 'EE', BLR: 'BY', KAZ: 'KZ', UZB: 'UZ', IRI: 'IR', CAN: 'CA', BRA: 'BR', ARG: 'AR',
+  PER: 'PE', CUB: 'CU', MEX: 'MX', AUS: 'AU', JPN: 'JP', VIE: 'VN', PHI: 'PH', EGY: 'EG', ALB: 'AL', KOS: 'XK',
+  MDA: 'MD', ISL: 'IS', LUX: 'LU', MLT: 'MT', CYP: 'CY', AND: 'AD', MON: 'MC', FID: '',
+};
+
+export function flag(fed: string | null): string {
+  if (!fed) return '';
+  const iso = ISO2[fed.toUpperCase()];
+  if (!iso) return '';
+  return String.fromCodePoint(...[...iso].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}
+
+/** h:mm:ss above an hour, m:ss above ten seconds, then tenths (as DGT clocks show the last seconds). */
+export function formatClock(ms: number): string {
+  const v = Math.max(0, ms);
+  if (v < 10_000) return `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 100)}`;
+  const s = Math.floor(v / 1000);
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh > 0 ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+
+/** The time a side has now, extrapolating the running clock from its reading (server time). */
+export function remaining(clock: ClockState, side: Color, serverNow: number): number {
+  const base = side === 'white' ? clock.whiteMs : clock.blackMs;
+  if (clock.running !== side) return base;
+  return Math.max(0, base - Math.max(0, serverNow - clock.readAt));
+}
+
+/** One player's row: flag + federation, title, name, rating, clock. Updated in place. */
+export class PlayerRow {
+  readonly el: HTMLElement;
+  private readonly fed = h('span', { class: 'fed' });
+  private readonly title = h('span', { class: 'title' });
+  private readonly name = h('span', { class: 'name' });
+  private readonly rating = h('span', { class: 'rating' });
+  private readonly clock = h('span', { class: 'clock' });
+
+  constructor(readonly side: Color) {
+    this.el = h('div', { class: `player ${side}` }, h('span', { class: `side-dot ${side}` }), this.fed, this.title, this.name, this.rating, this.clock);
+  }
+
+  setPlayer(p: PlayerInfo): void {
+    const f = flag(p.federation);
+    setText(this.fed, p.federation ? `${f}${f ? ' ' : ''}${p.federation}` : '');
+    this.fed.title = p.federation ?? '';
+    setText(this.title, p.title ?? '');
+    setText(this.name, p.name);
+    setText(this.rating, p.rating !== null ? String(p.rating) : '');
+  }
+
+  setClock(clock: ClockState | null, serverNow: number, toMove: boolean): void {
+    this.el.classList.toggle('to-move', toMove);
+    if (!clock) {
+      setText(this.clock, '');
+      return;
+    }
+    const ms = remaining(clock, this.side, serverNow);
+    setText(this.clock, formatClock(ms));
+    this.clock.classList.toggle('running', clock.running === this.side);
+    this.clock.classList.toggle('flagged', this.side === 'white' ? clock.whiteFlag || ms === 0 : clock.blackFlag || ms === 0);
+  }
+}
+
+/** Side to move from a FEN. */
+export function turnOf(fen: string): Color {
+  return fen.split(' ')[1] === 'b' ? 'black' : 'white';
+}
