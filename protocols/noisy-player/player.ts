@@ -1,0 +1,482 @@
+import type { Color, NormalMove, Square } from 'chessops';
+import type { Chess } from 'chessops/chess';
+import { makeSan } from 'chessops/san';
+import { opposite, squareRank } from 'chessops/util';
+import type { IncidentKind } from '../../daemon/reconstruction/game-events.ts';
+import type { BoardEvent } from '../board-events.ts';
+import { PIECE, pieceToCode, squareToField, type PieceCode } from '../dgt/squares.ts';
+import type { PhysicalAction } from '../emulator/physical.ts';
+import { observe, type TimeControl } from '../emulator/tabletop.ts';
+import type { SourceGame } from '../games/game.ts';
+import { positionFromFen } from '../games/pgn.ts';
+import { Prng } from '../games/prng.ts';
+import { Hands } from './hands.ts';
+import { MOVE_STYLES, performMove, shapeOf, styleApplies, type MoveShape, type MoveStyle } from './moves.ts';
+
+/** Per-game noise models. Move styles act on every move they fit; the others strike some moves. */
+export const NOISE_MODELS = [
+  ...MOVE_STYLES,
+  'knock',
+  'hesitate',
+  'promotion-unreplaced',
+  'illegal-corrected',
+  'illegal-completed',
+  'takeback',
+  'arbiter-reinstate',
+  'disconnect',
+  'reversed',
+  'mixed',
+] as const;
+export type NoiseModel = (typeof NOISE_MODELS)[number];
+
+/** Models whose expected outcome includes incidents or takebacks that the matrix must match exactly. */
+export const INCIDENT_MODELS: readonly NoiseModel[] = ['promotion-unreplaced', 'illegal-corrected', 'illegal-completed', 'takeback', 'arbiter-reinstate', 'disconnect', 'castle-rook-first', 'mixed'];
+
+/** An incident the script injects, as the engine should report it (kind from game-events.ts). */
+export interface ExpectedIncident {
+  kind: IncidentKind;
+  /** Moves played in the intended game when it happens. */
+  ply: number;
+  by?: Color;
+}
+
+export interface ExpectedOutcome {
+  startFen: string;
+  /** The final intended game. */
+  sans: string[];
+  incidents: ExpectedIncident[];
+  /** `toPly` of each takeback the board shows, in order (the board stepping back one ply at a time). */
+  takebacks: number[];
+}
+
+/** An arbiter's instruction at a time in the script (fed to GameEngine.arbiter). */
+export type ScriptedArbiterCommand = { type: 'reinstate'; at: number; ply: number };
+
+export interface NoisyScript {
+  gameId: string;
+  model: NoiseModel;
+  seed: number;
+  reversed: boolean;
+  clock: TimeControl | null;
+  /** The physical board (DGT field order) before the first action. */
+  board: PieceCode[];
+  actions: PhysicalAction[];
+  arbiter: ScriptedArbiterCommand[];
+  expected: ExpectedOutcome;
+}
+
+export interface NoisyOptions {
+  model: NoiseModel;
+  seed: number;
+  /** Force a clock (or none); default: drawn from the seed, 70% of games with a clock. */
+  clock?: TimeControl | null;
+  /** Force the board turned round; default: only the 'reversed' model and 20% of 'mixed' games. */
+  reversed?: boolean;
+}
+
+const TIME_CONTROLS: readonly TimeControl[] = [
+  { baseMs: 90 * 60_000, incrementMs: 30_000 },
+  { baseMs: 15 * 60_000, incrementMs: 10_000 },
+  { baseMs: 5 * 60_000, incrementMs: 3_000 },
+];
+
+/** Models that only mean something when a clock press completes a move (FIDE 6.2, 7.5). */
+const NEEDS_CLOCK: readonly NoiseModel[] = ['promotion-unreplaced', 'illegal-completed', 'arbiter-reinstate'];
+
+/** Chance per move that an occasional incident model strikes. */
+const STRIKE = 0.12;
+
+/**
+ * A physical script for playing `game` at a table the way people do, under one noise model, with
+ * what a perfect reconstruction must conclude from it. Deterministic in (game, model, seed).
+ */
+export function playNoisy(game: SourceGame, opts: NoisyOptions): NoisyScript {
+  const rng = new Prng(opts.seed ^ hash(game.id) ^ hash(opts.model));
+  const model = opts.model;
+  const wantsClock = NEEDS_CLOCK.includes(model) || rng.chance(0.7);
+  const clock = opts.clock !== undefined ? opts.clock : wantsClock ? rng.pick(TIME_CONTROLS) : null;
+  const reversed = opts.reversed ?? (model === 'reversed' || (model === 'mixed' && rng.chance(0.2)));
+  const pos = positionFromFen(game.startFen);
+  const board = physicalBoard(pos, reversed);
+  const h = new Hands(rng, reversed, { board, clock });
+  const w = new Writer(h, pos, clock !== null, model);
+  // The player not to move starts the opponent's clock.
+  if (clock) h.press(opposite(pos.turn), rng.int(500, 3000));
+  w.run(game.moves);
+  return {
+    gameId: game.id,
+    model,
+    seed: opts.seed,
+    reversed,
+    clock,
+    board,
+    actions: h.actions,
+    arbiter: w.arbiter,
+    expected: { startFen: game.startFen, sans: w.sans, incidents: w.incidents, takebacks: w.takebacks },
+  };
+}
+
+/** What the board and clock report for a script, as a session sees it from its first dump. */
+export function sessionEvents(script: NoisyScript): BoardEvent[] {
+  return [{ type: 'dump', at: 0, board: script.board.slice() }, ...observe(script.actions, { board: script.board, clock: script.clock })];
+}
+
+/** How a position stands on the board, in DGT field order (turned round when `reversed`). */
+export function physicalBoard(pos: Chess, reversed: boolean): PieceCode[] {
+  const board = new Array<PieceCode>(64).fill(PIECE.EMPTY);
+  for (const [sq, piece] of pos.board) board[squareToField(reversed ? 63 - sq : sq)] = pieceToCode(piece);
+  return board;
+}
+
+function hash(s: string): number {
+  let x = 2166136261;
+  for (let i = 0; i < s.length; i++) x = Math.imul(x ^ s.charCodeAt(i), 16777619);
+  return x >>> 0;
+}
+
+interface Played {
+  move: NormalMove;
+  shape: MoveShape;
+}
+
+/** Plays the game move by move, weaving in the model's incidents and recording what they mean. */
+class Writer {
+  readonly sans: string[] = [];
+  readonly incidents: ExpectedIncident[] = [];
+  readonly takebacks: number[] = [];
+  readonly arbiter: ScriptedArbiterCommand[] = [];
+  private readonly history: Played[] = [];
+  private readonly start: Chess;
+  /** Moves still to play (a takeback puts moves back in front). */
+  private queue: NormalMove[] = [];
+  /** Illegal-move family count per player (7.5.1–7.5.4 share one): at most one each, since 7.5.5 ends the game at two. */
+  private readonly illegal = { white: 0, black: 0 };
+
+  constructor(
+    private readonly h: Hands,
+    private readonly pos: Chess,
+    private readonly clock: boolean,
+    private readonly model: NoiseModel,
+  ) {
+    this.start = pos.clone();
+  }
+
+  run(moves: NormalMove[]): void {
+    this.queue = moves.slice();
+    while (this.queue.length > 0) {
+      if (this.strikes('disconnect') && this.disconnected()) continue;
+      this.move(this.queue.shift()!, this.queue.length === 0);
+    }
+  }
+
+  private get ply(): number {
+    return this.sans.length;
+  }
+
+  private strikes(m: NoiseModel): boolean {
+    if (this.model === m) return this.h.rng.chance(STRIKE * 2);
+    return this.model === 'mixed' && this.h.rng.chance(STRIKE / 4);
+  }
+
+  private styleFor(shape: MoveShape): MoveStyle {
+    if ((MOVE_STYLES as readonly string[]).includes(this.model)) return this.model as MoveStyle;
+    if (this.model !== 'mixed') return 'clean';
+    const fitting = MOVE_STYLES.filter((s) => styleApplies(s, shape));
+    return this.h.rng.pick(fitting);
+  }
+
+  move(move: NormalMove, last: boolean): void {
+    const h = this.h;
+    const by = this.pos.turn;
+    const shape = shapeOf(this.pos, move);
+    h.wait(h.think());
+
+    if (this.strikes('hesitate')) this.hesitate();
+    if (this.strikes('illegal-corrected')) this.illegalMove(false);
+    else if (this.clock && this.illegal[by] === 0 && this.strikes('illegal-completed') && this.illegalMove(true)) {
+      this.illegal[by]++;
+      h.wait(h.think());
+    }
+
+    const style = this.styleFor(shape);
+    const unreplaced =
+      this.clock && this.illegal[by] === 0 && move.promotion === 'queen' && (shape.kind === 'quiet' || shape.kind === 'capture') && this.strikes('promotion-unreplaced');
+    if (unreplaced) {
+      // 7.5.2: pawn to the last rank, clock pressed, pawn not replaced: the pawn becomes a queen and
+      // the arbiter puts one there (on the opponent's time).
+      const s = shape as Extract<MoveShape, { kind: 'quiet' | 'capture' }>;
+      h.lift(s.from, h.handGap());
+      if (s.kind === 'capture') h.lift(s.to, h.handGap());
+      h.place(s.to, s.piece, h.handGap());
+      this.incidents.push({ kind: 'pawn-not-replaced', ply: this.ply, by });
+      this.illegal[by]++;
+      this.commit(move, shape);
+      if (this.clock) h.press(by, h.rng.int(200, 900));
+      h.lift(s.to, h.rng.int(2000, 6000)).place(s.to, s.result, h.handGap());
+      return;
+    }
+    if (shape.kind === 'castle' && style === 'castle-rook-first') {
+      // 4.4.2: the rook was touched first; an e-board records it and still plays castling.
+      this.incidents.push({ kind: 'rook-first-castling', ply: this.ply, by });
+    }
+    performMove(h, shape, style);
+    if (this.strikes('knock')) this.knockNeighbour(move, shape);
+    this.commit(move, shape);
+    if (this.clock) h.press(by, h.rng.int(150, 900));
+
+    if (!last && this.strikes('takeback')) this.takeback(h.rng.int(1, 3));
+    else if (!last && this.clock && this.strikes('arbiter-reinstate')) this.spuriousThenReinstate();
+  }
+
+  private commit(move: NormalMove, shape: MoveShape): void {
+    this.sans.push(makeSan(this.pos, move));
+    this.pos.play(move);
+    this.history.push({ move, shape });
+  }
+
+  /** Lifts one of the mover's pieces, holds it, puts it back (touch without a move). */
+  private hesitate(): void {
+    const h = this.h;
+    const own = [...this.pos.board[this.pos.turn]];
+    const sq = h.rng.pick(own);
+    const piece = this.pos.board.get(sq)!;
+    h.lift(sq, h.handGap()).place(sq, piece, h.rng.int(400, 3000));
+    h.wait(h.think());
+  }
+
+  /**
+   * A piece of the mover goes to an empty square it cannot legally reach. Corrected: put back before
+   * the press (no incident). Completed (7.5.1): the clock is pressed, then the arbiter reinstates
+   * the position and gives the offender's clock back (the lever on the opponent's side).
+   */
+  private illegalMove(completed: boolean): boolean {
+    const h = this.h;
+    const by = this.pos.turn;
+    const choices: [Square, Square][] = [];
+    for (const from of this.pos.board[by]) {
+      const piece = this.pos.board.get(from)!;
+      const dests = this.pos.dests(from);
+      for (let to = 0; to < 64; to++) {
+        if (this.pos.board.has(to) || dests.has(to)) continue;
+        if (piece.role === 'pawn' && (squareRank(to) === 0 || squareRank(to) === 7)) continue;
+        // A king two squares along its rank could be castling begun king-first (4.7).
+        if (piece.role === 'king' && squareRank(to) === squareRank(from) && Math.abs(to - from) >= 2) continue;
+        if (Math.abs(to - from) > 24) continue; // keep it a plausible slip of the hand
+        choices.push([from, to]);
+      }
+    }
+    if (choices.length === 0) return false;
+    const [from, to] = h.rng.pick(choices);
+    const piece = this.pos.board.get(from)!;
+    h.lift(from, h.handGap()).place(to, piece, h.handGap());
+    if (completed) {
+      h.press(by, h.rng.int(200, 900));
+      this.incidents.push({ kind: 'illegal-move', ply: this.ply, by });
+      h.lift(to, h.rng.int(3000, 10_000)).place(from, piece, h.handGap());
+      h.press(opposite(by), h.rng.int(500, 2000));
+    } else {
+      h.lift(to, h.rng.int(300, 1500)).place(from, piece, h.handGap());
+    }
+    return true;
+  }
+
+  /**
+   * A piece next to the move is knocked over (seen lying on an empty neighbour unless that would look
+   * like a legal move of the opponent), then stood back up before the clock is pressed (7.4).
+   */
+  private knockNeighbour(move: NormalMove, shape: MoveShape): void {
+    const h = this.h;
+    const after = this.pos.clone();
+    after.play(move);
+    const around = shape.kind === 'castle' ? shape.kingTo : shape.to;
+    const moved = new Set<Square>(shape.kind === 'castle' ? [shape.kingTo, shape.rookTo] : [shape.to]);
+    const near = neighbours(around).filter((s) => !h.isEmpty(s) && !moved.has(s));
+    if (near.length === 0) return;
+    const sq = h.rng.pick(near);
+    const code = h.codeAt(sq);
+    // Lying where it would read as a legal move (of either side) would be a different story.
+    const landing = neighbours(sq).filter((s) => h.isEmpty(s) && !looksLikeMove(after, sq, s));
+    const onto = landing.length > 0 && h.rng.chance(0.6) ? h.rng.pick(landing) : undefined;
+    h.knock(sq, onto, h.rng.int(50, 400));
+    if (onto !== undefined && h.rng.chance(0.5)) h.lift(onto, h.handGap());
+    h.place(sq, code, h.handGap());
+  }
+
+  /** Takes back the last `k` plies one at a time, then plays them again as they were. */
+  private takeback(k: number): void {
+    const h = this.h;
+    const n = Math.min(k, this.history.length);
+    if (n === 0) return;
+    const redo: NormalMove[] = [];
+    h.wait(h.rng.int(1000, 4000));
+    for (let i = 0; i < n; i++) {
+      const last = this.history.pop()!;
+      this.sans.pop();
+      undo(h, last.shape);
+      redo.unshift(last.move);
+      this.takebacks.push(this.sans.length);
+    }
+    this.replayPosition();
+    this.handClockTo(n);
+    this.queue.unshift(...redo);
+  }
+
+  /**
+   * The players go on with 1–2 plies that are not the game's (confirmed by the clock); the arbiter
+   * then reinstates the position (ArbiterCommand 'reinstate') and play resumes with the game.
+   */
+  private spuriousThenReinstate(): void {
+    const h = this.h;
+    const at = this.ply;
+    const n = h.rng.int(1, 2);
+    const spurious: Played[] = [];
+    for (let i = 0; i < n && !this.pos.isEnd(); i++) {
+      const moves = [...this.pos.allDests()]
+        .flatMap(([from, ds]) => [...ds].map((to): NormalMove => (this.pos.board.get(from)?.role === 'pawn' && (squareRank(to) === 0 || squareRank(to) === 7) ? { from, to, promotion: 'queen' } : { from, to })))
+        .filter((m) => {
+          // A spurious move that ended the game would end it for the engine too.
+          const p = this.pos.clone();
+          p.play(m);
+          return !p.isEnd();
+        });
+      if (moves.length === 0) break;
+      const move = h.rng.pick(moves);
+      const shape = shapeOf(this.pos, move);
+      const by = this.pos.turn;
+      h.wait(h.think());
+      performMove(h, shape, 'clean');
+      this.commit(move, shape);
+      h.press(by, h.rng.int(150, 900));
+      spurious.push({ move, shape });
+    }
+    h.wait(h.rng.int(3000, 8000));
+    for (let i = spurious.length - 1; i >= 0; i--) {
+      this.history.pop();
+      this.sans.pop();
+      undo(h, spurious[i]!.shape);
+      this.takebacks.push(this.sans.length);
+    }
+    this.replayPosition();
+    this.arbiter.push({ type: 'reinstate', at: h.t + 1, ply: at });
+    this.handClockTo(spurious.length);
+  }
+
+  /** After `undone` plies are taken back, an odd number leaves the wrong clock running: the side not to move presses. */
+  private handClockTo(undone: number): void {
+    if (this.clock && undone % 2 === 1) this.h.press(opposite(this.pos.turn), this.h.rng.int(500, 2000));
+  }
+
+  private replayPosition(): void {
+    const fresh = this.start.clone();
+    for (const p of this.history) fresh.play(p.move);
+    this.pos.board = fresh.board;
+    this.pos.turn = fresh.turn;
+    this.pos.castles = fresh.castles;
+    this.pos.epSquare = fresh.epSquare;
+    this.pos.halfmoves = fresh.halfmoves;
+    this.pos.fullmoves = fresh.fullmoves;
+  }
+
+  /**
+   * Unplugs the board, plays the next 1–3 moves (clock presses unseen: the clock talks through the
+   * board), plugs it back in. Only when the jump has a single legal explanation of that length:
+   * otherwise no reconstruction could know the order.
+   */
+  private disconnected(): boolean {
+    const h = this.h;
+    const n = Math.min(this.queue.length, h.rng.int(1, 3));
+    if (n === 0) return false;
+    const target = this.pos.clone();
+    for (const m of this.queue.slice(0, n)) target.play(m);
+    if (countPaths(this.pos, target, n, 2) !== 1) return false;
+    const ply = this.ply;
+    h.unplug(h.rng.int(200, 2000));
+    this.incidents.push({ kind: 'board-disconnected', ply });
+    for (let i = 0; i < n; i++) {
+      const move = this.queue.shift()!;
+      const by = this.pos.turn;
+      const shape = shapeOf(this.pos, move);
+      if (i > 0) h.wait(h.think());
+      performMove(h, shape, 'clean');
+      this.commit(move, shape);
+      if (this.clock) h.press(by, h.rng.int(150, 900));
+    }
+    h.plug(h.rng.int(500, 3000));
+    this.incidents.push({ kind: 'missed-moves', ply });
+    return true;
+  }
+}
+
+/** Legal move sequences of exactly `n` plies from `pos` giving `target`'s board and turn (counted up to `limit`). */
+function countPaths(pos: Chess, target: Chess, n: number, limit: number): number {
+  const diff = differingSquares(pos, target);
+  if (n === 0) return diff === 0 && pos.turn === target.turn ? 1 : 0;
+  // One ply changes at most four squares (castling).
+  if (diff > 4 * n) return 0;
+  let count = 0;
+  for (const [from, dests] of pos.allDests()) {
+    for (const to of dests) {
+      const piece = pos.board.get(from)!;
+      const promos = piece.role === 'pawn' && (squareRank(to) === 0 || squareRank(to) === 7) ? (['queen', 'rook', 'bishop', 'knight'] as const) : [undefined];
+      for (const promotion of promos) {
+        const next = pos.clone();
+        next.play(promotion ? { from, to, promotion } : { from, to });
+        count += countPaths(next, target, n - 1, limit - count);
+        if (count >= limit) return count;
+      }
+    }
+  }
+  return count;
+}
+
+function differingSquares(a: Chess, b: Chess): number {
+  let d = 0;
+  for (let sq = 0; sq < 64; sq++) {
+    const p = a.board.get(sq), q = b.board.get(sq);
+    if (p?.role !== q?.role || p?.color !== q?.color) d++;
+  }
+  return d;
+}
+
+function neighbours(sq: Square): Square[] {
+  const out: Square[] = [];
+  for (let dr = -1; dr <= 1; dr++)
+    for (let df = -1; df <= 1; df++) {
+      if (dr === 0 && df === 0) continue;
+      const r = (sq >> 3) + dr,
+        f = (sq & 7) + df;
+      if (r >= 0 && r < 8 && f >= 0 && f < 8) out.push(r * 8 + f);
+    }
+  return out;
+}
+
+/** Whether moving the piece on `from` to `to` would be a legal move in `pos` (of either side). */
+function looksLikeMove(pos: Chess, from: Square, to: Square): boolean {
+  const piece = pos.board.get(from);
+  if (!piece) return false;
+  const p = pos.clone();
+  p.turn = piece.color;
+  p.epSquare = undefined;
+  return p.dests(from).has(to);
+}
+
+/** Physically reverses a move: the moved piece(s) back, a captured piece back on its square. */
+function undo(h: Hands, shape: MoveShape): void {
+  const gap = (): number => h.handGap();
+  switch (shape.kind) {
+    case 'castle': {
+      h.lift(shape.kingTo, gap()).lift(shape.rookTo, gap());
+      h.place(shape.rook, shape.rookPiece, gap()).place(shape.king, shape.kingPiece, gap());
+      return;
+    }
+    case 'en-passant':
+      h.lift(shape.to, gap()).place(shape.from, shape.piece, gap()).place(shape.capturedOn, shape.captured, gap());
+      return;
+    case 'capture':
+      h.lift(shape.to, gap()).place(shape.from, shape.piece, gap()).place(shape.to, shape.captured, gap());
+      return;
+    case 'quiet':
+      h.lift(shape.to, gap()).place(shape.from, shape.piece, gap());
+      return;
+  }
+}
