@@ -6,6 +6,14 @@ export interface TimedDevice {
   takeTimedOutput(): TimedBytes[];
 }
 
+/** What a transport needs from an emulated line end: a BoardEmulator or an EmulatedBus. */
+export interface EmulatedDevice extends TimedDevice {
+  receive(hostBytes: Uint8Array, at: number): void;
+  takeOutput(): Uint8Array;
+  /** The next time it will send by itself (null: only when spoken to or acted on). */
+  nextWakeup(): number | null;
+}
+
 export interface ScriptOptions {
   /** Keep emulated time running this long after the last action (clock messages, flags). */
   tailMs?: number;
