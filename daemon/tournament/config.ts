@@ -1,0 +1,229 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject } from 'ajv';
+import { err, ok, type Result } from '../store/result.ts';
+import type { GameCategory, HallTable, RulesEdition, TournamentSetup } from '../store/types.ts';
+import { normaliseTimeControl, pgnTimeControl, type TimeControl, type TimeControlConfig } from './time-control.ts';
+
+export interface TableConfig {
+  number: number;
+  /** Device path (e.g. /dev/ttyUSB0) or the board's 5-digit serial number. */
+  board: string;
+  /** Which side of the clock White's player sits on (the clock reports left/right, not colours). */
+  whiteOnClock: 'left' | 'right';
+}
+
+export interface EmulateConfig {
+  count: number;
+  /** "random" or a path (resolved like dataDir) to a PGN file or a directory of PGN files. */
+  games: string;
+  seed: number;
+  speed: number;
+}
+
+export interface BoardcastConfig {
+  /** The file it came from (absolute), or null for the embedded default. */
+  source: string | null;
+  event: { name: string; site: string; federation: string | null; chiefArbiter: string | null };
+  rounds: { count: number; dates: string[] };
+  timeControl: TimeControl;
+  rules: { edition: RulesEdition; category: GameCategory; chess960: boolean };
+  tables: TableConfig[];
+  httpPort: number;
+  /** Absolute: relative paths are resolved against the config file's directory (cwd for the default). */
+  dataDir: string;
+  emulate: EmulateConfig | null;
+}
+
+export interface ConfigError {
+  /** The file, or null for the embedded default. */
+  file: string | null;
+  /** One line per problem, each `config error: <key path>: <what is wrong>`. */
+  messages: string[];
+}
+
+const configDir = fileURLToPath(new URL('../../config/', import.meta.url));
+export const SCHEMA_FILE = resolve(configDir, 'boardcast.schema.json');
+export const DEFAULT_CONFIG_FILE = resolve(configDir, 'default.json');
+
+type Schema = Record<string, unknown>;
+const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Schema;
+const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
+ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
+const validate = ajv.compile(schema);
+
+/** "/tables/2/board" → "tables[2].board" */
+function keyPath(pointer: string, child?: string): string {
+  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  let out = '';
+  for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out === '' ? p : `.${p}`;
+  return out === '' ? '(top level)' : out;
+}
+
+/**
+ * The deepest `x-message` on the way from the root schema to the failing keyword, and the schema
+ * location that carries it (errors sharing that location are one problem for a person).
+ */
+function customMessage(schemaPath: string): { message: string; at: string } | undefined {
+  let node: unknown = schema;
+  let found: { message: string; at: string } | undefined;
+  const segs = schemaPath.replace(/^#\//, '').split('/');
+  for (let i = 0; i <= segs.length; i++) {
+    if (node === null || typeof node !== 'object') break;
+    const msg = (node as Schema)['x-message'];
+    if (typeof msg === 'string') found = { message: msg, at: segs.slice(0, i).join('/') };
+    if (i < segs.length) node = (node as Schema)[segs[i]!.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return found;
+}
+
+function describe(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required':
+      return `${keyPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty)}: is required`;
+    case 'additionalProperties':
+      return `${keyPath(e.instancePath, (e.params as { additionalProperty: string }).additionalProperty)}: unknown key`;
+  }
+  const custom = customMessage(e.schemaPath);
+  if (custom) return `${keyPath(e.instancePath)}: ${custom.message}`;
+  if (e.keyword === 'enum') {
+    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
+    return `${keyPath(e.instancePath)}: must be one of ${allowed}`;
+  }
+  return `${keyPath(e.instancePath)}: ${e.message ?? 'is invalid'}`;
+}
+
+interface RawConfig {
+  event: { name: string; site: string; federation?: string; chiefArbiter?: string };
+  rounds: { count: number; dates: string[] };
+  timeControl: TimeControlConfig;
+  rules: { edition: RulesEdition; category: GameCategory; chess960: boolean };
+  tables: TableConfig[];
+  httpPort: number;
+  dataDir: string;
+  emulate?: EmulateConfig;
+}
+
+/** Checks the schema cannot express: uniqueness and consistency across keys. */
+function crossChecks(c: RawConfig): string[] {
+  const problems: string[] = [];
+  const numbers = new Map<number, number>();
+  const boards = new Map<string, number>();
+  c.tables.forEach((t, i) => {
+    const n = numbers.get(t.number);
+    if (n !== undefined) problems.push(`tables[${i}].number: table ${t.number} is already used by tables[${n}]`);
+    else numbers.set(t.number, i);
+    const b = boards.get(t.board);
+    if (b !== undefined) problems.push(`tables[${i}].board: board ${t.board} is already on tables[${b}]`);
+    else boards.set(t.board, i);
+  });
+  if (c.rounds.dates.length > c.rounds.count) {
+    problems.push(`rounds.dates: ${c.rounds.dates.length} dates for ${c.rounds.count} rounds`);
+  }
+  if (c.tables.length === 0 && !c.emulate) {
+    problems.push('tables: must list at least one table (or add an "emulate" section)');
+  }
+  return problems;
+}
+
+/**
+ * Validates parsed JSON as a config. `baseDir` resolves relative paths (dataDir, emulate.games).
+ * Never throws for bad input: every problem found is listed.
+ */
+export function parseConfig(json: unknown, source: string | null, baseDir: string): Result<BoardcastConfig, ConfigError> {
+  const data = structuredClone(json);
+  if (!validate(data)) {
+    const seen = new Set<string>();
+    const messages: string[] = [];
+    for (const e of validate.errors ?? []) {
+      // oneOf reports every branch; one line per key path is what a person needs.
+      const custom = e.keyword === 'required' || e.keyword === 'additionalProperties' ? undefined : customMessage(e.schemaPath);
+      // The instance location of the x-message node: each properties/items step consumes one segment.
+      const depth = custom ? custom.at.split('/').filter((s) => s === 'properties' || s === 'items').length : 0;
+      const key = custom ? `${custom.at}@${e.instancePath.split('/').slice(0, depth + 1).join('/')}` : '';
+      const line = `config error: ${describe(e)}`;
+      if (seen.has(line) || (custom && seen.has(key))) continue;
+      seen.add(line);
+      if (custom) seen.add(key);
+      messages.push(line);
+    }
+    return err({ file: source, messages });
+  }
+  const c = data as unknown as RawConfig;
+  const problems = crossChecks(c);
+  if (problems.length > 0) return err({ file: source, messages: problems.map((p) => `config error: ${p}`) });
+
+  return ok({
+    source,
+    event: {
+      name: c.event.name,
+      site: c.event.site,
+      federation: c.event.federation ?? null,
+      chiefArbiter: c.event.chiefArbiter ?? null,
+    },
+    rounds: { count: c.rounds.count, dates: c.rounds.dates },
+    timeControl: normaliseTimeControl(c.timeControl),
+    rules: c.rules,
+    tables: c.tables,
+    httpPort: c.httpPort,
+    dataDir: resolve(baseDir, c.dataDir),
+    emulate: c.emulate
+      ? { ...c.emulate, games: c.emulate.games === 'random' ? 'random' : resolve(baseDir, c.emulate.games) }
+      : null,
+  });
+}
+
+/**
+ * Loads and validates a config file; without a path, the embedded default (8 emulated tables).
+ * Errors are values: an unreadable file, bad JSON (with its position) or every schema violation.
+ */
+export function loadConfig(path?: string): Result<BoardcastConfig, ConfigError> {
+  const file = path === undefined ? DEFAULT_CONFIG_FILE : resolve(path);
+  const source = path === undefined ? null : file;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    return err({ file: source, messages: [`config error: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`] });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return err({ file: source, messages: [`config error: ${file} is not valid JSON: ${(e as Error).message}`] });
+  }
+  return parseConfig(json, source, path === undefined ? process.cwd() : dirname(file));
+}
+
+/** The file name of the store inside dataDir. */
+export const STORE_FILE_NAME = 'boardcast.sqlite';
+
+/** The hall: configured tables, then emulated ones numbered after the highest configured table. */
+export function hallTables(c: BoardcastConfig): HallTable[] {
+  const real: HallTable[] = c.tables.map((t) => ({ number: t.number, board: t.board, whiteOnClock: t.whiteOnClock }));
+  const next = real.reduce((m, t) => Math.max(m, t.number), 0);
+  const emulated: HallTable[] = Array.from({ length: c.emulate?.count ?? 0 }, (_, i) => ({
+    number: next + i + 1,
+    board: null,
+    whiteOnClock: 'left',
+  }));
+  return [...real, ...emulated].sort((a, b) => a.number - b.number);
+}
+
+/** What the store keeps about the event. */
+export function tournamentSetup(c: BoardcastConfig): TournamentSetup {
+  return {
+    name: c.event.name,
+    site: c.event.site === '' ? null : c.event.site,
+    startDate: c.rounds.dates[0] ?? null,
+    endDate: c.rounds.dates.length === c.rounds.count ? c.rounds.dates[c.rounds.count - 1]! : null,
+    timeControl: pgnTimeControl(c.timeControl),
+    rulesEdition: c.rules.edition,
+    category: c.rules.category,
+    variant: c.rules.chess960 ? 'chess960' : 'standard',
+    roundCount: c.rounds.count,
+    roundDates: c.rounds.dates,
+  };
+}
