@@ -1,29 +1,815 @@
+import type { Color, NormalMove } from 'chessops';
+import { Chess } from 'chessops/chess';
+import { makeFen, parseFen } from 'chessops/fen';
+import { makeSan } from 'chessops/san';
+import { makeSquare, makeUci } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import type { ArbiterCommand, EngineOptions, EngineSnapshot, GameEvent } from './game-events.ts';
+import { PIECE, fieldToSquare, type PieceCode } from '../../protocols/dgt/squares.ts';
+import type {
+  ArbiterCommand,
+  ClockReading,
+  EngineOptions,
+  EngineSnapshot,
+  GameEvent,
+  GameKind,
+  GameResult,
+  IllegalKind,
+  Incident,
+  RecordedMove,
+  RulesConfig,
+  SquareDifference,
+  Termination,
+} from './game-events.ts';
+import { illegalMoveRuling } from './laws.ts';
+import { recogniseStart } from './start-position.ts';
+import { findSequences, positionCodes, showsSuccessor, successorsOf, type Successor } from './successors.ts';
 
-/** Reconstructs one table's legal game from its board events (work in progress: API first). */
+/**
+ * A piece that rested on a square at least this long (event time) before being moved on was
+ * released there (Art 4.7). A sliding piece lights intermediate squares for a scan or two
+ * (dgt-protocol.md "Dynamics"), well under this.
+ */
+const RELEASE_MS = 250;
+/** How many plies a jump (reconnect dump, burst) may hide. */
+const MAX_MISSED_PLIES = 4;
+
+/** 32-bit Zobrist keys per (square, code): a board's placement hash, updated per field change. */
+const ZOBRIST = (() => {
+  const z = new Int32Array(64 * 16);
+  let x = 0x9e3779b9 | 0;
+  for (let i = 0; i < z.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    z[i] = (i & 15) === 0 ? 0 : x;
+  }
+  return z;
+})();
+
+function placementHash(codes: ArrayLike<number>): number {
+  let h = 0;
+  for (let s = 0; s < 64; s++) h ^= ZOBRIST[s * 16 + codes[s]!]!;
+  return h;
+}
+
+/** The game after a number of plies, with what the board should show then. */
+interface Ply {
+  pos: Chess;
+  codes: Uint8Array;
+  hash: number;
+  /** FEN without the move counters: equal keys are the same position for Art 9.2. */
+  key: string;
+  fen: string;
+  successors?: Successor[];
+  /** The move that led here (absent for ply 0). */
+  record?: RecordedMove;
+  move?: NormalMove;
+  /** Event sequence number and time at which this position became the game's. */
+  sinceSeq: number;
+  sinceAt: number;
+}
+
+interface Alias {
+  /** Square where a pawn left on the last rank stands for a queen (7.5.2), or -1 while in hand. */
+  sq: number;
+  pawn: number;
+  queen: number;
+}
+
+const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
+
+/**
+ * Reconstructs one table's legal game from its board events under the FIDE Laws. Pure and
+ * deterministic: time comes only with the events, and the same events always give the same game
+ * events. Never throws on bad input: what cannot be explained becomes an incident.
+ *
+ * Method: keep the board as observed (oriented, index = chessops Square) and the squares where it
+ * differs from the game's current position. After each event compare it with the legal successors
+ * of the position (each a handful of square changes, precomputed once per position); the first event
+ * that makes the board equal to one of them makes the move, with no debounce. Transient boards
+ * (piece in hand, slides, scan-order doubles) equal nothing and wait. A board that equals another
+ * successor of the previous position is the same player changing an unconfirmed move; one that
+ * equals an earlier position is a takeback; jumps are searched a few plies deep.
+ */
 export class GameEngine {
+  private readonly rules: RulesConfig;
   private readonly opts: EngineOptions;
+  private readonly raw = new Uint8Array(64);
+  private readonly seen = new Uint8Array(64);
+  private seenHash = 0;
+  private occupied = 0;
+  private readonly mismatch = new Uint8Array(64);
+  private mismatches = 0;
+  private readonly vacatedSeq = new Int32Array(64);
+  private readonly vacatedAt = new Float64Array(64);
+  private seq = 0;
+  private reversed = false;
+  private started = false;
+  private kind: GameKind | undefined;
+  private chess960Number: number | undefined;
+  private chess960 = false;
+  private history: Ply[] = [];
+  private readonly byHash = new Map<number, number[]>();
+  private readonly repetitions = new Map<string, number>();
+  private incidents: Incident[] = [];
+  private illegalCounts = { white: 0, black: 0 };
+  private result: { result: GameResult; termination: Termination; ply: number } | undefined;
+  private connected = true;
+  private resyncPending = false;
+  private lastClock: ClockReading | undefined;
+  private running: Color | null = null;
+  private alias: Alias | undefined;
+  private lastSearchHash: number | undefined;
+  private lastIllegalHash: number | undefined;
+  private out: GameEvent[] = [];
+
   constructor(opts: EngineOptions) {
     this.opts = opts;
+    this.rules = opts.rules;
   }
-  push(_ev: BoardEvent): GameEvent[] {
-    return [];
+
+  push(ev: BoardEvent): GameEvent[] {
+    this.out = [];
+    this.seq++;
+    switch (ev.type) {
+      case 'field':
+        this.onField(ev.field, ev.piece, ev.at);
+        break;
+      case 'dump':
+        this.onDump(ev.board, ev.at);
+        break;
+      case 'clock':
+        this.onClock(ev);
+        break;
+      case 'connection':
+        this.onConnection(ev.connected, ev.at);
+        break;
+    }
+    return this.out;
   }
-  arbiter(_cmd: ArbiterCommand): GameEvent[] {
-    return [];
+
+  arbiter(cmd: ArbiterCommand): GameEvent[] {
+    this.out = [];
+    this.seq++;
+    switch (cmd.type) {
+      case 'set-result':
+        if (this.started) this.end(cmd.result, 'arbiter', cmd.at);
+        break;
+      case 'reinstate':
+        if (this.started && Number.isInteger(cmd.ply) && cmd.ply >= 0 && cmd.ply < this.history.length - 1)
+          this.takeback(cmd.ply, cmd.at);
+        break;
+      case 'set-position': {
+        const setup = parseFen(cmd.fen);
+        const pos = setup.isOk ? Chess.fromSetup(setup.value) : undefined;
+        if (!pos || !pos.isOk) {
+          this.incident({
+            kind: 'illegal-position',
+            at: cmd.at,
+            ply: this.plyCount(),
+            article: 'arbiter',
+            consequences: [{ kind: 'arbiter-decides', note: 'the position given is not a legal FEN' }],
+            message: `Arbiter position rejected: ${cmd.fen}`,
+            differences: [],
+          });
+          break;
+        }
+        this.startGame('arbiter-position', pos.value, undefined, this.reversed, cmd.at);
+        this.evaluate(cmd.at, 'dump');
+        break;
+      }
+    }
+    return this.out;
   }
+
   snapshot(): EngineSnapshot {
-    void this.opts;
+    const top = this.history[this.history.length - 1];
     return {
-      started: false,
-      fen: '',
-      orientation: 'white',
-      reversed: false,
-      connected: true,
-      moves: [],
-      incidents: [],
-      illegalCounts: { white: 0, black: 0 },
+      started: this.started,
+      kind: this.kind,
+      chess960Number: this.chess960Number,
+      startFen: this.history[0]?.fen,
+      fen: top?.fen ?? '',
+      orientation: this.reversed ? 'black' : 'white',
+      reversed: this.reversed,
+      connected: this.connected,
+      moves: this.history.slice(1).map((p) => ({ ...p.record!, clockAfter: p.record!.clockAfter && { ...p.record!.clockAfter } })),
+      incidents: this.incidents.map((i) => structuredClone(i)),
+      illegalCounts: { ...this.illegalCounts },
+      result: this.result && { ...this.result },
+      lastClock: this.lastClock && { ...this.lastClock },
     };
+  }
+
+  // ---- board observation ----
+
+  private onField(field: number, piece: PieceCode, at: number): void {
+    if (!Number.isInteger(field) || field < 0 || field > 63 || !Number.isInteger(piece) || piece < 0 || piece > 15) return;
+    this.raw[field] = piece;
+    const sq = this.orient(field);
+    this.setSeen(sq, this.normalise(sq, piece), at);
+    if (piece >= PIECE.DRAW) {
+      this.onResultPiece(piece, at);
+      return;
+    }
+    if (this.resyncPending) {
+      this.evaluate(at, 'dump');
+      this.resynchronised(at);
+    } else this.evaluate(at, 'field');
+  }
+
+  private onDump(board: PieceCode[], at: number): void {
+    if (!Array.isArray(board) || board.length !== 64) return;
+    let result: PieceCode | undefined;
+    for (let f = 0; f < 64; f++) {
+      const code = board[f]!;
+      if (!Number.isInteger(code) || code < 0 || code > 15) continue;
+      this.raw[f] = code;
+      if (code >= PIECE.DRAW) result = code;
+    }
+    for (let f = 0; f < 64; f++) {
+      const sq = this.orient(f);
+      this.setSeen(sq, this.normalise(sq, this.raw[f]!), at);
+    }
+    if (result !== undefined) this.onResultPiece(result, at);
+    else this.evaluate(at, 'dump');
+    if (this.resyncPending) this.resynchronised(at);
+  }
+
+  private onConnection(connected: boolean, at: number): void {
+    if (connected === this.connected) return;
+    this.connected = connected;
+    if (!this.started) return;
+    if (!connected) {
+      this.resyncPending = false;
+      this.incident({
+        kind: 'board-disconnected',
+        at,
+        ply: this.plyCount(),
+        article: '',
+        consequences: [],
+        message: 'Board disconnected: moves made meanwhile will be recovered from the next board scan.',
+      });
+    } else this.resyncPending = true;
+  }
+
+  private resynchronised(at: number): void {
+    this.resyncPending = false;
+    const differences = this.differences();
+    this.incident({
+      kind: 'board-resynchronised',
+      at,
+      ply: this.plyCount(),
+      article: '',
+      consequences: [],
+      message:
+        differences.length === 0
+          ? 'Board reconnected and in step with the game.'
+          : `Board reconnected; ${differences.length} square(s) differ from the game.`,
+      differences,
+    });
+  }
+
+  private onResultPiece(code: number, at: number): void {
+    if (!this.started || this.result) return;
+    const result: GameResult = code === PIECE.DRAW ? '1/2-1/2' : code === PIECE.WHITE_WINS ? '1-0' : '0-1';
+    this.end(result, 'result-pieces', at);
+  }
+
+  private orient(field: number): number {
+    const sq = fieldToSquare(field);
+    return this.reversed ? 63 - sq : sq;
+  }
+
+  /** 7.5.2: a pawn left on the last rank is a queen, wherever that pawn is put next. */
+  private normalise(sq: number, code: number): number {
+    const a = this.alias;
+    if (!a) return code;
+    if (a.sq === sq) {
+      if (code === a.pawn) return a.queen;
+      if (code === PIECE.EMPTY) a.sq = -1;
+      else this.alias = undefined;
+      return code;
+    }
+    if (a.sq === -1 && code === a.pawn && (sq >> 3 === 0 || sq >> 3 === 7)) {
+      a.sq = sq;
+      return a.queen;
+    }
+    return code;
+  }
+
+  private setSeen(sq: number, code: number, at: number): void {
+    const old = this.seen[sq]!;
+    if (old === code) return;
+    this.seen[sq] = code;
+    this.seenHash ^= ZOBRIST[sq * 16 + old]! ^ ZOBRIST[sq * 16 + code]!;
+    if (old === PIECE.EMPTY) this.occupied++;
+    if (code === PIECE.EMPTY) {
+      this.occupied--;
+      this.vacatedSeq[sq] = this.seq;
+      this.vacatedAt[sq] = at;
+    }
+    const top = this.history[this.history.length - 1];
+    if (!top) return;
+    const differs = code !== top.codes[sq] ? 1 : 0;
+    this.mismatches += differs - this.mismatch[sq]!;
+    this.mismatch[sq] = differs;
+  }
+
+  private rebuildSeen(): void {
+    this.seen.fill(0);
+    this.seenHash = 0;
+    this.occupied = 0;
+    for (let f = 0; f < 64; f++) {
+      const sq = this.orient(f);
+      const code = this.raw[f]!;
+      this.seen[sq] = code;
+      this.seenHash ^= ZOBRIST[sq * 16 + code]!;
+      if (code !== PIECE.EMPTY) this.occupied++;
+    }
+  }
+
+  private recomputeMismatch(): void {
+    const top = this.history[this.history.length - 1];
+    this.mismatches = 0;
+    for (let s = 0; s < 64; s++) {
+      const d = top && this.seen[s] !== top.codes[s] ? 1 : 0;
+      this.mismatch[s] = d;
+      this.mismatches += d;
+    }
+  }
+
+  private differences(): SquareDifference[] {
+    const top = this.history[this.history.length - 1];
+    const out: SquareDifference[] = [];
+    if (!top) return out;
+    for (let s = 0; s < 64; s++)
+      if (this.mismatch[s]) out.push({ square: makeSquare(s), expected: top.codes[s]!, seen: this.seen[s]! });
+    return out;
+  }
+
+  // ---- clock ----
+
+  private onClock(ev: Extract<BoardEvent, { type: 'clock' }>): void {
+    this.lastClock = { whiteMs: ev.whiteMs, blackMs: ev.blackMs };
+    const prev = this.running;
+    this.running = ev.running;
+    // The lever went down on one side: that player pressed (Art 6.2). The first press of a game
+    // starts the opponent's clock and completes nothing.
+    if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at);
+  }
+
+  private onPress(by: Color, at: number): void {
+    if (!this.started || this.result) return;
+    const n = this.plyCount();
+    const top = this.top();
+    if (top.pos.turn !== by) {
+      const last = top.record;
+      if (last && !last.confirmed && last.by === by) this.confirm(n, 'clock', at);
+      return;
+    }
+    if (this.mismatches === 0) {
+      this.illegal('clock-without-move', by, at, []);
+      return;
+    }
+    const promo = this.pawnLeftOnLastRank(top, by);
+    if (promo) {
+      const square = makeSquare(promo.move.to);
+      this.alias = { sq: promo.move.to, pawn: this.seen[promo.move.to]!, queen: promo.codes[promo.squares.indexOf(promo.move.to)]! };
+      this.setSeen(promo.move.to, this.alias.queen, at);
+      const fenBefore = top.fen;
+      this.makeMove(top, promo, at);
+      const count = ++this.illegalCounts[by];
+      const ruling = illegalMoveRuling(this.rules, 'pawn-not-replaced', by, count, this.top().pos, fenBefore, square);
+      this.incident({
+        kind: 'pawn-not-replaced',
+        by,
+        count,
+        square,
+        san: this.top().record!.san,
+        at,
+        ply: n + 1,
+        ...ruling,
+        message: `${by} pressed the clock with a pawn on ${square}: the pawn is a queen (illegal move #${count}).`,
+      });
+      this.confirm(n + 1, 'clock', at);
+      return;
+    }
+    if (this.searchJump(at, by)) {
+      this.confirm(this.plyCount(), 'clock', at);
+      return;
+    }
+    this.illegal('illegal-move', by, at, this.differences());
+  }
+
+  private pawnLeftOnLastRank(top: Ply, by: Color): Successor | undefined {
+    const pawn = by === 'white' ? PIECE.WPAWN : PIECE.BPAWN;
+    for (const s of this.successors(top)) {
+      if (s.move.promotion !== 'queen' || s.squares.length !== this.mismatches) continue;
+      let ok = true;
+      for (let i = 0; i < s.squares.length && ok; i++) {
+        const sq = s.squares[i]!;
+        ok = this.seen[sq] === (sq === s.move.to ? pawn : s.codes[i]);
+      }
+      if (ok) return s;
+    }
+    return undefined;
+  }
+
+  private illegal(kind: IllegalKind, by: Color, at: number, differences: SquareDifference[]): void {
+    const count = ++this.illegalCounts[by];
+    const top = this.top();
+    const ruling = illegalMoveRuling(this.rules, kind, by, count, top.pos, top.fen);
+    const ply = this.plyCount();
+    if (kind === 'clock-without-move')
+      this.incident({ kind, by, count, at, ply, ...ruling, message: `${by} pressed the clock without moving (irregularity #${count}).` });
+    else
+      this.incident({
+        kind: 'illegal-move',
+        by,
+        count,
+        differences,
+        at,
+        ply,
+        ...ruling,
+        message: `${by} completed an illegal move (${differences.map((d) => d.square).join(' ')}) — irregularity #${count}.`,
+      });
+  }
+
+  // ---- recognising what the board shows ----
+
+  private evaluate(at: number, source: 'field' | 'dump'): void {
+    if (this.tryStart(at)) return;
+    if (!this.started || this.mismatches === 0) return;
+    const top = this.top();
+    const n = this.plyCount();
+    if (!this.result && this.mismatches >= 2 && this.mismatches <= 4) {
+      for (const s of this.successors(top)) {
+        if (showsSuccessor(s, this.seen, this.mismatches)) {
+          this.makeMove(top, s, at);
+          return;
+        }
+      }
+    }
+    const last = top.record;
+    const autoEnded = this.result && this.result.ply === n && this.isAutomatic(this.result.termination);
+    if (last && !last.confirmed && (!this.result || autoEnded)) {
+      const parent = this.history[n - 1]!;
+      let d = 0;
+      for (let s = 0; s < 64; s++) if (this.seen[s] !== parent.codes[s]) d++;
+      if (d === 0) {
+        this.takeback(n - 1, at);
+        return;
+      }
+      if (d >= 2 && d <= 4) {
+        for (const s of this.successors(parent)) {
+          if (s.move === top.move || !showsSuccessor(s, this.seen, d)) continue;
+          this.amend(parent, s, at);
+          return;
+        }
+      }
+    }
+    if (!this.result || autoEnded) {
+      const plies = this.byHash.get(this.seenHash);
+      if (plies) {
+        for (let i = plies.length - 1; i >= 0; i--) {
+          const p = plies[i]!;
+          if (p < n && this.sameBoard(this.history[p]!.codes)) {
+            this.takeback(p, at);
+            return;
+          }
+        }
+      }
+    }
+    if (this.result) return;
+    if (source === 'dump' || this.mismatches >= 5) {
+      if (this.searchJump(at, undefined)) return;
+      if (source === 'dump' && this.lastIllegalHash !== this.seenHash) {
+        this.lastIllegalHash = this.seenHash;
+        const differences = this.differences();
+        this.incident({
+          kind: 'illegal-position',
+          at,
+          ply: n,
+          article: '7.4 (2018: 7.5.1)',
+          consequences: [{ kind: 'arbiter-decides', note: 'the board matches no legal continuation of the game' }],
+          message: `Board differs from the game on ${differences.map((x) => x.square).join(' ')}.`,
+          differences,
+        });
+      }
+    }
+  }
+
+  /** The board jumped (reconnect, burst, unseen moves before a press): shortest legal sequence. */
+  private searchJump(at: number, lastBy: Color | undefined): boolean {
+    if (this.lastSearchHash === this.seenHash) return false;
+    this.lastSearchHash = this.seenHash;
+    const top = this.top();
+    const found = findSequences(top.pos, this.seen, MAX_MISSED_PLIES);
+    if (found.moves.length === 0) return false;
+    if (lastBy !== undefined && (found.moves.length % 2 === 1 ? top.pos.turn : other(top.pos.turn)) !== lastBy) return false;
+    const probe = top.pos.clone();
+    const sans = found.moves.map((m) => {
+      const san = makeSan(probe, m);
+      probe.play(m);
+      return san;
+    });
+    const n = this.plyCount();
+    this.incident({
+      kind: 'missed-moves',
+      sans,
+      ambiguous: found.count > 1,
+      alternatives: found.count,
+      at,
+      ply: n,
+      article: '',
+      consequences:
+        found.count > 1
+          ? [{ kind: 'arbiter-decides', note: 'several move sequences lead to this board; check the score sheets' }]
+          : [],
+      message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${found.count > 1 ? ' (ambiguous)' : ''}.`,
+    });
+    for (const m of found.moves) {
+      const cur = this.top();
+      const s = this.successors(cur).find((x) => x.move.from === m.from && x.move.to === m.to && x.move.promotion === m.promotion)!;
+      this.makeMove(cur, s, at);
+      if (this.result) break;
+    }
+    return true;
+  }
+
+  private tryStart(at: number): boolean {
+    const n = this.plyCount();
+    if (this.started && n > 0 && !this.result) return false;
+    const arbiterStart = this.opts.start?.fen;
+    if (arbiterStart !== undefined) {
+      if (this.started) return false;
+      const setup = parseFen(arbiterStart);
+      const pos = setup.isOk ? Chess.fromSetup(setup.value) : undefined;
+      if (!pos?.isOk) return false;
+      const codes = positionCodes(pos.value);
+      for (const reversed of [false, true]) {
+        if (this.matchesOriented(codes, reversed)) {
+          this.startGame('arbiter-position', pos.value, undefined, reversed, at);
+          return true;
+        }
+      }
+      return false;
+    }
+    if (this.occupied !== 32) return false;
+    for (const reversed of [false, true]) {
+      const flip = reversed !== this.reversed;
+      const start = recogniseStart((s) => this.seen[flip ? 63 - s : s]!);
+      if (!start) continue;
+      const kind = start.kind === 'standard' && !this.opts.chess960 ? 'standard' : 'chess960';
+      if (this.started && n === 0 && this.history[0]!.fen === start.fen && this.reversed === reversed) return false;
+      this.chess960 = kind === 'chess960';
+      this.startGame(kind, start.pos, start.chess960Number, reversed, at);
+      return true;
+    }
+    return false;
+  }
+
+  private matchesOriented(codes: Uint8Array, reversed: boolean): boolean {
+    const flip = reversed !== this.reversed;
+    for (let s = 0; s < 64; s++) if (this.seen[flip ? 63 - s : s] !== codes[s]) return false;
+    return true;
+  }
+
+  private startGame(kind: GameKind, pos: Chess, chess960Number: number | undefined, reversed: boolean, at: number): void {
+    if (reversed !== this.reversed) {
+      this.reversed = reversed;
+      this.rebuildSeen();
+    }
+    this.started = true;
+    this.kind = kind;
+    this.chess960Number = kind === 'chess960' ? chess960Number : undefined;
+    if (kind === 'arbiter-position') this.chess960 = this.opts.chess960 ?? false;
+    this.history = [];
+    this.byHash.clear();
+    this.repetitions.clear();
+    this.incidents = [];
+    this.illegalCounts = { white: 0, black: 0 };
+    this.result = undefined;
+    this.alias = undefined;
+    this.lastSearchHash = undefined;
+    this.lastIllegalHash = undefined;
+    this.pushPly(pos, undefined, undefined, at);
+    const fen = this.top().fen;
+    this.out.push({
+      type: 'game-started',
+      at,
+      kind,
+      ...(this.chess960Number !== undefined ? { chess960Number: this.chess960Number } : {}),
+      fen,
+      reversed,
+    });
+  }
+
+  // ---- the game record ----
+
+  private top(): Ply {
+    return this.history[this.history.length - 1]!;
+  }
+
+  private plyCount(): number {
+    return Math.max(0, this.history.length - 1);
+  }
+
+  private successors(p: Ply): Successor[] {
+    return (p.successors ??= successorsOf(p.pos, p.codes));
+  }
+
+  private sameBoard(codes: Uint8Array): boolean {
+    for (let s = 0; s < 64; s++) if (this.seen[s] !== codes[s]) return false;
+    return true;
+  }
+
+  private pushPly(pos: Chess, record: RecordedMove | undefined, move: NormalMove | undefined, at: number): Ply {
+    const codes = positionCodes(pos);
+    const fen = makeFen(pos.toSetup());
+    const key = fen.split(' ').slice(0, 4).join(' ');
+    const ply: Ply = { pos, codes, hash: placementHash(codes), key, fen, record, move, sinceSeq: this.seq, sinceAt: at };
+    const index = this.history.length;
+    this.history.push(ply);
+    const list = this.byHash.get(ply.hash);
+    if (list) list.push(index);
+    else this.byHash.set(ply.hash, [index]);
+    this.repetitions.set(key, (this.repetitions.get(key) ?? 0) + 1);
+    this.recomputeMismatch();
+    return ply;
+  }
+
+  private popPly(): void {
+    const ply = this.history.pop()!;
+    const index = this.history.length;
+    const list = this.byHash.get(ply.hash)!;
+    list.splice(list.lastIndexOf(index), 1);
+    if (list.length === 0) this.byHash.delete(ply.hash);
+    const r = this.repetitions.get(ply.key)! - 1;
+    if (r === 0) this.repetitions.delete(ply.key);
+    else this.repetitions.set(ply.key, r);
+  }
+
+  /** Plays `s` from `from` (the current top) and records it. */
+  private play(from: Ply, s: Successor, at: number): Ply {
+    const pos = from.pos.clone();
+    const san = makeSan(pos, s.move);
+    pos.play(s.move);
+    const by = from.pos.turn;
+    const ply = this.history.length;
+    const record: RecordedMove = { ply, by, san, uci: this.uci(from, s), fenAfter: '', at, confirmed: false };
+    const next = this.pushPly(pos, record, s.move, at);
+    record.fenAfter = next.fen;
+    return next;
+  }
+
+  /** UCI as chessops writes it, except standard-chess castling which GUIs expect as e1g1. */
+  private uci(from: Ply, s: Successor): string {
+    if (!s.castling || this.chess960) return makeUci(s.move);
+    const rank = s.move.from & 56;
+    return makeUci({ from: s.move.from, to: rank + (s.move.to > s.move.from ? 6 : 2) });
+  }
+
+  private makeMove(from: Ply, s: Successor, at: number): void {
+    const n = this.plyCount();
+    const prev = from.record;
+    if (prev && !prev.confirmed) this.confirm(n, 'opponent-moved', at);
+    const next = this.play(from, s, at);
+    const r = next.record!;
+    this.out.push({
+      type: 'move-made',
+      at,
+      ply: r.ply,
+      by: r.by,
+      san: r.san,
+      uci: r.uci,
+      fenAfter: r.fenAfter,
+      ...(this.lastClock ? { clock: { ...this.lastClock } } : {}),
+    });
+    this.checkCastlingOrder(from, s, next, at);
+    this.checkEnd(next, at);
+  }
+
+  private amend(parent: Ply, s: Successor, at: number): void {
+    const old = this.top();
+    const previous = old.record!;
+    this.withdrawResultAfter(this.plyCount() - 1, at);
+    this.popPly();
+    const next = this.play(parent, s, at);
+    const r = next.record!;
+    this.out.push({
+      type: 'move-amended',
+      at,
+      ply: r.ply,
+      by: r.by,
+      previousSan: previous.san,
+      san: r.san,
+      uci: r.uci,
+      fenAfter: r.fenAfter,
+    });
+    const oldMove = old.move!;
+    // Art 4.7: the piece stood released on its first square (longer than a slide's flicker)
+    // before the player moved it on.
+    if (!s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
+      const rested = this.vacatedAt[oldMove.to]! - old.sinceAt;
+      if (this.vacatedSeq[oldMove.to]! > old.sinceSeq && rested >= RELEASE_MS) {
+        this.incident({
+          kind: 'moved-after-release',
+          by: r.by,
+          releasedOn: makeSquare(oldMove.to),
+          san: r.san,
+          at,
+          ply: r.ply,
+          article: '4.7',
+          consequences: [
+            {
+              kind: 'arbiter-decides',
+              note: `the move counted as made on ${makeSquare(oldMove.to)} (${previous.san}); ${r.san} was played instead`,
+            },
+          ],
+          message: `${r.by} released the piece on ${makeSquare(oldMove.to)} (${previous.san}) and then played ${r.san}.`,
+        });
+      }
+    }
+    this.checkCastlingOrder(parent, s, next, at);
+    this.checkEnd(next, at);
+  }
+
+  /** Art 4.4.2: castling starts with the king. The rook lifted first (within this move) is flagged. */
+  private checkCastlingOrder(from: Ply, s: Successor, next: Ply, at: number): void {
+    if (!s.castling) return;
+    const king = s.move.from;
+    const rook = s.move.to;
+    const since = from.sinceSeq;
+    const rookLifted = this.vacatedSeq[rook]! > since;
+    const kingLifted = this.vacatedSeq[king]! > since;
+    if (!rookLifted || (kingLifted && this.vacatedSeq[king]! < this.vacatedSeq[rook]!)) return;
+    const r = next.record!;
+    this.incident({
+      kind: 'rook-first-castling',
+      by: r.by,
+      san: r.san,
+      at,
+      ply: r.ply,
+      article: '4.4.2',
+      consequences: [{ kind: 'played-as-castling', san: r.san }],
+      message: `${r.by} castled (${r.san}) touching the rook first; recorded and played as castling.`,
+    });
+  }
+
+  private confirm(ply: number, by: 'clock' | 'opponent-moved', at: number): void {
+    const r = this.history[ply]?.record;
+    if (!r || r.confirmed) return;
+    r.confirmed = true;
+    if (by === 'clock' && this.lastClock) r.clockAfter = { ...this.lastClock };
+    this.out.push({ type: 'move-confirmed', at, ply, by, ...(r.clockAfter ? { clock: { ...r.clockAfter } } : {}) });
+  }
+
+  private takeback(toPly: number, at: number): void {
+    const removed: string[] = [];
+    this.withdrawResultAfter(toPly, at);
+    while (this.history.length - 1 > toPly) {
+      removed.unshift(this.top().record!.san);
+      this.popPly();
+    }
+    this.recomputeMismatch();
+    this.lastSearchHash = undefined;
+    this.out.push({ type: 'takeback', at, toPly, fen: this.top().fen, removed });
+  }
+
+  private withdrawResultAfter(ply: number, at: number): void {
+    if (!this.result || this.result.ply <= ply || !this.isAutomatic(this.result.termination)) return;
+    this.out.push({ type: 'result-withdrawn', at, ply: this.result.ply });
+    this.result = undefined;
+  }
+
+  private isAutomatic(t: Termination): boolean {
+    return t !== 'arbiter' && t !== 'result-pieces';
+  }
+
+  /** Art 5.1.1, 5.2.1, 5.2.2, 9.6 end the game at once; 9.2 and 9.3 make a draw claimable. */
+  private checkEnd(p: Ply, at: number): void {
+    const pos = p.pos;
+    const ply = this.plyCount();
+    if (pos.isCheckmate()) return this.end(pos.turn === 'white' ? '0-1' : '1-0', 'checkmate', at);
+    if (pos.isStalemate()) return this.end('1/2-1/2', 'stalemate', at);
+    if (pos.isInsufficientMaterial()) return this.end('1/2-1/2', 'insufficient-material', at);
+    const seen = this.repetitions.get(p.key) ?? 0;
+    if (seen >= 5) return this.end('1/2-1/2', 'fivefold-repetition', at);
+    if (pos.halfmoves >= 150) return this.end('1/2-1/2', 'seventy-five-moves', at);
+    if (seen >= 3) this.out.push({ type: 'claimable', at, ply, reason: 'threefold-repetition', article: '9.2' });
+    if (pos.halfmoves === 100) this.out.push({ type: 'claimable', at, ply, reason: 'fifty-moves', article: '9.3' });
+  }
+
+  private end(result: GameResult, termination: Termination, at: number): void {
+    const ply = this.plyCount();
+    this.result = { result, termination, ply };
+    this.out.push({ type: 'game-ended', at, ply, result, termination });
+  }
+
+  private incident(i: Incident): void {
+    this.incidents.push(i);
+    this.out.push({ type: 'incident', incident: i });
   }
 }

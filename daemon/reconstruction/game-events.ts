@@ -197,7 +197,9 @@ export type GameEvent =
       /** Art 9.2/9.3. */
       article: string;
     }
-  | { type: 'game-ended'; at: number; ply: number; result: GameResult; termination: Termination };
+  | { type: 'game-ended'; at: number; ply: number; result: GameResult; termination: Termination }
+  /** An automatic result (mate, stalemate…) no longer holds: its move was amended or taken back. */
+  | { type: 'result-withdrawn'; at: number; ply: number };
 
 export type GameEventType = GameEvent['type'];
 

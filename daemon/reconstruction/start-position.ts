@@ -1,0 +1,69 @@
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import { PIECE } from '../../protocols/dgt/squares.ts';
+
+/** A start the engine recognised on the board (codes indexed by chessops Square, 0 = a1). */
+export interface RecognisedStart {
+  kind: 'standard' | 'chess960';
+  chess960Number: number;
+  fen: string;
+  pos: Chess;
+}
+
+const BACK_RANK_CODES: Record<number, string> = {
+  [PIECE.WROOK]: 'R',
+  [PIECE.WKNIGHT]: 'N',
+  [PIECE.WBISHOP]: 'B',
+  [PIECE.WQUEEN]: 'Q',
+  [PIECE.WKING]: 'K',
+};
+
+/** Knight placements over the five squares left after bishops and queen (Scharnagl's table). */
+const KNIGHT_TABLE: readonly (readonly [number, number])[] = [
+  [0, 1], [0, 2], [0, 3], [0, 4], [1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4],
+];
+
+/**
+ * The Chess960 start (Guidelines II) the board shows, with its Scharnagl number (518 = standard),
+ * or undefined. `at(s)` reads the board's code on chessops square s, already oriented.
+ */
+export function recogniseStart(at: (s: number) => number): RecognisedStart | undefined {
+  for (let f = 0; f < 8; f++) {
+    if (at(8 + f) !== PIECE.WPAWN || at(48 + f) !== PIECE.BPAWN) return undefined;
+    if (at(f + 56) !== at(f) + 6) return undefined; // Black mirrors White
+  }
+  for (let s = 16; s < 48; s++) if (at(s) !== PIECE.EMPTY) return undefined;
+  let back = '';
+  for (let f = 0; f < 8; f++) {
+    const ch = BACK_RANK_CODES[at(f)];
+    if (!ch) return undefined;
+    back += ch;
+  }
+  const n = scharnagl(back);
+  if (n === undefined) return undefined;
+  const rooks = [...back].flatMap((c, i) => (c === 'R' ? [i] : []));
+  const castling =
+    n === 518 ? 'KQkq' : rooks.map((i) => 'ABCDEFGH'[i]).join('') + rooks.map((i) => 'abcdefgh'[i]).join('');
+  const fen = `${back.toLowerCase()}/pppppppp/8/8/8/8/PPPPPPPP/${back} w ${castling} - 0 1`;
+  const pos = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
+  return { kind: n === 518 ? 'standard' : 'chess960', chess960Number: n, fen, pos };
+}
+
+/** Scharnagl numbering of a back rank "RNBQKBNR" (files a–h), undefined if not a 960 start. */
+export function scharnagl(back: string): number | undefined {
+  const count = (c: string): number => [...back].filter((x) => x === c).length;
+  if (back.length !== 8 || count('K') !== 1 || count('Q') !== 1 || count('R') !== 2 || count('N') !== 2 || count('B') !== 2)
+    return undefined;
+  const king = back.indexOf('K');
+  if (!(back.indexOf('R') < king && back.lastIndexOf('R') > king)) return undefined;
+  const bishops = [back.indexOf('B'), back.lastIndexOf('B')];
+  const light = bishops.find((f) => f % 2 === 1);
+  const dark = bishops.find((f) => f % 2 === 0);
+  if (light === undefined || dark === undefined) return undefined;
+  const rest = [...back].map((c, i) => [c, i] as const).filter(([c]) => c !== 'B');
+  const queen = rest.findIndex(([c]) => c === 'Q');
+  const five = rest.filter(([c]) => c !== 'Q');
+  const knights = five.flatMap(([c], i) => (c === 'N' ? [i] : []));
+  const k = KNIGHT_TABLE.findIndex(([a, b]) => a === knights[0] && b === knights[1]);
+  return (light - 1) / 2 + 4 * (dark / 2 + 4 * (queen + 6 * k));
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { Script } from './script.ts';
+
+describe('engine: start and ordinary moves', () => {
+  it('recognises the standard start and makes moves with no debounce', () => {
+    const s = new Script().setUp();
+    expect(s.ofType('game-started')).toEqual([
+      expect.objectContaining({ kind: 'standard', reversed: false, fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' }),
+    ]);
+    s.lift('e2');
+    expect(s.ofType('move-made')).toHaveLength(0);
+    const before = s.events.length;
+    s.place('e4', 'P');
+    // the very event that completes the move produces move-made
+    expect(s.events.slice(before).map((e) => e.type)).toEqual(['move-made']);
+    s.press('white');
+    expect(s.ofType('move-confirmed')).toEqual([expect.objectContaining({ ply: 1, by: 'clock' })]);
+    s.play('e7e5', 'g1f3', 'b8c6', 'f1b5');
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bb5']);
+    const m = s.engine.snapshot().moves[0]!;
+    expect(m).toMatchObject({ ply: 1, by: 'white', uci: 'e2e4', confirmed: true });
+    expect(m.clockAfter).toEqual({ whiteMs: 300_000, blackMs: 300_000 });
+  });
+
+  it('confirms a move when the opponent moves without a clock press', () => {
+    const s = new Script().setUp().move('d2', 'd4').move('d7', 'd5');
+    expect(s.ofType('move-confirmed')).toEqual([expect.objectContaining({ ply: 1, by: 'opponent-moved' })]);
+  });
+
+  it('ignores a piece lifted and put back, and a knocked piece put back (Art 7.4)', () => {
+    const s = new Script().setUp().lift('g1').place('g1', 'N').lift('d1').place('d1', 'Q').move('e2', 'e4');
+    expect(s.sans()).toEqual(['e4']);
+    expect(s.ofType('takeback')).toHaveLength(0);
+  });
+
+  it('recognises a board set up reversed and mirrors every field', () => {
+    const s = new Script({}, true).setUp();
+    expect(s.ofType('game-started')[0]).toMatchObject({ kind: 'standard', reversed: true });
+    s.play('e2e4', 'c7c5');
+    expect(s.sans()).toEqual(['e4', 'c5']);
+    expect(s.engine.snapshot().orientation).toBe('black');
+  });
+
+  it('starts from an arbiter position', () => {
+    const fen = '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1';
+    const s = new Script({ start: { fen } }).setUp(fen).play('e2e4');
+    expect(s.ofType('game-started')[0]).toMatchObject({ kind: 'arbiter-position', fen });
+    expect(s.sans()).toEqual(['e4']);
+  });
+
+  it('never throws on garbage', () => {
+    const s = new Script().setUp();
+    const e = s.engine;
+    expect(() => e.push({ type: 'field', at: 1, field: 99, piece: 3 as never })).not.toThrow();
+    expect(() => e.push({ type: 'dump', at: 1, board: [1, 2] as never })).not.toThrow();
+    expect(e.arbiter({ type: 'set-position', at: 2, fen: 'garbage' })[0]).toMatchObject({ type: 'incident' });
+  });
+});
