@@ -21,6 +21,7 @@ export interface PortStream {
   open(callback: (err: Error | null) => void): void;
   write(data: Buffer, callback: (err: Error | null | undefined) => void): boolean;
   close(callback?: (err: Error | null) => void): void;
+  on(event: 'open', listener: () => void): unknown;
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
   on(event: 'close', listener: (err: Error | null) => void): unknown;
   on(event: 'end', listener: () => void): unknown;

@@ -1,0 +1,411 @@
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
+import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
+import { clockEvent, type ClockSide } from './clock-sides.ts';
+import { backoffDelay, systemTimers, type Timers } from './timers.ts';
+import {
+  HANDSHAKE_BYTES,
+  REQUEST_DUMP_BYTES,
+  clockCommandId,
+  clockMessageBytes,
+  newDecoder,
+  type BoardMessage,
+  type ClockCommand,
+  type ClockAck,
+  type DecoderStats,
+} from './wire.ts';
+import type { DgtDecoder } from '../../protocols/dgt/index.ts';
+
+export type SessionState = 'idle' | 'connecting' | 'handshaking' | 'live' | 'retrying' | 'stopped';
+
+/** What one board connection reports. `at` is the session's monotonic ms (`Timers.now`). */
+export type SessionEvent =
+  /** Every decoded board message with the exact bytes it came from (the store keeps both). */
+  | { type: 'frame'; at: number; message: BoardMessage; raw: Uint8Array }
+  /** Colour-resolved observations for the reconstruction engine. */
+  | { type: 'board'; event: BoardEvent }
+  | { type: 'state'; at: number; state: SessionState; detail?: string; retryInMs?: number }
+  | { type: 'serial'; at: number; serial: string; long: boolean }
+  | { type: 'version'; at: number; major: number; minor: number }
+  /** A board dump disagreed with the board built from field updates: a lost or garbled update. */
+  | { type: 'drift'; at: number; fields: DgtField[] }
+  | { type: 'decoder-stats'; at: number; stats: DecoderStats };
+
+export interface BoardSessionOptions {
+  /** Makes a fresh transport for every (re)connection attempt. */
+  transport: TransportFactory;
+  /** Which physical side of the clock White's time is on (per table). Default 'left'. */
+  whiteOnClock?: ClockSide;
+  timers?: Timers;
+  /** Periodic full dump to catch drift; 0 disables. Default 30 s. */
+  dumpIntervalMs?: number;
+  /** How long to wait for the handshake's board dump before giving the link up. Default 5 s. */
+  handshakeTimeoutMs?: number;
+  /** How long one clock command may wait for its ACK. Default 2.5 s (clocks usually answer in 1–2 s). */
+  clockAckTimeoutMs?: number;
+  /** Reconnection back-off: base · 2^attempt, capped. Defaults 500 ms and 30 s. */
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+}
+
+/** Why a clock command did not complete. */
+export class ClockCommandError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'timeout' | 'not-connected' | 'link-lost' | 'stopped',
+  ) {
+    super(message);
+    this.name = 'ClockCommandError';
+  }
+}
+
+interface QueuedClockCommand {
+  command: ClockCommand;
+  resolve: (ack: ClockAck) => void;
+  reject: (err: ClockCommandError) => void;
+}
+
+/** One open link and everything that lives exactly as long as it. */
+interface Link {
+  transport: ByteTransport;
+  decoder: DgtDecoder;
+  live: boolean;
+  handshakeTimer: unknown;
+  dumpTimer: unknown;
+}
+
+/**
+ * One board connection: handshake, live updates, periodic dumps, clock commands, and reconnection
+ * with capped exponential back-off. Failures are reported as events and retried, never thrown.
+ */
+export class BoardSession {
+  private readonly timers: Timers;
+  private readonly whiteOnClock: ClockSide;
+  private readonly dumpIntervalMs: number;
+  private readonly handshakeTimeoutMs: number;
+  private readonly clockAckTimeoutMs: number;
+  private readonly reconnectBaseMs: number;
+  private readonly reconnectMaxMs: number;
+  private readonly listeners = new Set<(e: SessionEvent) => void>();
+
+  private currentState: SessionState = 'idle';
+  private link: Link | null = null;
+  private attempt = 0;
+  private retryTimer: unknown = null;
+  private tracked: PieceCode[] | null = null;
+  private serial: string | null = null;
+  private longSerial: string | null = null;
+  private lastStats = '';
+
+  private readonly clockQueue: QueuedClockCommand[] = [];
+  private clockInFlight: (QueuedClockCommand & { timer: unknown }) | null = null;
+
+  constructor(private readonly options: BoardSessionOptions) {
+    this.timers = options.timers ?? systemTimers();
+    this.whiteOnClock = options.whiteOnClock ?? 'left';
+    this.dumpIntervalMs = options.dumpIntervalMs ?? 30_000;
+    this.handshakeTimeoutMs = options.handshakeTimeoutMs ?? 5_000;
+    this.clockAckTimeoutMs = options.clockAckTimeoutMs ?? 2_500;
+    this.reconnectBaseMs = options.reconnectBaseMs ?? 500;
+    this.reconnectMaxMs = options.reconnectMaxMs ?? 30_000;
+  }
+
+  get state(): SessionState {
+    return this.currentState;
+  }
+
+  /** The board's serial number (the long one when the board has it), once read. */
+  get serialNumber(): string | null {
+    return this.longSerial ?? this.serial;
+  }
+
+  /** The board as last dumped and updated since; null before the first dump. */
+  get board(): PieceCode[] | null {
+    return this.tracked ? this.tracked.slice() : null;
+  }
+
+  decoderStats(): DecoderStats | null {
+    return this.link ? { ...this.link.decoder.stats } : null;
+  }
+
+  on(listener: (e: SessionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  start(): void {
+    if (this.currentState !== 'idle') return;
+    void this.connect();
+  }
+
+  async stop(): Promise<void> {
+    if (this.currentState === 'stopped') return;
+    this.setState('stopped');
+    if (this.retryTimer !== null) this.timers.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.failClockCommands('stopped', 'session stopped');
+    const link = this.link;
+    if (link) {
+      this.dropLink(link);
+      await link.transport.close().catch(() => undefined);
+    }
+  }
+
+  /** Asks for a full board dump now (answered by a 'dump' board event). */
+  async requestDump(): Promise<boolean> {
+    const link = this.link;
+    if (!link || !link.live) return false;
+    return this.send(link, REQUEST_DUMP_BYTES);
+  }
+
+  /**
+   * Queues a clock command. Commands go out one at a time: each waits for the clock's ACK (or
+   * times out) before the next is sent, because the clock drops commands sent while it is busy.
+   */
+  sendClock(command: ClockCommand): Promise<ClockAck> {
+    if (!this.link?.live) {
+      return Promise.reject(new ClockCommandError('board not connected', 'not-connected'));
+    }
+    return new Promise((resolve, reject) => {
+      this.clockQueue.push({ command, resolve, reject });
+      this.pumpClock();
+    });
+  }
+
+  private async connect(): Promise<void> {
+    if (this.currentState === 'stopped') return;
+    this.setState('connecting');
+    const transport = this.options.transport();
+    try {
+      await transport.open();
+    } catch (err) {
+      this.scheduleRetry(`open failed: ${message(err)}`);
+      return;
+    }
+    if (this.isStopped()) {
+      await transport.close().catch(() => undefined);
+      return;
+    }
+    const link: Link = { transport, decoder: newDecoder(), live: false, handshakeTimer: null, dumpTimer: null };
+    this.link = link;
+    transport.on('data', (chunk) => this.onData(link, chunk));
+    transport.on('close', (reason) => this.onLinkLost(link, reason ? `link closed: ${reason.message}` : 'link closed'));
+    transport.on('error', (err) => this.emit({ type: 'state', at: this.now(), state: this.currentState, detail: `transport error: ${err.message}` }));
+    this.setState('handshaking');
+    link.handshakeTimer = this.timers.setTimeout(() => {
+      link.handshakeTimer = null;
+      void this.abandon(link, `no board dump within ${this.handshakeTimeoutMs} ms`);
+    }, this.handshakeTimeoutMs);
+    // RESET first so a board left in UPDATE mode stops streaming; then identity, the full dump,
+    // and UPDATE_NICE (field updates, clock times only when they change).
+    await this.send(link, HANDSHAKE_BYTES);
+  }
+
+  private onData(link: Link, chunk: Uint8Array): void {
+    if (this.link !== link) return;
+    for (const { message, raw } of link.decoder.push(chunk)) {
+      if (this.link !== link) return;
+      const at = this.now();
+      this.emit({ type: 'frame', at, message, raw });
+      this.handleMessage(link, message, at);
+    }
+    const stats = { ...link.decoder.stats };
+    const key = JSON.stringify(stats);
+    if (key !== this.lastStats) {
+      this.lastStats = key;
+      this.emit({ type: 'decoder-stats', at: this.now(), stats });
+    }
+  }
+
+  private handleMessage(link: Link, message: BoardMessage, at: number): void {
+    switch (message.type) {
+      case 'board-dump': {
+        const board = message.board.slice();
+        if (!link.live) {
+          this.goLive(link, at);
+        } else if (this.tracked) {
+          const fields = differingFields(this.tracked, board);
+          if (fields.length > 0) this.emit({ type: 'drift', at, fields });
+        }
+        this.tracked = board.slice();
+        this.emitBoard({ type: 'dump', at, board });
+        return;
+      }
+      case 'field-update': {
+        // Updates before the handshake dump are stale (RESET may not have taken effect yet);
+        // the dump supersedes them.
+        if (!link.live || !this.tracked) return;
+        this.tracked[message.field] = message.piece;
+        this.emitBoard({ type: 'field', at, field: message.field, piece: message.piece });
+        return;
+      }
+      case 'clock-times': {
+        if (!link.live) return;
+        const event = clockEvent(message, this.whiteOnClock, at);
+        if (event) this.emitBoard(event);
+        return;
+      }
+      case 'clock-ack': {
+        if (message.kind === 'command') this.ackClock(message);
+        return;
+      }
+      case 'clock-zero':
+        // Sent right after a clock command over Bluetooth; carries nothing (dgtbrd.h).
+        return;
+      case 'serial-number':
+      case 'long-serial-number': {
+        const long = message.type === 'long-serial-number';
+        if (long) this.longSerial = message.serial;
+        else this.serial = message.serial;
+        this.emit({ type: 'serial', at, serial: message.serial, long });
+        return;
+      }
+      case 'version': {
+        this.emit({ type: 'version', at, major: message.major, minor: message.minor });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private goLive(link: Link, at: number): void {
+    link.live = true;
+    if (link.handshakeTimer !== null) this.timers.clearTimeout(link.handshakeTimer);
+    link.handshakeTimer = null;
+    this.attempt = 0;
+    this.setState('live');
+    this.emitBoard({ type: 'connection', at, connected: true });
+    this.scheduleDump(link);
+  }
+
+  private scheduleDump(link: Link): void {
+    if (this.dumpIntervalMs <= 0) return;
+    link.dumpTimer = this.timers.setTimeout(() => {
+      link.dumpTimer = null;
+      if (this.link !== link) return;
+      void this.send(link, REQUEST_DUMP_BYTES);
+      this.scheduleDump(link);
+    }, this.dumpIntervalMs);
+  }
+
+  private async send(link: Link, bytes: Uint8Array): Promise<boolean> {
+    try {
+      await link.transport.write(bytes);
+      return true;
+    } catch (err) {
+      await this.abandon(link, `write failed: ${message(err)}`);
+      return false;
+    }
+  }
+
+  /** Gives up on a link that is open but not usable; its close reports the loss. */
+  private async abandon(link: Link, detail: string): Promise<void> {
+    if (this.link !== link) return;
+    this.onLinkLost(link, detail);
+    await link.transport.close().catch(() => undefined);
+  }
+
+  private onLinkLost(link: Link, detail: string): void {
+    if (this.link !== link) return;
+    const wasLive = link.live;
+    this.dropLink(link);
+    this.failClockCommands('link-lost', `board link lost: ${detail}`);
+    if (wasLive) this.emitBoard({ type: 'connection', at: this.now(), connected: false });
+    this.scheduleRetry(detail);
+  }
+
+  private dropLink(link: Link): void {
+    if (link.handshakeTimer !== null) this.timers.clearTimeout(link.handshakeTimer);
+    if (link.dumpTimer !== null) this.timers.clearTimeout(link.dumpTimer);
+    link.handshakeTimer = null;
+    link.dumpTimer = null;
+    link.live = false;
+    if (this.link === link) this.link = null;
+  }
+
+  private scheduleRetry(detail: string): void {
+    if (this.currentState === 'stopped') return;
+    const delay = backoffDelay(this.attempt, this.reconnectBaseMs, this.reconnectMaxMs);
+    this.attempt++;
+    this.setState('retrying', detail, delay);
+    this.retryTimer = this.timers.setTimeout(() => {
+      this.retryTimer = null;
+      void this.connect();
+    }, delay);
+  }
+
+  private pumpClock(): void {
+    const link = this.link;
+    if (this.clockInFlight || !link?.live) return;
+    const next = this.clockQueue.shift();
+    if (!next) return;
+    const timer = this.timers.setTimeout(() => {
+      if (this.clockInFlight?.timer !== timer) return;
+      this.clockInFlight = null;
+      next.reject(new ClockCommandError(`clock did not acknowledge within ${this.clockAckTimeoutMs} ms`, 'timeout'));
+      this.pumpClock();
+    }, this.clockAckTimeoutMs);
+    this.clockInFlight = { ...next, timer };
+    void this.send(link, clockMessageBytes(next.command));
+  }
+
+  /**
+   * An ACK answers the command whose id is in ack1; an ACK for another id (a late answer to a
+   * command that already timed out) must not complete the one now waiting.
+   */
+  private ackClock(ack: ClockAck): void {
+    const inFlight = this.clockInFlight;
+    if (!inFlight) return;
+    if (ack.ackedCommand !== undefined && ack.ackedCommand !== clockCommandId(inFlight.command)) return;
+    this.timers.clearTimeout(inFlight.timer);
+    this.clockInFlight = null;
+    inFlight.resolve(ack);
+    this.pumpClock();
+  }
+
+  private failClockCommands(reason: ClockCommandError['reason'], detail: string): void {
+    const pending = [...(this.clockInFlight ? [this.clockInFlight] : []), ...this.clockQueue.splice(0)];
+    if (this.clockInFlight) this.timers.clearTimeout(this.clockInFlight.timer);
+    this.clockInFlight = null;
+    for (const p of pending) p.reject(new ClockCommandError(detail, reason));
+  }
+
+  private setState(state: SessionState, detail?: string, retryInMs?: number): void {
+    this.currentState = state;
+    this.emit({
+      type: 'state',
+      at: this.now(),
+      state,
+      ...(detail !== undefined ? { detail } : {}),
+      ...(retryInMs !== undefined ? { retryInMs } : {}),
+    });
+  }
+
+  private emitBoard(event: BoardEvent): void {
+    this.emit({ type: 'board', event });
+  }
+
+  private emit(event: SessionEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  /** Re-read after an await: stop() may have run meanwhile. */
+  private isStopped(): boolean {
+    return this.currentState === 'stopped';
+  }
+
+  private now(): number {
+    return this.timers.now();
+  }
+}
+
+function differingFields(a: readonly PieceCode[], b: readonly PieceCode[]): DgtField[] {
+  const fields: DgtField[] = [];
+  for (let f = 0; f < 64; f++) if (a[f] !== b[f]) fields.push(f);
+  return fields;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
