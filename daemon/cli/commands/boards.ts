@@ -1,0 +1,78 @@
+import { UsageError, type Command } from '../command.ts';
+import { listCandidatePorts, type CandidatePort } from '../../transport/discovery.ts';
+import { identifyBoard, type Identification } from '../../transport/identify.ts';
+import { SerialTransport } from '../../transport/serial-transport.ts';
+
+const usage = `usage: boardcast boards [--timeout <ms>] [--json] [--port <path>]...
+
+Lists the serial ports that may have a DGT board behind them (serialport's list, and
+/dev/serial/by-id, /dev/ttyUSB*, /dev/ttyACM*, /dev/rfcomm* where udev is absent), then asks each
+for its serial number and version to tell which are DGT boards.
+
+  --timeout <ms>   how long to wait for each port's answer (default 1500)
+  --port <path>    probe this path too (repeatable; e.g. a pseudo-terminal)
+  --json           print one JSON object per port instead of a table`;
+
+interface Args {
+  timeoutMs: number;
+  json: boolean;
+  ports: string[];
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { timeoutMs: 1_500, json: false, ports: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--json') args.json = true;
+    else if (a === '--timeout') {
+      const v = Number(argv[++i]);
+      if (!Number.isFinite(v) || v <= 0) throw new UsageError('--timeout needs a positive number of milliseconds');
+      args.timeoutMs = v;
+    } else if (a === '--port') {
+      const p = argv[++i];
+      if (!p) throw new UsageError('--port needs a path');
+      args.ports.push(p);
+    } else throw new UsageError(`unknown option ${a}`);
+  }
+  return args;
+}
+
+function describe(c: CandidatePort | undefined): string {
+  if (!c) return 'given on the command line';
+  const usb = c.vendorId ? ` ${c.vendorId}:${c.productId ?? '?'}` : '';
+  return `${c.manufacturer ?? c.source}${usb}`;
+}
+
+const boards: Command = {
+  summary: 'list serial ports and identify the DGT boards on them',
+  usage,
+  async run(argv) {
+    const args = parseArgs(argv);
+    const candidates = await listCandidatePorts();
+    const byPath = new Map(candidates.map((c) => [c.path, c]));
+    const paths = [...new Set([...candidates.map((c) => c.path), ...args.ports])];
+    if (paths.length === 0) {
+      console.log('no serial ports found (looked at serialport list, /dev/serial/by-id, ttyUSB*, ttyACM*, rfcomm*)');
+      return 0;
+    }
+    // One at a time: probing writes to each port, and a shared bus should not hear overlapping queries.
+    const results: Identification[] = [];
+    for (const path of paths) results.push(await identifyBoard(new SerialTransport(path), { timeoutMs: args.timeoutMs }));
+    for (const r of results) {
+      const info = byPath.get(r.path);
+      if (args.json) {
+        console.log(JSON.stringify({ ...r, device: info?.device ?? r.path, source: info?.source ?? 'argument' }));
+      } else if (r.dgt) {
+        const version = r.version ? `${r.version.major}.${String(r.version.minor).padStart(2, '0')}` : '?';
+        console.log(`${r.path}  DGT board  serial ${r.longSerial ?? r.serial}  version ${version}  (${describe(info)})`);
+      } else {
+        console.log(`${r.path}  not a DGT board: ${r.reason}  (${describe(info)})`);
+      }
+    }
+    const found = results.filter((r) => r.dgt).length;
+    if (!args.json) console.log(`${found} DGT board${found === 1 ? '' : 's'} on ${results.length} port${results.length === 1 ? '' : 's'}`);
+    return 0;
+  },
+};
+
+export default boards;
