@@ -291,7 +291,7 @@ export class GameEngine {
       else this.alias = undefined;
       return code;
     }
-    if (a.sq === -1 && code === a.pawn && (sq >> 3 === 0 || sq >> 3 === 7)) {
+    if (a.sq === -1 && code === a.pawn) {
       a.sq = sq;
       return a.queen;
     }

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { Consequence, RulesConfig } from '../../../daemon/reconstruction/game-events.ts';
+import { Script } from './script.ts';
+
+/**
+ * White plays the illegal Nb1-b3 and presses, `times` times; each time the knight goes back and the
+ * clock is handed back to White (a lever already down reports nothing, so that press is Black's).
+ */
+function illegalMoves(rules: RulesConfig, times: number, fen?: string): Script {
+  const s = new Script({ rules, ...(fen ? { start: { fen } } : {}) }).setUp(fen);
+  const [a, b] = fen ? ['a1', 'b2'] : ['b1', 'b3'];
+  for (let i = 0; i < times; i++) s.move(a, b).press('white').move(b, a).press('black');
+  return s;
+}
+
+const penalties: [RulesConfig, number, Consequence['kind'][], number?][] = [
+  [{ edition: '2018', category: 'standard' }, 1, ['position-reinstated', 'time-added'], 120_000],
+  [{ edition: '2018', category: 'standard' }, 2, ['position-reinstated', 'game-lost']],
+  [{ edition: '2018', category: 'rapid' }, 1, ['position-reinstated', 'time-added', 'arbiter-decides'], 120_000],
+  [{ edition: '2018', category: 'blitz' }, 1, ['position-reinstated', 'time-added', 'arbiter-decides'], 60_000],
+  [{ edition: '2018', category: 'blitz' }, 2, ['position-reinstated', 'game-lost', 'arbiter-decides']],
+  [{ edition: '2009', category: 'standard' }, 2, ['position-reinstated', 'time-added'], 120_000],
+  [{ edition: '2009', category: 'standard' }, 3, ['position-reinstated', 'game-lost']],
+  [{ edition: '2009', category: 'rapid' }, 1, ['claim-required', 'position-reinstated', 'time-added'], 120_000],
+  [{ edition: '2009', category: 'blitz' }, 1, ['position-reinstated', 'claim-required', 'win-claimable']],
+  [{ edition: '1997', category: 'standard' }, 1, ['position-reinstated', 'arbiter-decides']],
+  [{ edition: '1997', category: 'blitz' }, 1, ['position-reinstated', 'claim-required', 'win-claimable']],
+];
+
+describe('engine: illegal moves (Art 7.5) under each edition and category', () => {
+  it.each(penalties)('%o, illegal move #%i', (rules, n, kinds, ms) => {
+    const s = illegalMoves(rules, n);
+    const inc = s.engine.snapshot().incidents.filter((i) => i.kind === 'illegal-move');
+    expect(inc).toHaveLength(n);
+    const last = inc[n - 1]!;
+    expect(last).toMatchObject({ kind: 'illegal-move', by: 'white', count: n });
+    expect(last.consequences.map((c) => c.kind)).toEqual(kinds);
+    const added = last.consequences.find((c) => c.kind === 'time-added');
+    if (ms !== undefined) expect(added).toEqual({ kind: 'time-added', to: 'black', ms });
+    const lost = last.consequences.find((c) => c.kind === 'game-lost');
+    if (lost) expect(lost).toEqual({ kind: 'game-lost', loser: 'white', result: '0-1' });
+    // play goes on from the reinstated position
+    s.play('e2e4');
+    expect(s.sans()).toEqual(['e4']);
+  });
+
+  it('an illegal move corrected before the clock press is no incident', () => {
+    const s = new Script().setUp().move('b1', 'b3').move('b3', 'c3').press('white');
+    expect(s.sans()).toEqual(['Nc3']);
+    expect(s.incidentKinds()).toEqual([]);
+  });
+
+  it('an illegal move corrected after the press straight into a legal move', () => {
+    const s = new Script().setUp().play('e2e4').move('d8', 'd5').press('black').move('d5', 'd8').move('d7', 'd5').press('black');
+    expect(s.sans()).toEqual(['e4', 'd5']);
+    expect(s.incidentKinds()).toEqual(['illegal-move']);
+  });
+
+  it('a draw instead of a loss when the opponent cannot mate (7.5.5)', () => {
+    const fen = '4k3/8/8/8/8/8/8/R3K3 w - - 0 1';
+    const s = illegalMoves({ edition: '2018', category: 'standard' }, 2, fen);
+    expect(s.engine.snapshot().incidents[1]!.consequences).toContainEqual({ kind: 'game-drawn', reason: 'opponent-cannot-checkmate' });
+  });
+
+  it('a clock press without a move (7.5.3) counts with illegal moves', () => {
+    const s = new Script().setUp().play('e2e4');
+    s.press('black', 100);
+    s.running = null;
+    s.clock();
+    s.move('b1', 'b3').press('white').move('b3', 'b1');
+    const inc = s.engine.snapshot().incidents;
+    expect(inc.map((i) => [i.kind, 'count' in i ? i.count : 0])).toEqual([
+      ['clock-without-move', 1],
+    ]);
+    expect(inc[0]!.article).toContain('7.5.3');
+  });
+});
+
+describe('engine: end of game and draws', () => {
+  it('checkmate ends the game (5.1.1)', () => {
+    const s = new Script().setUp().play('f2f3', 'e7e5', 'g2g4', 'd8h4');
+    expect(s.ofType('game-ended')).toEqual([expect.objectContaining({ result: '0-1', termination: 'checkmate', ply: 4 })]);
+    expect(s.sans()[3]).toBe('Qh4#');
+  });
+
+  it('stalemate ends the game (5.2.1)', () => {
+    const fen = '7k/8/6Q1/8/8/8/8/K7 w - - 0 1';
+    const s = new Script({ start: { fen } }).setUp(fen).play('g6f7');
+    expect(s.ofType('game-ended')).toEqual([expect.objectContaining({ result: '1/2-1/2', termination: 'stalemate' })]);
+  });
+
+  it('insufficient material ends the game', () => {
+    const fen = '4k3/8/8/8/8/8/3r4/4K3 w - - 0 1';
+    const s = new Script({ start: { fen } }).setUp(fen).play('e1d2');
+    expect(s.ofType('game-ended')).toEqual([expect.objectContaining({ termination: 'insufficient-material' })]);
+  });
+
+  it('threefold is claimable, fivefold ends the game (9.2, 9.6.1)', () => {
+    const s = new Script().setUp();
+    for (let i = 0; i < 4; i++) s.play('g1f3', 'g8f6', 'f3g1', 'f6g8');
+    const claims = s.ofType('claimable');
+    expect(claims[0]).toMatchObject({ reason: 'threefold-repetition', ply: 8 });
+    expect(s.ofType('game-ended')).toEqual([expect.objectContaining({ termination: 'fivefold-repetition', ply: 16 })]);
+    expect(s.ofType('takeback')).toHaveLength(0);
+  });
+
+  it('fifty moves claimable, seventy-five end the game (9.3, 9.6.2)', () => {
+    const fen = '4k3/8/8/8/8/8/8/R3K2R w - - 98 80';
+    const s = new Script({ start: { fen } }).setUp(fen).play('a1a2', 'e8d8');
+    expect(s.ofType('claimable')).toEqual([expect.objectContaining({ reason: 'fifty-moves', ply: 2 })]);
+    const fen75 = '4k3/8/8/8/8/8/8/R3K2R w - - 149 80';
+    const t = new Script({ start: { fen: fen75 } }).setUp(fen75).play('a1a2');
+    expect(t.ofType('game-ended')).toEqual([expect.objectContaining({ termination: 'seventy-five-moves' })]);
+  });
+
+  it.each([
+    [0x0d, '1/2-1/2'],
+    [0x0e, '1-0'],
+    [0x0f, '0-1'],
+  ] as const)('result piece %i on the board: %s', (code, result) => {
+    const s = new Script().setUp().play('e2e4', 'e7e5').place('e4', code);
+    expect(s.ofType('game-ended')).toEqual([expect.objectContaining({ result, termination: 'result-pieces' })]);
+  });
+
+  it('the arbiter sets a result', () => {
+    const s = new Script().setUp().play('e2e4');
+    const ev = s.engine.arbiter({ type: 'set-result', at: 99_000, result: '1-0' });
+    expect(ev).toEqual([expect.objectContaining({ type: 'game-ended', result: '1-0', termination: 'arbiter' })]);
+    expect(s.engine.snapshot().result).toEqual({ result: '1-0', termination: 'arbiter', ply: 1 });
+  });
+});
