@@ -102,6 +102,21 @@ export class FeedHub {
     this.timer.unref();
   }
 
+  /** Clients currently skipping deltas because their socket queue is full. */
+  laggingClients(): number {
+    let n = 0;
+    for (const c of this.clients) if (c.laggingSince !== null) n++;
+    return n;
+  }
+
+  /** Drops every websocket (they reconnect and resume); for shutdown and for tests. */
+  disconnectAll(): void {
+    for (const c of [...this.clients]) {
+      c.ws.terminate();
+      this.drop(c);
+    }
+  }
+
   close(): void {
     this.unsubscribeSource();
     clearInterval(this.timer);

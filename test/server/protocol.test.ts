@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { decodeClientMessage, scopeKey } from '../../protocols/feed/messages.ts';
+import { ScopeStream } from '../../daemon/server/scope-stream.ts';
+import { localSan } from '../../viewer/src/i18n.ts';
+
+describe('feed protocol validation', () => {
+  it('accepts the documented messages', () => {
+    expect(decodeClientMessage('{"v":1,"type":"subscribe","scope":{"kind":"round","round":2},"since":{"epoch":"ab","seq":5}}')).toEqual({
+      ok: true,
+      value: { v: 1, type: 'subscribe', scope: { kind: 'round', round: 2 }, since: { epoch: 'ab', seq: 5 } },
+    });
+    expect(decodeClientMessage('{"v":1,"type":"ping","t":3}').ok).toBe(true);
+    expect(scopeKey({ kind: 'game', gameId: 'r1-t4' })).toBe('game:r1-t4');
+  });
+
+  it('turns bad input into error values with reasons', () => {
+    const bad: [string, string][] = [
+      ['{oops', 'bad-json'],
+      ['[1,2]', 'bad-message'],
+      ['{"v":2,"type":"ping"}', 'unsupported-version'],
+      ['{"v":1,"type":"dance"}', 'bad-message'],
+      ['{"v":1,"type":"subscribe","scope":{"kind":"round","round":0}}', 'bad-message'],
+      ['{"v":1,"type":"subscribe","scope":{"kind":"game"}}', 'bad-message'],
+      ['{"v":1,"type":"subscribe","scope":{"kind":"tournament"},"since":{"seq":-1,"epoch":"x"}}', 'bad-message'],
+      ['{"v":1,"type":"auth","token":5}', 'bad-message'],
+    ];
+    for (const [text, code] of bad) {
+      const d = decodeClientMessage(text);
+      expect(d.ok, text).toBe(false);
+      if (!d.ok) expect(d.code, text).toBe(code);
+    }
+  });
+});
+
+describe('scope stream history', () => {
+  it('returns exactly the missed deltas while they are kept, and nothing when they are not', () => {
+    const s = new ScopeStream<unknown>('tournament', 'public', 4);
+    for (let i = 0; i < 6; i++) s.append((seq) => `f${seq}`);
+    expect(s.since(6)).toEqual([]);
+    expect(s.since(3)?.map((d) => d.frame)).toEqual(['f4', 'f5', 'f6']);
+    expect(s.since(2)?.map((d) => d.seq)).toEqual([3, 4, 5, 6]);
+    expect(s.since(1)).toBeUndefined();
+    expect(s.since(7)).toBeUndefined();
+  });
+});
+
+describe('move notation', () => {
+  it('uses each language’s piece letters (FIDE Laws Appendix C) or figurines', () => {
+    expect(localSan('Nxe5+', 'en', 'letters')).toBe('Nxe5+');
+    expect(localSan('Nxe5+', 'sl', 'letters')).toBe('Sxe5+');
+    expect(localSan('Qd1', 'sr', 'letters')).toBe('Dd1');
+    expect(localSan('Rfe1', 'sk', 'letters')).toBe('Vfe1');
+    expect(localSan('Bb5', 'sk', 'letters')).toBe('Sb5');
+    expect(localSan('Nf3', 'sk', 'letters')).toBe('Jf3');
+    expect(localSan('e8=Q#', 'sl', 'letters')).toBe('e8=D#');
+    expect(localSan('O-O-O', 'sk', 'letters')).toBe('O-O-O');
+    expect(localSan('Bxc3+', 'en', 'figurines')).toBe('♗xc3+');
+  });
+});
