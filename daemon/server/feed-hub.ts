@@ -10,6 +10,7 @@ import {
   type Scope,
   type ServerMessage,
   type SnapshotBody,
+  type SnapshotReason,
   scopeKey,
 } from '../../protocols/feed/messages.ts';
 import type { GameChange, GameState, GameSummary, LiveSource } from './live-source.ts';
@@ -273,10 +274,10 @@ export class FeedHub {
         return;
       }
     }
-    this.sendSnapshot(client, sub, since ? 'resume-too-old' : 'subscribe');
+    this.sendSnapshot(client, sub, !since ? 'subscribe' : since.epoch === this.epoch ? 'resume-too-old' : 'resume-other-epoch');
   }
 
-  private sendSnapshot(client: Client, sub: Subscription, reason: 'subscribe' | 'resume-too-old' | 'resync'): void {
+  private sendSnapshot(client: Client, sub: Subscription, reason: SnapshotReason): void {
     const { stream } = sub;
     const body = this.snapshotBody(stream);
     if (!body) {

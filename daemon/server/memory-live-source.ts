@@ -283,7 +283,7 @@ export class MemoryLiveSource implements LiveSource {
       ply: i.ply,
       at: this.now(),
       kind: i.kind,
-      article: i.article,
+      article: i.article ? i.article : null,
       consequence: i.consequences.length > 0 ? i.consequences.map(consequenceText).join('; ') : null,
       message: i.message,
     };

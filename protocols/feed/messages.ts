@@ -55,6 +55,8 @@ export type SnapshotBody =
   | { kind: 'round'; tournament: TournamentInfo; round: RoundInfo; games: GameSummary[] }
   | { kind: 'game'; game: GameState };
 
+export type SnapshotReason = 'subscribe' | 'resume-too-old' | 'resume-other-epoch' | 'resync';
+
 export type ErrorCode =
   | 'bad-json'
   | 'bad-message'
@@ -74,8 +76,11 @@ export type ServerMessage =
       epoch: string;
       seq: number;
       serverNow: number;
-      /** Why a snapshot rather than deltas: first subscribe, resume too old, or the client fell behind. */
-      reason: 'subscribe' | 'resume-too-old' | 'resync';
+      /**
+       * Why a snapshot rather than deltas: first subscribe; the missed deltas are no longer kept;
+       * the resume point is from another server run; or the client fell behind (flow control).
+       */
+      reason: SnapshotReason;
       body: SnapshotBody;
     }
   /** Resume accepted: deltas from `seq + 1` follow (possibly none). */

@@ -148,7 +148,10 @@ export class Hall {
     return out;
   }
 
-  /** A physically illegal move (a piece put where no legal move takes it), then the clock press. */
+  /**
+   * A physically illegal move (a piece put where no legal move takes it) and the clock press, then
+   * the position before it reinstated by hand (FIDE 7.5.1).
+   */
   illegal(id: string, fromSq: string, toSq: string): GameChange[] {
     const t = this.table(id);
     const from = squareToField(sqIndex(fromSq));
@@ -160,6 +163,10 @@ export class Hall {
     out.push(...this.apply(id, { kind: 'place', at: t.t, field: to, piece: piece === PIECE.EMPTY ? PIECE.WPAWN : piece }));
     t.t += 300;
     out.push(...this.apply(id, { kind: 'press', at: t.t, by: t.pos.turn }));
+    t.t += 3000;
+    out.push(...this.apply(id, { kind: 'lift', at: t.t, field: to }));
+    t.t += 200;
+    out.push(...this.apply(id, { kind: 'place', at: t.t, field: from, piece }));
     return out;
   }
 
