@@ -8,7 +8,7 @@ export interface PtyDeviceOptions {
   now?: () => number;
   /** Timer period for letting emulated time pass. */
   pumpEveryMs?: number;
-  /** Physical actions to play in real time (times relative to start), on a single board. */
+  /** Physical actions to play in real time (ms from start), on the board or on every board of a bus. */
   script?: readonly EmulatorAction[];
   /** Problems that do not stop the device (port errors), for logs. */
   onProblem?: (message: string) => void;
@@ -57,15 +57,20 @@ export class PtyDevice {
     if (!this.timer) {
       this.timer = setInterval(() => this.pump(), this.opts.pumpEveryMs ?? 20);
     }
+    this.pump();
     return { ok: true, value: this };
   }
 
   /** Lets emulated time pass, plays due script actions, and sends pending output. */
   pump(): void {
     const at = this.now();
-    if (this.cursor) for (const action of this.cursor.due(at)) this.board()?.act(action);
+    this.playDue(at);
     this.device.advanceTo(at);
     this.flush();
+  }
+
+  private playDue(at: number): void {
+    if (this.cursor) for (const action of this.cursor.due(at)) for (const b of this.boards()) b.act(action);
   }
 
   /** Runs `fn` on the device at the current time (e.g. a physical action), then sends output. */
@@ -78,7 +83,7 @@ export class PtyDevice {
 
   /** The device vanishes: socat is killed, the board's cable counts as pulled. */
   async remove(): Promise<void> {
-    this.board()?.act({ kind: 'unplug', at: this.now() });
+    for (const b of this.boards()) b.act({ kind: 'unplug', at: this.now() });
     await this.closePort();
     await this.pair.stop();
   }
@@ -89,7 +94,7 @@ export class PtyDevice {
     if (!r.ok) return r;
     const opened = await this.openPort();
     if (!opened.ok) return opened;
-    this.board()?.act({ kind: 'plug', at: this.now() });
+    for (const b of this.boards()) b.act({ kind: 'plug', at: this.now() });
     this.device.takeOutput();
     return { ok: true, value: this };
   }
@@ -101,9 +106,11 @@ export class PtyDevice {
     await this.pair.stop();
   }
 
-  private board(): BoardEmulator | null {
-    const d = this.device as Partial<BoardEmulator>;
-    return typeof d.act === 'function' ? (this.device as BoardEmulator) : null;
+  /** The boards behind this line: the device itself, or every board of a bus. */
+  private boards(): readonly BoardEmulator[] {
+    const d = this.device as Partial<BoardEmulator> & { boards?: readonly BoardEmulator[] };
+    if (typeof d.act === 'function') return [this.device as BoardEmulator];
+    return d.boards ?? [];
   }
 
   private openPort(): Promise<PtyResult<PtyDevice>> {
@@ -113,7 +120,10 @@ export class PtyDevice {
       port.on('error', (err) => this.opts.onProblem?.(`${this.pair.emuPath}: ${err.message}`));
       port.on('data', (chunk: Buffer) => {
         for (const b of chunk) this.hostBytes.push(b);
-        this.device.receive(new Uint8Array(chunk), this.now());
+        const at = this.now();
+        // The host's bytes arrive at `at`: whatever the script does before then has happened.
+        this.playDue(at);
+        this.device.receive(new Uint8Array(chunk), at);
         this.flush();
       });
       port.on('close', () => {

@@ -1,0 +1,163 @@
+import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { UsageError, type Command } from '../command.ts';
+import { BoardEmulator } from '../../../protocols/emulator/board-emulator.ts';
+import { EmulatedBus } from '../../../protocols/emulator/emulated-bus.ts';
+import { PtyDevice } from '../../emulation/pty-board.ts';
+import { parseScriptFile, type TableScript } from '../../emulation/script-file.ts';
+
+const usage = `usage: boardcast emulate [--boards N] [--dir DIR] [--bus] [--serial-base S]
+                         [--script FILE | --pgn FILE [--game K] [--noise MODEL] [--seed N]]
+
+Runs emulated DGT boards with DGT3000 clocks on pseudo-terminals (socat pairs) until SIGINT or
+SIGTERM. Prints one line per board, for the driver to open:
+  board 1: /tmp/boardcast-emulate-XXXX/board1 serial 10001 address 10001
+
+  --boards N        how many boards (default 1)
+  --dir DIR         where the device links go (default: a new directory under the temp dir)
+  --bus             all boards in bus mode on one line (one device, several addresses)
+  --serial-base S   serial number of board 1; the others count up (default 10001)
+  --script FILE     JSON: an array of physical actions, or {board, clock, actions}; played in real
+                    time (ms from start) on every board
+  --pgn FILE        replay game K (default 1) of a PGN file as a person would play it at the board
+                    (noisy player, noise MODEL default "clean", seed N default 1)`;
+
+interface Args {
+  boards: number;
+  dir: string | null;
+  bus: boolean;
+  serialBase: number;
+  script: string | null;
+  pgn: string | null;
+  game: number;
+  noise: string;
+  seed: number;
+}
+
+function positiveInt(v: string | undefined, what: string, min = 1): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${what} needs an integer >= ${min}`);
+  return n;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { boards: 1, dir: null, bus: false, serialBase: 10001, script: null, pgn: null, game: 1, noise: 'clean', seed: 1 };
+  for (let i = 0; i < argv.length; i++) {
+    const opt = argv[i]!;
+    const val = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${opt} needs a value`);
+      return v;
+    };
+    if (opt === '--boards') a.boards = positiveInt(val(), '--boards');
+    else if (opt === '--dir') a.dir = resolve(val());
+    else if (opt === '--bus') a.bus = true;
+    else if (opt === '--serial-base') a.serialBase = positiveInt(val(), '--serial-base', 0);
+    else if (opt === '--script') a.script = val();
+    else if (opt === '--pgn') a.pgn = val();
+    else if (opt === '--game') a.game = positiveInt(val(), '--game');
+    else if (opt === '--noise') a.noise = val();
+    else if (opt === '--seed') a.seed = positiveInt(val(), '--seed', 0);
+    else throw new UsageError(`unknown option ${opt}`);
+  }
+  if (a.script && a.pgn) throw new UsageError('give --script or --pgn, not both');
+  if (a.serialBase + a.boards - 1 > 99_999) throw new UsageError('serial numbers have five digits');
+  return a;
+}
+
+/** A game replayed by the noisy player (loaded lazily: the emulator does not need it otherwise). */
+async function pgnScript(file: string, game: number, noise: string, seed: number): Promise<TableScript | string> {
+  const { loadPgn } = await import('../../../protocols/games/pgn.ts');
+  const { playNoisy, NOISE_MODELS } = await import('../../../protocols/noisy-player/player.ts');
+  if (!(NOISE_MODELS as readonly string[]).includes(noise)) return `unknown noise model "${noise}" (one of ${NOISE_MODELS.join(', ')})`;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    return `cannot read ${file}: ${(err as Error).message}`;
+  }
+  const loaded = loadPgn(text, file);
+  const g = loaded.games[game - 1];
+  if (!g) return `${file} has ${loaded.games.length} playable games; no game ${game}`;
+  const s = playNoisy(g, { model: noise as (typeof NOISE_MODELS)[number], seed });
+  return { board: s.board, clock: s.clock, actions: s.actions };
+}
+
+async function loadScript(args: Args): Promise<TableScript | null | string> {
+  if (args.pgn) return pgnScript(args.pgn, args.game, args.noise, args.seed);
+  if (!args.script) return null;
+  let text: string;
+  try {
+    text = readFileSync(args.script, 'utf8');
+  } catch (err) {
+    return `cannot read ${args.script}: ${(err as Error).message}`;
+  }
+  const r = parseScriptFile(text);
+  if (!r.ok) return `${args.script}: ${r.error}`;
+  for (const s of r.skipped) console.error(`emulate: ${args.script}: skipped ${s}`);
+  return r.script;
+}
+
+const emulate: Command = {
+  summary: 'run emulated DGT boards + clocks on pseudo-terminals (socat) for the driver to open',
+  usage,
+  async run(argv) {
+    const args = parseArgs(argv);
+    const script = await loadScript(args);
+    if (typeof script === 'string') {
+      console.error(`emulate: ${script}`);
+      return 1;
+    }
+    const ownDir = args.dir === null;
+    const dir = args.dir ?? mkdtempSync(join(tmpdir(), 'boardcast-emulate-'));
+    mkdirSync(dir, { recursive: true });
+    const serial = (i: number): string => String(args.serialBase + i).padStart(5, '0');
+    const boards = Array.from(
+      { length: args.boards },
+      (_, i) =>
+        new BoardEmulator({
+          serial: serial(i),
+          busMode: args.bus,
+          ...(script?.board ? { board: script.board } : {}),
+          ...(script && script.clock !== undefined ? { clock: script.clock } : {}),
+        }),
+    );
+    const problem = (m: string): void => console.error(`emulate: ${m}`);
+    const devices: PtyDevice[] = args.bus
+      ? [new PtyDevice(new EmulatedBus(boards), join(dir, 'board1'), join(dir, 'board1.emu'), { onProblem: problem, ...(script ? { script: script.actions } : {}) })]
+      : boards.map((b, i) => new PtyDevice(b, join(dir, `board${i + 1}`), join(dir, `board${i + 1}.emu`), { onProblem: problem, ...(script ? { script: script.actions } : {}) }));
+
+    const cleanup = async (): Promise<void> => {
+      await Promise.all(devices.map((d) => d.close()));
+      if (ownDir) rmSync(dir, { recursive: true, force: true });
+    };
+    for (const d of devices) {
+      const r = await d.open();
+      if (!r.ok) {
+        console.error(`emulate: ${r.error}`);
+        await cleanup();
+        return 1;
+      }
+    }
+    boards.forEach((b, i) => {
+      const path = args.bus ? devices[0]!.hostPath : devices[i]!.hostPath;
+      console.log(`board ${i + 1}: ${path} serial ${b.serial} address ${b.address}${args.bus ? ' bus' : ''}`);
+    });
+    console.log('ready');
+
+    await new Promise<void>((done) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        done();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await cleanup();
+    return 0;
+  },
+};
+
+export default emulate;
