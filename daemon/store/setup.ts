@@ -20,6 +20,8 @@ export interface SetupWrites {
   /** Finds a player by FIDE id, else by exact name (+ federation when given); creates one otherwise.
    *  Updates title/rating/federation with what is given. Returns the player id. */
   upsertPlayer(p: PlayerInfo): number;
+  /** upcoming → live (records started_wall) or live → finished (records closed_wall). */
+  setRoundStatus(roundId: number, status: 'live' | 'finished', wallMs: number): void;
   /** Replaces a round's pairings (the round must not have started). */
   replacePairings(roundId: number, pairings: readonly PairingInput[]): void;
 }
@@ -151,6 +153,8 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
   const insertPairing = db.prepare(
     'INSERT INTO pairings (round_id, table_number, white_player_id, black_player_id) VALUES (?, ?, ?, ?)',
   );
+  const roundLive = db.prepare(`UPDATE rounds SET status = 'live', started_wall = ? WHERE id = ?`);
+  const roundFinished = db.prepare(`UPDATE rounds SET status = 'finished', closed_wall = ? WHERE id = ?`);
   const roundStatus = db.prepare('SELECT status FROM rounds WHERE id = ?').pluck();
   const pairingsOf = db.prepare(
     `SELECT p.id, p.round_id, p.table_number, ${PLAYER_COLUMNS('w', 'w')}, ${PLAYER_COLUMNS('b', 'b')}
@@ -192,6 +196,7 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
     }),
     assignBoardSerial: (serial, tableNumber, wallMs) => void assignSerial.run(serial, tableNumber, wallMs),
     upsertPlayer,
+    setRoundStatus: (roundId, status, wallMs) => void (status === 'live' ? roundLive : roundFinished).run(wallMs, roundId),
     replacePairings: db.transaction((roundId: number, pairings: readonly PairingInput[]) => {
       const status = roundStatus.get(roundId) as string | undefined;
       if (status === undefined) throw new Error(`no round with id ${roundId}`);
