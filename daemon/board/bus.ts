@@ -1,0 +1,385 @@
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import {
+  BusReplyDecoder,
+  encodeBusCommand,
+  type BusCommandType,
+  type BusReply,
+  type BusReplyResult,
+  type EepromEntry,
+} from '../../protocols/dgt/index.ts';
+import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
+import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
+import { clockEvent, type ClockSide } from './clock-sides.ts';
+import { backoffDelay, systemTimers, type Timers } from './timers.ts';
+
+export type BusState = 'idle' | 'connecting' | 'discovering' | 'polling' | 'retrying' | 'stopped';
+
+/** What a bus line reports. Board events carry the address of the board they come from. */
+export type BusEvent =
+  | { type: 'board'; address: number; event: BoardEvent }
+  /** Every reply packet read from the line, good or bad, with its exact bytes. */
+  | { type: 'reply'; at: number; result: BusReplyResult }
+  | { type: 'discovered'; at: number; addresses: number[] }
+  /** A reply failed its checksum (or was cut): REPEAT_CHANGES is sent, `repeat` times so far. */
+  | { type: 'bad-reply'; at: number; address: number; reason: string; repeat: number }
+  /** The board's own dump disagreed with the board built from its change lists. */
+  | { type: 'drift'; at: number; address: number; fields: DgtField[] }
+  | { type: 'state'; at: number; state: BusState; detail?: string; retryInMs?: number };
+
+export interface BusSessionOptions {
+  transport: TransportFactory;
+  timers?: Timers;
+  /** Which clock side White is on, per board address. Default 'left'. */
+  whiteOnClock?: (address: number) => ClockSide;
+  /** How long to collect answers to the address-0 PING (boards answer in 100 ms slots over ~1.1 s). */
+  discoveryMs?: number;
+  /** Pause between polling rounds (SEND_CHANGES to each board). Default 3 s. */
+  pollIntervalMs?: number;
+  /** How long to wait for one reply (dgtbrd.h: allow ~80 ms; a 70-byte dump takes ~73 ms at 9600 baud). */
+  replyTimeoutMs?: number;
+  /** Ask for REPEAT_CHANGES at most this often per poll before falling back to a full dump. Default 3. */
+  maxRepeats?: number;
+  /** Check the board built from changes against a full dump every this many polls. Default 10. */
+  verifyEveryPolls?: number;
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+}
+
+interface BusBoard {
+  address: number;
+  board: PieceCode[] | null;
+  polls: number;
+}
+
+interface Waiter {
+  address: number;
+  accept: (reply: BusReply) => boolean;
+  resolve: (r: BusReplyResult | null) => void;
+  timer: unknown;
+}
+
+/**
+ * Several boards on one line in bus mode: discovery by PING, change polling with SEND_CHANGES,
+ * REPEAT_CHANGES after a bad packet, full dumps to start and to resynchronise. One request is on
+ * the line at a time: replies share the wire. Produces per-board BoardEvents like BoardSession.
+ */
+export class BusSession {
+  private readonly timers: Timers;
+  private readonly listeners = new Set<(e: BusEvent) => void>();
+  private readonly boardsByAddress = new Map<number, BusBoard>();
+  private currentState: BusState = 'idle';
+  private transport: ByteTransport | null = null;
+  private decoder = new BusReplyDecoder();
+  private waiter: Waiter | null = null;
+  /** Collects PING answers during discovery. */
+  private pingSink: ((address: number) => void) | null = null;
+  private generation = 0;
+  private attempt = 0;
+  private sleepTimer: unknown = null;
+  private wake: (() => void) | null = null;
+
+  private readonly discoveryMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly replyTimeoutMs: number;
+  private readonly maxRepeats: number;
+  private readonly verifyEveryPolls: number;
+  private readonly reconnectBaseMs: number;
+  private readonly reconnectMaxMs: number;
+
+  constructor(private readonly options: BusSessionOptions) {
+    this.timers = options.timers ?? systemTimers();
+    this.discoveryMs = options.discoveryMs ?? 1_200;
+    this.pollIntervalMs = options.pollIntervalMs ?? 3_000;
+    this.replyTimeoutMs = options.replyTimeoutMs ?? 300;
+    this.maxRepeats = options.maxRepeats ?? 3;
+    this.verifyEveryPolls = options.verifyEveryPolls ?? 10;
+    this.reconnectBaseMs = options.reconnectBaseMs ?? 500;
+    this.reconnectMaxMs = options.reconnectMaxMs ?? 30_000;
+  }
+
+  get state(): BusState {
+    return this.currentState;
+  }
+
+  /** Addresses of the boards found on the line. */
+  addresses(): number[] {
+    return [...this.boardsByAddress.keys()].sort((a, b) => a - b);
+  }
+
+  /** A board as last dumped and changed since. */
+  board(address: number): PieceCode[] | null {
+    return this.boardsByAddress.get(address)?.board?.slice() ?? null;
+  }
+
+  on(listener: (e: BusEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  start(): void {
+    if (this.currentState !== 'idle') return;
+    void this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.setState('stopped');
+    this.generation++;
+    this.interrupt();
+    const t = this.transport;
+    this.transport = null;
+    if (t) await t.close().catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.isStopped()) {
+      const gen = ++this.generation;
+      const ok = await this.connect(gen);
+      if (ok) {
+        this.attempt = 0;
+        await this.serve(gen);
+      }
+      if (this.isStopped()) return;
+      const delay = backoffDelay(this.attempt++, this.reconnectBaseMs, this.reconnectMaxMs);
+      this.setState('retrying', this.lossReason ?? undefined, delay);
+      await this.sleep(delay);
+    }
+  }
+
+  private lossReason: string | null = null;
+
+  private async connect(gen: number): Promise<boolean> {
+    this.setState('connecting');
+    const transport = this.options.transport();
+    try {
+      await transport.open();
+    } catch (err) {
+      this.lossReason = `open failed: ${err instanceof Error ? err.message : String(err)}`;
+      return false;
+    }
+    if (gen !== this.generation || this.isStopped()) {
+      await transport.close().catch(() => undefined);
+      return false;
+    }
+    this.transport = transport;
+    this.decoder = new BusReplyDecoder();
+    transport.on('data', (chunk) => {
+      if (this.transport === transport) this.onData(chunk);
+    });
+    transport.on('close', (reason) => {
+      if (this.transport !== transport) return;
+      this.transport = null;
+      this.lossReason = reason ? `link closed: ${reason.message}` : 'link closed';
+      for (const b of this.boardsByAddress.values()) this.emitBoard(b.address, { type: 'connection', at: this.now(), connected: false });
+      this.generation++;
+      this.interrupt();
+    });
+    return true;
+  }
+
+  /** Discovery, initial dumps, then polling until the link goes or the session stops. */
+  private async serve(gen: number): Promise<void> {
+    const live = (): boolean => gen === this.generation && !this.isStopped();
+    this.setState('discovering');
+    const found = await this.discover();
+    if (!live()) return;
+    this.boardsByAddress.clear();
+    for (const address of found) this.boardsByAddress.set(address, { address, board: null, polls: 0 });
+    this.emit({ type: 'discovered', at: this.now(), addresses: found });
+    for (const b of this.boardsByAddress.values()) {
+      if (!live()) return;
+      // The first change list holds the log since power-up (or since the last host): history the
+      // dump already covers. Drain it first, so nothing that happens after the dump is lost.
+      await this.request('send-changes', b.address, (r) => r.type === 'update');
+      await this.fullDump(b, true);
+    }
+    this.setState('polling');
+    while (live()) {
+      for (const b of this.boardsByAddress.values()) {
+        if (!live()) return;
+        await this.poll(b);
+      }
+      if (!live()) return;
+      await this.sleep(this.pollIntervalMs);
+    }
+  }
+
+  private async discover(): Promise<number[]> {
+    const found = new Set<number>();
+    this.pingSink = (address) => found.add(address);
+    await this.write(encodeBusCommand({ type: 'ping' }, 0));
+    await this.sleep(this.discoveryMs);
+    this.pingSink = null;
+    return [...found].sort((a, b) => a - b);
+  }
+
+  private async poll(b: BusBoard): Promise<void> {
+    b.polls++;
+    let result = await this.request('send-changes', b.address, (r) => r.type === 'update');
+    let repeats = 0;
+    // A damaged change list must be asked for again with REPEAT_CHANGES: a second SEND_CHANGES
+    // would move the board's read pointer past the changes we never got (dgtbrd.h).
+    while (result !== null && !result.ok && repeats < this.maxRepeats) {
+      repeats++;
+      this.emit({ type: 'bad-reply', at: this.now(), address: b.address, reason: result.reason, repeat: repeats });
+      result = await this.request('repeat-changes', b.address, (r) => r.type === 'update');
+    }
+    if (result === null || !result.ok || result.reply.type !== 'update') {
+      // Changes may be lost: the board's own dump is the only safe way back.
+      await this.fullDump(b, false);
+      return;
+    }
+    const needsClock = this.applyChanges(b, result.reply.entries);
+    if (needsClock) await this.readClock(b);
+    if (needsClock === 'dump' || b.polls % this.verifyEveryPolls === 0) await this.fullDump(b, false);
+  }
+
+  /** Applies an EEPROM change list; says whether the clock (or the whole board) needs reading. */
+  private applyChanges(b: BusBoard, entries: readonly EepromEntry[]): false | 'clock' | 'dump' {
+    let need: false | 'clock' | 'dump' = false;
+    const at = this.now();
+    for (const e of entries) {
+      if (e.type === 'field-update') {
+        if (b.board) b.board[e.field] = e.piece;
+        this.emitBoard(b.address, { type: 'field', at, field: e.field, piece: e.piece });
+      } else if (e.type === 'clock') {
+        // The log holds the halted side's time at each lever press, not whose turn it is:
+        // read the full clock status for a colour-resolved reading.
+        if (need === false) need = 'clock';
+      } else if (e.type === 'tag' && (e.tag === 'powerup' || e.tag === 'emptyboard' || e.tag === 'beginpos' || e.tag === 'beginpos-rot' || e.tag === 'fourrows')) {
+        // The board restarted or recognised a set-up: confirm the whole board.
+        need = 'dump';
+      }
+    }
+    return need;
+  }
+
+  private async readClock(b: BusBoard): Promise<void> {
+    const result = await this.request('send-clock', b.address, (r) => r.type === 'bwtime');
+    if (result === null || !result.ok || result.reply.type !== 'bwtime') return;
+    const clock = result.reply.clock;
+    if (clock.type !== 'clock-times') return;
+    const event = clockEvent(clock, this.options.whiteOnClock?.(b.address) ?? 'left', this.now());
+    if (event) this.emitBoard(b.address, event);
+  }
+
+  private async fullDump(b: BusBoard, initial: boolean): Promise<void> {
+    let result: BusReplyResult | null = null;
+    for (let tries = 0; tries <= this.maxRepeats; tries++) {
+      result = await this.request('send-board', b.address, (r) => r.type === 'brd-dump');
+      if (result?.ok) break;
+    }
+    if (!result?.ok || result.reply.type !== 'brd-dump') return;
+    const board = result.reply.board.slice();
+    const at = this.now();
+    if (initial || !b.board) {
+      this.emitBoard(b.address, { type: 'connection', at, connected: true });
+    } else {
+      const fields: DgtField[] = [];
+      for (let f = 0; f < 64; f++) if (b.board[f] !== board[f]) fields.push(f);
+      if (fields.length === 0) return;
+      this.emit({ type: 'drift', at, address: b.address, fields });
+    }
+    b.board = board.slice();
+    this.emitBoard(b.address, { type: 'dump', at, board });
+  }
+
+  /**
+   * Sends one command and waits for the reply packet from that board: a good reply of the
+   * expected kind, a damaged one (returned so the caller can repeat), or null after the timeout.
+   */
+  private async request(type: BusCommandType, address: number, accept: (r: BusReply) => boolean): Promise<BusReplyResult | null> {
+    const reply = new Promise<BusReplyResult | null>((resolve) => {
+      const timer = this.timers.setTimeout(() => {
+        if (this.waiter?.timer === timer) this.waiter = null;
+        resolve(null);
+      }, this.replyTimeoutMs);
+      this.waiter = { address, accept, resolve, timer };
+    });
+    if (!(await this.write(encodeBusCommand({ type }, address)))) this.settleWaiter(null);
+    return reply;
+  }
+
+  private onData(chunk: Uint8Array): void {
+    for (const result of this.decoder.push(chunk)) {
+      this.emit({ type: 'reply', at: this.now(), result });
+      if (result.ok && result.reply.type === 'ping' && this.pingSink) {
+        this.pingSink(result.address);
+        continue;
+      }
+      const w = this.waiter;
+      if (!w) continue;
+      if (result.ok) {
+        if (result.address === w.address && w.accept(result.reply)) this.settleWaiter(result);
+      } else if (result.reason !== 'garbage' && (result.address === undefined || result.address === w.address)) {
+        this.settleWaiter(result);
+      }
+    }
+  }
+
+  private settleWaiter(result: BusReplyResult | null): void {
+    const w = this.waiter;
+    if (!w) return;
+    this.waiter = null;
+    this.timers.clearTimeout(w.timer);
+    w.resolve(result);
+  }
+
+  private async write(bytes: Uint8Array): Promise<boolean> {
+    const t = this.transport;
+    if (!t) return false;
+    try {
+      await t.write(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      this.sleepTimer = this.timers.setTimeout(() => {
+        this.sleepTimer = null;
+        this.wake = null;
+        resolve();
+      }, ms);
+    });
+  }
+
+  /** Ends any sleep or pending request at once (link lost or stopped). */
+  private interrupt(): void {
+    if (this.sleepTimer !== null) this.timers.clearTimeout(this.sleepTimer);
+    this.sleepTimer = null;
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+    this.settleWaiter(null);
+  }
+
+  private setState(state: BusState, detail?: string, retryInMs?: number): void {
+    this.currentState = state;
+    this.emit({
+      type: 'state',
+      at: this.now(),
+      state,
+      ...(detail !== undefined ? { detail } : {}),
+      ...(retryInMs !== undefined ? { retryInMs } : {}),
+    });
+  }
+
+  private isStopped(): boolean {
+    return this.currentState === 'stopped';
+  }
+
+  private emitBoard(address: number, event: BoardEvent): void {
+    this.emit({ type: 'board', address, event });
+  }
+
+  private emit(event: BusEvent): void {
+    for (const l of [...this.listeners]) l(event);
+  }
+
+  private now(): number {
+    return this.timers.now();
+  }
+}

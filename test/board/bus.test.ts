@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PIECE, busChecksum, encodeBusCommand } from '../../protocols/dgt/index.ts';
+import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
+import { EmulatedBus } from '../../protocols/emulator/emulated-bus.ts';
+import { BusSession, type BusEvent, type BusSessionOptions } from '../../daemon/board/bus.ts';
+import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
+import { EmulatedMockPort, ManualTimers, settle } from './helpers.ts';
+
+const E2 = 52;
+const E4 = 36;
+const UPDATE_REPLY = 0x85;
+
+const sessions: BusSession[] = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.stop();
+});
+
+function rig(opts: Partial<BusSessionOptions> = {}, whiteOnClockA: 'left' | 'right' = 'left') {
+  const timers = new ManualTimers();
+  const a = new BoardEmulator({ serial: '01025', busMode: true, whiteOnClock: whiteOnClockA, clock: { baseMs: 300_000, incrementMs: 0 } });
+  const b = new BoardEmulator({ serial: '00300', busMode: true });
+  const bus = new EmulatedBus([a, b]);
+  const port = new EmulatedMockPort(bus, () => timers.now());
+  timers.onAdvance = (now) => port.tick(now);
+  const session = new BusSession({ transport: serialTransportFactory(port.path, port.factory), timers, pollIntervalMs: 2_000, ...opts });
+  sessions.push(session);
+  const events: BusEvent[] = [];
+  session.on((e) => events.push(e));
+  /** Host commands as [code, address] pairs (every bus command is 4 bytes). */
+  const commands = (from = 0): [number, number][] => {
+    const out: [number, number][] = [];
+    const w = port.written.slice(from);
+    for (let i = 0; i + 3 < w.length; i += 4) out.push([w[i]!, (w[i + 1]! << 7) | w[i + 2]!]);
+    return out;
+  };
+  const boardEvents = (address: number) => events.flatMap((e) => (e.type === 'board' && e.address === address ? [e.event] : []));
+  return { timers, a, b, port, session, events, commands, boardEvents };
+}
+
+async function running(r: ReturnType<typeof rig>): Promise<void> {
+  r.session.start();
+  await settle();
+  await r.timers.advance(1_500, 20);
+}
+
+describe('BusSession over the mock binding with emulated boards on one line', () => {
+  it('discovers boards by PING to address 0, dumps each, then polls SEND_CHANGES per board', async () => {
+    const r = rig();
+    await running(r);
+    expect(r.events.find((e) => e.type === 'discovered')).toMatchObject({ addresses: [300, 1025] });
+    expect([...r.port.written.slice(0, 4)]).toEqual([...encodeBusCommand({ type: 'ping' }, 0)]);
+    expect(r.boardEvents(1025).map((e) => e.type)).toEqual(['connection', 'dump']);
+    expect(r.boardEvents(300).map((e) => e.type)).toEqual(['connection', 'dump']);
+    const from = r.port.written.length;
+    const t = r.timers.now();
+    r.a.act({ kind: 'lift', at: t, field: E2 });
+    r.a.act({ kind: 'place', at: t + 20, field: E4, piece: PIECE.WPAWN });
+    await r.timers.advance(2_500, 20);
+    expect(r.commands(from).slice(0, 2)).toEqual([
+      [0x83, 300],
+      [0x83, 1025],
+    ]);
+    const fields = r.boardEvents(1025).filter((e) => e.type === 'field');
+    expect(fields.map((e) => (e.type === 'field' ? [e.field, e.piece] : []))).toEqual([
+      [E2, PIECE.EMPTY],
+      [E4, PIECE.WPAWN],
+    ]);
+    expect(r.boardEvents(300).filter((e) => e.type === 'field')).toEqual([]);
+    expect(r.session.board(1025)).toEqual(r.a.board());
+  });
+
+  it('answers a bad checksum with REPEAT_CHANGES, never a second SEND_CHANGES, and loses nothing', async () => {
+    const r = rig();
+    await running(r);
+    let corrupted = 0;
+    r.port.tamper = (bytes) => {
+      // Damage the first non-empty change list: one data byte off, checksum left as it was.
+      if (corrupted === 0 && bytes[0] === UPDATE_REPLY && bytes.length > 6) {
+        corrupted++;
+        const copy = bytes.slice();
+        copy[5] = copy[5]! ^ 0x01;
+        return copy;
+      }
+      return bytes;
+    };
+    const from = r.port.written.length;
+    r.a.act({ kind: 'lift', at: r.timers.now(), field: E2 });
+    await r.timers.advance(2_500, 20);
+    expect(corrupted).toBe(1);
+    const toA = r.commands(from).filter(([, addr]) => addr === 1025).map(([code]) => code);
+    expect(toA.slice(0, 2)).toEqual([0x83, 0x84]);
+    expect(r.events.find((e) => e.type === 'bad-reply')).toMatchObject({ address: 1025, reason: 'checksum', repeat: 1 });
+    const fields = r.boardEvents(1025).filter((e) => e.type === 'field');
+    expect(fields).toEqual([{ type: 'field', at: expect.any(Number), field: E2, piece: PIECE.EMPTY }]);
+    // Next poll: back to SEND_CHANGES.
+    const next = r.port.written.length;
+    await r.timers.advance(2_500, 50);
+    expect(r.commands(next).filter(([, addr]) => addr === 1025)[0]).toEqual([0x83, 1025]);
+  });
+
+  it('re-dumps a board whose dump disagrees with the board built from its changes', async () => {
+    const r = rig({ verifyEveryPolls: 1 });
+    await running(r);
+    let forged = false;
+    r.port.tamper = (bytes) => {
+      // A change list that passes its checksum but reports the wrong piece: only the dump can tell.
+      if (!forged && bytes[0] === UPDATE_REPLY && bytes.length > 6) {
+        forged = true;
+        const copy = bytes.slice();
+        copy[5] = 0x40 | PIECE.BQUEEN;
+        copy[copy.length - 1] = busChecksum(copy, 0, copy.length - 1);
+        return copy;
+      }
+      return bytes;
+    };
+    r.a.act({ kind: 'place', at: r.timers.now(), field: 27, piece: PIECE.WKNIGHT });
+    await r.timers.advance(2_500, 20);
+    expect(forged).toBe(true);
+    expect(r.boardEvents(1025).find((e) => e.type === 'field')).toMatchObject({ field: 27, piece: PIECE.BQUEEN });
+    expect(r.events.find((e) => e.type === 'drift')).toMatchObject({ address: 1025, fields: [27] });
+    const last = r.boardEvents(1025).filter((e) => e.type === 'dump').at(-1);
+    expect(last?.type === 'dump' && last.board[27]).toBe(PIECE.WKNIGHT);
+    expect(r.session.board(1025)).toEqual(r.a.board());
+    expect(r.events.filter((e) => e.type === 'drift')).toHaveLength(1);
+  });
+
+  it('reads the clock when a change list logs a lever press, resolving sides per board', async () => {
+    const r = rig({ whiteOnClock: (address) => (address === 1025 ? 'right' : 'left') }, 'right');
+    await running(r);
+    r.a.act({ kind: 'press', at: r.timers.now(), by: 'black' });
+    await r.timers.advance(3_000, 50);
+    r.a.act({ kind: 'press', at: r.timers.now(), by: 'white' });
+    await r.timers.advance(2_500, 50);
+    const clocks = r.boardEvents(1025).filter((e) => e.type === 'clock');
+    expect(clocks.length).toBeGreaterThan(0);
+    const last = clocks.at(-1);
+    expect(last).toMatchObject({ running: 'black' });
+    if (last?.type !== 'clock') throw new Error('no clock event');
+    // White's clock ran ~3 s, Black's ~0: with the sides mixed up these would be swapped.
+    expect(last.whiteMs).toBeLessThan(last.blackMs);
+  });
+});
