@@ -23,7 +23,7 @@ class TableCard {
   private readonly white = new PlayerRow('white');
   private readonly black = new PlayerRow('black');
   private readonly result = h('span', { class: 'result' });
-  private readonly last = h('span', { class: 'last-move' });
+  private readonly last = h('span', { class: 'card-last' });
 
   constructor(
     public game: GameSummary,
