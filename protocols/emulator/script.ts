@@ -19,6 +19,11 @@ export interface ScriptOptions {
   tailMs?: number;
   /** Host bytes to deliver at given times, interleaved with the actions (e.g. the start-up commands). */
   host?: { at: number; bytes: Uint8Array }[];
+  /**
+   * Host bytes sent right after each `plug` action, as a driver re-initialises a board that came
+   * back (plugging in is a power-up: the board is IDLE again).
+   */
+  afterPlug?: Uint8Array;
 }
 
 /**
@@ -41,6 +46,7 @@ export function runScript(emulator: BoardEmulator, actions: readonly EmulatorAct
   for (const action of actions) {
     hostUpTo(action.at);
     emulator.act(action);
+    if (action.kind === 'plug' && opts.afterPlug && emulator.connected) emulator.receive(opts.afterPlug, action.at);
     out.push(...emulator.takeTimedOutput());
     last = Math.max(last, action.at);
   }
