@@ -105,6 +105,7 @@ describe('viewer', () => {
     expect(await page.locator('.back-live').isVisible()).toBe(false);
     expect(await page.locator('.player.white .clock').textContent()).toMatch(/^1:\d\d:\d\d$/);
     expect(await page.locator('.player.to-move').count()).toBe(1);
+    await page.waitForTimeout(400); // let the last move's animation finish
     await page.screenshot({ path: `${SHOTS}/game.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(200);
@@ -121,6 +122,7 @@ describe('viewer', () => {
     expect(await page.locator('.demo-last').textContent()).toContain(san.replace('N', 'J').replace('B', 'S').replace('R', 'V').replace('Q', 'D'));
     const box = await page.locator('cg-board').boundingBox();
     expect(box!.height).toBeGreaterThan(900);
+    await page.waitForTimeout(400);
     await page.screenshot({ path: `${SHOTS}/demo.png` });
     await page.close();
   });

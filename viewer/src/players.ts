@@ -13,10 +13,27 @@ const ISO2: Record<string, string> = {
   MDA: 'MD', ISL: 'IS', LUX: 'LU', MLT: 'MT', CYP: 'CY', AND: 'AD', MON: 'MC', FID: '',
 };
 
+let flagsRender: boolean | null = null;
+
+/**
+ * Whether this browser draws flag emoji (Windows and minimal Linux installs show two boxed
+ * letters instead): a supported flag is one glyph, about as wide as one regional indicator.
+ */
+function canRenderFlags(): boolean {
+  if (flagsRender !== null) return flagsRender;
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return (flagsRender = false);
+  ctx.font = '32px sans-serif';
+  const pair = ctx.measureText('\u{1F1F8}\u{1F1EE}').width;
+  const one = ctx.measureText('\u{1F1F8}').width;
+  return (flagsRender = pair > 0 && pair < one * 1.5);
+}
+
+/** Flag emoji for a federation, or '' when unknown or the browser cannot draw it. */
 export function flag(fed: string | null): string {
   if (!fed) return '';
   const iso = ISO2[fed.toUpperCase()];
-  if (!iso) return '';
+  if (!iso || !canRenderFlags()) return '';
   return String.fromCodePoint(...[...iso].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 
@@ -38,7 +55,7 @@ export function remaining(clock: ClockState, side: Color, serverNow: number): nu
   return Math.max(0, base - Math.max(0, serverNow - clock.readAt));
 }
 
-/** One player's row: flag + federation, title, name, rating, clock. Updated in place. */
+/** One player's row: side, title and name above federation (flag) and rating; the clock beside. */
 export class PlayerRow {
   readonly el: HTMLElement;
   private readonly fed = h('span', { class: 'fed' });
@@ -48,7 +65,13 @@ export class PlayerRow {
   private readonly clock = h('span', { class: 'clock' });
 
   constructor(readonly side: Color) {
-    this.el = h('div', { class: `player ${side}` }, h('span', { class: `side-dot ${side}` }), this.fed, this.title, this.name, this.rating, this.clock);
+    this.el = h(
+      'div',
+      { class: `player ${side}` },
+      h('span', { class: `side-dot ${side}` }),
+      h('span', { class: 'who' }, h('span', { class: 'line1' }, this.title, this.name), h('span', { class: 'line2' }, this.fed, this.rating)),
+      this.clock,
+    );
   }
 
   setPlayer(p: PlayerInfo): void {
