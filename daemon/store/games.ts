@@ -41,8 +41,10 @@ export interface GameWrites {
   markGameLive(gameId: number, wallMs: number): void;
   /** Appends the next ply; an error value when `ply` is not the current ply + 1. */
   recordMove(gameId: number, m: MoveInput): Result<void, string>;
-  /** Marks a ply confirmed (the engine's move-confirmed). */
-  confirmMove(gameId: number, ply: number): Result<void, string>;
+  /** The position the game starts from, once the engine recognised it (Chess960, arbiter set-up). */
+  setStartFen(gameId: number, fen: string): void;
+  /** Marks a ply confirmed (the engine's move-confirmed); `clockMs` is the mover's time at the press. */
+  confirmMove(gameId: number, ply: number, clockMs?: number | null): Result<void, string>;
   /** Replaces the current moves from `fromPly` on with `moves` (the engine revised them). */
   amendMoves(gameId: number, fromPly: number, moves: readonly MoveInput[]): Result<void, string>;
   /** Cuts the game back to `toPly` current plies; later plies are marked superseded by 'takeback'. */
@@ -51,6 +53,8 @@ export interface GameWrites {
   recordIncident(gameId: number, i: IncidentInput): number;
   /** Sets the result (again, for an arbiter correction) and marks the game finished. */
   finishGame(gameId: number, end: GameEnd): Result<void, string>;
+  /** Undoes an automatic result whose move was amended or taken back: live again, result "*". */
+  reopenGame(gameId: number): Result<void, string>;
   /** Appends to the arbiter's audit trail (append-only, like raw_events). */
   recordAmendment(a: AmendmentInput): number;
 }
@@ -106,7 +110,11 @@ export function createGames(db: Database): GameWrites & GameQueries {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const confirm = db.prepare(
-    'UPDATE moves SET confirmed = 1 WHERE game_id = ? AND ply = ? AND superseded_by IS NULL',
+    'UPDATE moves SET confirmed = 1, clock_ms = COALESCE(?, clock_ms) WHERE game_id = ? AND ply = ? AND superseded_by IS NULL',
+  );
+  const startFen = db.prepare('UPDATE games SET start_fen = ? WHERE id = ?');
+  const reopen = db.prepare(
+    `UPDATE games SET status = 'live', result = '*', result_source = NULL, termination = NULL, ended_wall = NULL WHERE id = ?`,
   );
   const supersedeFrom = db.prepare(
     'UPDATE moves SET superseded_by = ? WHERE game_id = ? AND ply >= ? AND superseded_by IS NULL',
@@ -193,8 +201,10 @@ export function createGames(db: Database): GameWrites & GameQueries {
       setLive.run(m.wallMs, gameId);
       return ok(undefined);
     }),
-    confirmMove: (gameId, ply) =>
-      confirm.run(gameId, ply).changes === 1 ? ok(undefined) : err(`game ${gameId}: no current move at ply ${ply}`),
+    setStartFen: (gameId, fen) => void startFen.run(fen, gameId),
+    confirmMove: (gameId, ply, clockMs) =>
+      confirm.run(clockMs ?? null, gameId, ply).changes === 1 ? ok(undefined) : err(`game ${gameId}: no current move at ply ${ply}`),
+    reopenGame: (gameId) => (reopen.run(gameId).changes === 1 ? ok(undefined) : err(`no game with id ${gameId}`)),
     amendMoves: db.transaction((gameId: number, fromPly: number, moves: readonly MoveInput[]): Result<void, string> => {
       const miss = missing(gameId);
       if (miss) return err(miss);
