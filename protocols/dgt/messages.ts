@@ -47,6 +47,19 @@ export type BoardMessage =
 
 export type BoardMessageType = BoardMessage['type'];
 
+// Local copies: imported bindings cost a getter call per use once transpiled (see decoder.ts).
+const FIELD_UPDATE = 0x8e;
+const BWTIME = 0x8d;
+const BOARD_DUMP = 0x86;
+const SERIALNR = 0x91;
+const LONG_SERIALNR = 0xa2;
+const VERSION = 0x93;
+const BUSADRES = 0x90;
+const TRADEMARK = 0x92;
+const BATTERY_STATUS = 0xa0;
+const EE_MOVES = 0x8f;
+const decodeClock = decodeBwtime;
+
 function ascii(d: ArrayLike<number>, from: number, to: number): string {
   let s = '';
   for (let i = from; i < to; i++) s += String.fromCharCode(d[i]!);
@@ -101,7 +114,7 @@ export function decodeBattery(d: ArrayLike<number>, from: number, to: number): B
 export function decodeMessage(id: number, d: ArrayLike<number>, from: number, to: number): BoardMessage {
   const n = to - from;
   switch (id) {
-    case MSG.FIELD_UPDATE: {
+    case FIELD_UPDATE: {
       if (n !== 2) return malformed(id, `field update with ${n} data bytes`, d, from, to);
       const field = d[from]!;
       const piece = d[from + 1]!;
@@ -109,10 +122,10 @@ export function decodeMessage(id: number, d: ArrayLike<number>, from: number, to
       if (piece > 0x0f) return malformed(id, `piece code 0x${piece.toString(16)} > 0x0f`, d, from, to);
       return { type: 'field-update', field, piece: piece as PieceCode };
     }
-    case MSG.BWTIME:
+    case BWTIME:
       if (n !== 7) return malformed(id, `BWTIME with ${n} data bytes`, d, from, to);
-      return decodeBwtime(d, from);
-    case MSG.BOARD_DUMP: {
+      return decodeClock(d, from);
+    case BOARD_DUMP: {
       if (n !== 64) return malformed(id, `board dump with ${n} data bytes`, d, from, to);
       const board: PieceCode[] = new Array(64);
       for (let i = 0; i < 64; i++) {
@@ -122,21 +135,21 @@ export function decodeMessage(id: number, d: ArrayLike<number>, from: number, to
       }
       return { type: 'board-dump', board };
     }
-    case MSG.SERIALNR:
+    case SERIALNR:
       return { type: 'serial-number', serial: ascii(d, from, to) };
-    case MSG.LONG_SERIALNR:
+    case LONG_SERIALNR:
       return { type: 'long-serial-number', serial: ascii(d, from, to) };
-    case MSG.VERSION:
+    case VERSION:
       if (n !== 2) return malformed(id, `version with ${n} data bytes`, d, from, to);
       return { type: 'version', major: d[from]!, minor: d[from + 1]! };
-    case MSG.BUSADRES:
+    case BUSADRES:
       if (n !== 2) return malformed(id, `bus address with ${n} data bytes`, d, from, to);
       return { type: 'bus-address', address: (d[from]! << 7) | d[from + 1]! };
-    case MSG.TRADEMARK:
+    case TRADEMARK:
       return { type: 'trademark', text: ascii(d, from, to) };
-    case MSG.BATTERY_STATUS:
+    case BATTERY_STATUS:
       return decodeBattery(d, from, to);
-    case MSG.EE_MOVES: {
+    case EE_MOVES: {
       const entries = parseEeprom(from === 0 && to === d.length ? d : copy(d, from, to));
       return { type: 'ee-moves', entries };
     }
