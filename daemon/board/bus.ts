@@ -41,14 +41,19 @@ export interface BusSessionOptions {
   maxRepeats?: number;
   /** Check the board built from changes against a full dump every this many polls. Default 10. */
   verifyEveryPolls?: number;
+  /** A board that answers nothing for this many polls in a row is reported disconnected. Default 3. */
+  lostAfterPolls?: number;
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
 }
 
 interface BusBoard {
   address: number;
+  /** null until dumped, and again once the board is taken as gone. */
   board: PieceCode[] | null;
   polls: number;
+  /** Polls in a row that got no usable answer at all. */
+  failures: number;
 }
 
 interface Waiter {
@@ -83,6 +88,7 @@ export class BusSession {
   private readonly replyTimeoutMs: number;
   private readonly maxRepeats: number;
   private readonly verifyEveryPolls: number;
+  private readonly lostAfterPolls: number;
   private readonly reconnectBaseMs: number;
   private readonly reconnectMaxMs: number;
 
@@ -93,6 +99,7 @@ export class BusSession {
     this.replyTimeoutMs = options.replyTimeoutMs ?? 300;
     this.maxRepeats = options.maxRepeats ?? 3;
     this.verifyEveryPolls = options.verifyEveryPolls ?? 10;
+    this.lostAfterPolls = options.lostAfterPolls ?? 3;
     this.reconnectBaseMs = options.reconnectBaseMs ?? 500;
     this.reconnectMaxMs = options.reconnectMaxMs ?? 30_000;
   }
@@ -183,14 +190,11 @@ export class BusSession {
     const found = await this.discover();
     if (!live()) return;
     this.boardsByAddress.clear();
-    for (const address of found) this.boardsByAddress.set(address, { address, board: null, polls: 0 });
+    for (const address of found) this.boardsByAddress.set(address, { address, board: null, polls: 0, failures: 0 });
     this.emit({ type: 'discovered', at: this.now(), addresses: found });
     for (const b of this.boardsByAddress.values()) {
       if (!live()) return;
-      // The first change list holds the log since power-up (or since the last host): history the
-      // dump already covers. Drain it first, so nothing that happens after the dump is lost.
-      await this.request('send-changes', b.address, (r) => r.type === 'update');
-      await this.fullDump(b, true);
+      await this.resync(b);
     }
     this.setState('polling');
     while (live()) {
@@ -212,8 +216,31 @@ export class BusSession {
     return [...found].sort((a, b) => a - b);
   }
 
+  /**
+   * Brings a board (new, or back after being lost) in: the first change list holds the log since
+   * power-up (or since the last host), history the dump covers. Drain it first, then dump, so
+   * nothing that happens after the dump is lost.
+   */
+  private async resync(b: BusBoard): Promise<boolean> {
+    await this.request('send-changes', b.address, (r) => r.type === 'update');
+    return this.fullDump(b);
+  }
+
+  private noteFailure(b: BusBoard): void {
+    b.failures++;
+    if (b.failures === this.lostAfterPolls && b.board !== null) {
+      b.board = null;
+      this.emitBoard(b.address, { type: 'connection', at: this.now(), connected: false });
+    }
+  }
+
   private async poll(b: BusBoard): Promise<void> {
     b.polls++;
+    if (b.board === null) {
+      if (await this.resync(b)) b.failures = 0;
+      else this.noteFailure(b);
+      return;
+    }
     let result = await this.request('send-changes', b.address, (r) => r.type === 'update');
     let repeats = 0;
     // A damaged change list must be asked for again with REPEAT_CHANGES: a second SEND_CHANGES
@@ -225,12 +252,14 @@ export class BusSession {
     }
     if (result === null || !result.ok || result.reply.type !== 'update') {
       // Changes may be lost: the board's own dump is the only safe way back.
-      await this.fullDump(b, false);
+      if (await this.fullDump(b)) b.failures = 0;
+      else this.noteFailure(b);
       return;
     }
+    b.failures = 0;
     const needsClock = this.applyChanges(b, result.reply.entries);
     if (needsClock) await this.readClock(b);
-    if (needsClock === 'dump' || b.polls % this.verifyEveryPolls === 0) await this.fullDump(b, false);
+    if (needsClock === 'dump' || b.polls % this.verifyEveryPolls === 0) await this.fullDump(b);
   }
 
   /** Applies an EEPROM change list; says whether the clock (or the whole board) needs reading. */
@@ -262,25 +291,27 @@ export class BusSession {
     if (event) this.emitBoard(b.address, event);
   }
 
-  private async fullDump(b: BusBoard, initial: boolean): Promise<void> {
+  /** Reads the board's dump; a first dump (or one after a loss) also reports the connection. */
+  private async fullDump(b: BusBoard): Promise<boolean> {
     let result: BusReplyResult | null = null;
     for (let tries = 0; tries <= this.maxRepeats; tries++) {
       result = await this.request('send-board', b.address, (r) => r.type === 'brd-dump');
       if (result?.ok) break;
     }
-    if (!result?.ok || result.reply.type !== 'brd-dump') return;
+    if (!result?.ok || result.reply.type !== 'brd-dump') return false;
     const board = result.reply.board.slice();
     const at = this.now();
-    if (initial || !b.board) {
+    if (!b.board) {
       this.emitBoard(b.address, { type: 'connection', at, connected: true });
     } else {
       const fields: DgtField[] = [];
       for (let f = 0; f < 64; f++) if (b.board[f] !== board[f]) fields.push(f);
-      if (fields.length === 0) return;
+      if (fields.length === 0) return true;
       this.emit({ type: 'drift', at, address: b.address, fields });
     }
     b.board = board.slice();
     this.emitBoard(b.address, { type: 'dump', at, board });
+    return true;
   }
 
   /**

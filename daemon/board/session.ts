@@ -29,7 +29,9 @@ export type SessionEvent =
   | { type: 'version'; at: number; major: number; minor: number }
   /** A board dump disagreed with the board built from field updates: a lost or garbled update. */
   | { type: 'drift'; at: number; fields: DgtField[] }
-  | { type: 'decoder-stats'; at: number; stats: DecoderStats };
+  | { type: 'decoder-stats'; at: number; stats: DecoderStats }
+  /** A transport problem that did not by itself end the link (for logs). */
+  | { type: 'problem'; at: number; detail: string };
 
 export interface BoardSessionOptions {
   /** Makes a fresh transport for every (re)connection attempt. */
@@ -190,7 +192,7 @@ export class BoardSession {
     this.link = link;
     transport.on('data', (chunk) => this.onData(link, chunk));
     transport.on('close', (reason) => this.onLinkLost(link, reason ? `link closed: ${reason.message}` : 'link closed'));
-    transport.on('error', (err) => this.emit({ type: 'state', at: this.now(), state: this.currentState, detail: `transport error: ${err.message}` }));
+    transport.on('error', (err) => this.emit({ type: 'problem', at: this.now(), detail: `transport error: ${err.message}` }));
     this.setState('handshaking');
     link.handshakeTimer = this.timers.setTimeout(() => {
       link.handshakeTimer = null;

@@ -139,4 +139,25 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     // White's clock ran ~3 s, Black's ~0: with the sides mixed up these would be swapped.
     expect(last.whiteMs).toBeLessThan(last.blackMs);
   });
+
+  it('reports a board that stops answering as disconnected and brings it back with a fresh dump', async () => {
+    const r = rig({ lostAfterPolls: 2 });
+    await running(r);
+    r.b.act({ kind: 'unplug', at: r.timers.now() });
+    // Each silent poll costs a timed-out SEND_CHANGES and the dump retries, then the poll pause.
+    await r.timers.advance(10_000, 50);
+    const conn = (address: number) =>
+      r.boardEvents(address).flatMap((e) => (e.type === 'connection' ? [e.connected] : []));
+    expect(conn(300)).toEqual([true, false]);
+    expect(conn(1025)).toEqual([true]);
+    r.b.act({ kind: 'lift', at: r.timers.now(), field: E2 });
+    r.b.act({ kind: 'plug', at: r.timers.now() });
+    await r.timers.advance(4_000, 50);
+    expect(conn(300)).toEqual([true, false, true]);
+    const last = r.boardEvents(300).filter((e) => e.type === 'dump').at(-1);
+    expect(last?.type === 'dump' && last.board[E2]).toBe(PIECE.EMPTY);
+    expect(r.session.board(300)).toEqual(r.b.board());
+    // The change log since power-up was drained, not replayed as moves.
+    expect(r.boardEvents(300).filter((e) => e.type === 'field')).toEqual([]);
+  });
 });

@@ -81,6 +81,8 @@ export class EmulatedMockPort {
   readonly path = `/dev/ttyEMU${++portCounter}`;
   /** Every byte the host wrote, across connections. */
   readonly written: number[] = [];
+  /** While set, host writes fail like a write to a vanished device. */
+  failWrites = false;
   /** Rewrites output before it reaches the host (to inject corruption). */
   tamper: ((bytes: Uint8Array) => Uint8Array) | null = null;
   private present = true;
@@ -134,6 +136,7 @@ export class EmulatedMockPort {
     this.binding = binding;
     const write = binding.write.bind(binding);
     binding.write = async (buffer: Buffer) => {
+      if (this.failWrites) throw new Error('EIO: write failed');
       await write(buffer);
       if (this.binding !== binding) return;
       this.written.push(...buffer);

@@ -226,6 +226,21 @@ describe('BoardSession over the mock binding with the board emulator', () => {
     expect(lastRetry).toMatchObject({ retryInMs: 500 });
   });
 
+  it('treats a failed write as a lost link and reconnects', async () => {
+    const r = rig({ reconnectBaseMs: 400 });
+    await started(r);
+    r.port.failWrites = true;
+    expect(await r.session.requestDump()).toBe(false);
+    await settle();
+    expect(r.session.state).toBe('retrying');
+    expect(r.board().filter((e) => e.type === 'connection').map((e) => (e.type === 'connection' ? e.connected : null))).toEqual([true, false]);
+    expect(r.events.find((e) => e.type === 'state' && e.state === 'retrying')).toMatchObject({ detail: expect.stringMatching(/EIO/), retryInMs: 400 });
+    r.port.failWrites = false;
+    await r.timers.advance(500);
+    expect(r.session.state).toBe('live');
+    expect(r.board().filter((e) => e.type === 'dump')).toHaveLength(2);
+  });
+
   it('gives a silent device up after the handshake timeout and retries', async () => {
     const emulator = new BoardEmulator({ serial: '00001' });
     emulator.act({ kind: 'unplug', at: 0 });
