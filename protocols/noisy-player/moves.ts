@@ -218,7 +218,8 @@ function castle(h: Hands, c: Extract<MoveShape, { kind: 'castle' }>, style: Move
     case 'castle-rook-first':
       return runOps(h, [liftR, placeR, liftK, placeK], hand);
     case 'castle-both-lifted':
-      return runOps(h, h.rng.chance(0.5) ? [liftK, liftR, placeK, placeR] : [liftR, liftK, placeR, placeK], hand);
+      // King lifted first: with the rook first this would be 4.4.2's rook-first castling.
+      return runOps(h, h.rng.chance(0.5) ? [liftK, liftR, placeK, placeR] : [liftK, liftR, placeR, placeK], hand);
     case 'castle-king-on-rook': {
       // The king is put on its rook's square first (how some Chess960 software asks for castling).
       h.lift(c.king, hand()).lift(c.rook, hand()).place(c.rook, c.kingPiece, hand());

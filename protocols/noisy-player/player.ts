@@ -1,5 +1,6 @@
 import type { Color, NormalMove, Square } from 'chessops';
 import type { Chess } from 'chessops/chess';
+import { makeBoardFen } from 'chessops/fen';
 import { makeSan } from 'chessops/san';
 import { opposite, squareRank } from 'chessops/util';
 import type { IncidentKind } from '../../daemon/reconstruction/game-events.ts';
@@ -35,7 +36,10 @@ export const INCIDENT_MODELS: readonly NoiseModel[] = ['promotion-unreplaced', '
 /** An incident the script injects, as the engine should report it (kind from game-events.ts). */
 export interface ExpectedIncident {
   kind: IncidentKind;
-  /** Moves played in the intended game when it happens. */
+  /**
+   * Moves played in the intended game when it happens; for an incident about a move of the game
+   * (rook-first castling, pawn not replaced) that move's own ply, as the engine records it.
+   */
   ply: number;
   by?: Color;
 }
@@ -208,20 +212,21 @@ class Writer {
       h.lift(s.from, h.handGap());
       if (s.kind === 'capture') h.lift(s.to, h.handGap());
       h.place(s.to, s.piece, h.handGap());
-      this.incidents.push({ kind: 'pawn-not-replaced', ply: this.ply, by });
       this.illegal[by]++;
       this.commit(move, shape);
+      // Tied to a move of the game: reported at that move's own ply.
+      this.incidents.push({ kind: 'pawn-not-replaced', ply: this.ply, by });
       if (this.clock) h.press(by, h.rng.int(200, 900));
       h.lift(s.to, h.rng.int(2000, 6000)).place(s.to, s.result, h.handGap());
       return;
     }
-    if (shape.kind === 'castle' && style === 'castle-rook-first') {
-      // 4.4.2: the rook was touched first; an e-board records it and still plays castling.
-      this.incidents.push({ kind: 'rook-first-castling', ply: this.ply, by });
-    }
     performMove(h, shape, style);
     if (this.strikes('knock')) this.knockNeighbour(move, shape);
     this.commit(move, shape);
+    if (shape.kind === 'castle' && style === 'castle-rook-first') {
+      // 4.4.2: the rook was touched first; an e-board records it, at the castling's ply, and plays it.
+      this.incidents.push({ kind: 'rook-first-castling', ply: this.ply, by });
+    }
     if (this.clock) h.press(by, h.rng.int(150, 900));
 
     if (!last && this.strikes('takeback')) this.takeback(h.rng.int(1, 3));
@@ -366,6 +371,16 @@ class Writer {
     if (this.clock && undone % 2 === 1) this.h.press(opposite(this.pos.turn), this.h.rng.int(500, 2000));
   }
 
+  private earlierBoards(): Set<string> {
+    const p = this.start.clone();
+    const boards = new Set([makeBoardFen(p.board)]);
+    for (const x of this.history) {
+      p.play(x.move);
+      boards.add(makeBoardFen(p.board));
+    }
+    return boards;
+  }
+
   private replayPosition(): void {
     const fresh = this.start.clone();
     for (const p of this.history) fresh.play(p.move);
@@ -388,7 +403,10 @@ class Writer {
     if (n === 0) return false;
     const target = this.pos.clone();
     for (const m of this.queue.slice(0, n)) target.play(m);
-    if (countPaths(this.pos, target, n, 2) !== 1) return false;
+    if (countPaths(this.pos, target, n, 2, true) !== 1) return false;
+    for (let m = 1; m < n; m++) if (countPaths(this.pos, target, m, 1, false) > 0) return false;
+    // A board that is an earlier position of the game reads as a takeback just as well.
+    if (this.earlierBoards().has(makeBoardFen(target.board))) return false;
     const ply = this.ply;
     h.unplug(h.rng.int(200, 2000));
     this.incidents.push({ kind: 'board-disconnected', ply });
@@ -402,15 +420,20 @@ class Writer {
       if (this.clock) h.press(by, h.rng.int(150, 900));
     }
     h.plug(h.rng.int(500, 3000));
-    this.incidents.push({ kind: 'missed-moves', ply });
+    // One ply is just a move seen late; more are a jump the engine reports with the sequence found.
+    if (n > 1) this.incidents.push({ kind: 'missed-moves', ply });
+    this.incidents.push({ kind: 'board-resynchronised', ply: this.ply });
     return true;
   }
 }
 
-/** Legal move sequences of exactly `n` plies from `pos` giving `target`'s board and turn (counted up to `limit`). */
-function countPaths(pos: Chess, target: Chess, n: number, limit: number): number {
+/**
+ * Legal move sequences of exactly `n` plies from `pos` giving `target`'s board (and turn, when
+ * `sameTurn`: without a clock the turn is not seen), counted up to `limit`.
+ */
+function countPaths(pos: Chess, target: Chess, n: number, limit: number, sameTurn: boolean): number {
   const diff = differingSquares(pos, target);
-  if (n === 0) return diff === 0 && pos.turn === target.turn ? 1 : 0;
+  if (n === 0) return diff === 0 && (!sameTurn || pos.turn === target.turn) ? 1 : 0;
   // One ply changes at most four squares (castling).
   if (diff > 4 * n) return 0;
   let count = 0;
@@ -421,7 +444,7 @@ function countPaths(pos: Chess, target: Chess, n: number, limit: number): number
       for (const promotion of promos) {
         const next = pos.clone();
         next.play(promotion ? { from, to, promotion } : { from, to });
-        count += countPaths(next, target, n - 1, limit - count);
+        count += countPaths(next, target, n - 1, limit - count, sameTurn);
         if (count >= limit) return count;
       }
     }

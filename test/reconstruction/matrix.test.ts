@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { NOISE_MODELS, type NoiseModel } from '../../protocols/noisy-player/player.ts';
+import type { SourceGame } from '../../protocols/games/game.ts';
+import { loadSharedGames, matrixRandomGame, modelsFor, runCase, type CaseResult } from './harness.ts';
+
+// The reconstruction matrix: games × noise models, fed through the tabletop into a fresh engine.
+// Every game runs under clean and mixed; the other models rotate over the games (see modelsFor and
+// docs/reconstruction.md). `npx tsx test/reconstruction/report.ts` prints the same matrix as a table
+// and saves minimal failing cases into test/reconstruction/corpus/.
+const RANDOM_GAMES = 1000;
+
+function plan(games: SourceGame[], random: boolean): Map<NoiseModel, SourceGame[]> {
+  const byModel = new Map<NoiseModel, SourceGame[]>(NOISE_MODELS.map((m) => [m, []]));
+  games.forEach((g, i) => {
+    for (const m of modelsFor(i, random)) byModel.get(m)!.push(g);
+  });
+  return byModel;
+}
+
+function describeFailures(results: CaseResult[]): string {
+  const bad = results.filter((r) => r.problems.length > 0);
+  return bad
+    .slice(0, 8)
+    .map((r) => `${r.game.id} ${r.model} seed ${r.seed}: ${r.problems.join('; ')}`)
+    .join('\n');
+}
+
+const shared = loadSharedGames();
+const random = Array.from({ length: RANDOM_GAMES }, (_, seed) => matrixRandomGame(seed));
+
+describe('reconstruction matrix: random games', () => {
+  for (const [model, games] of plan(random, true)) {
+    it(`${model} over ${games.length} random games`, () => {
+      const results = games.map((g) => runCase(g, model, 1));
+      const failed = results.filter((r) => r.problems.length > 0).length;
+      expect(failed, `${failed}/${games.length} failed:\n${describeFailures(results)}`).toBe(0);
+    });
+  }
+});
+
+describe('reconstruction matrix: shared real games', () => {
+  if ('absent' in shared) {
+    it.skip(`skipped: ${shared.absent}`, () => {});
+    console.warn(`reconstruction matrix: real games skipped: ${shared.absent}`);
+    return;
+  }
+  it('loads every shared game', () => {
+    expect(shared.problems).toEqual([]);
+    expect(shared.games.length).toBeGreaterThan(0);
+  });
+  for (const [model, games] of plan(shared.games, false)) {
+    it(`${model} over ${games.length} real games`, () => {
+      const results = games.map((g) => runCase(g, model, 1));
+      const failed = results.filter((r) => r.problems.length > 0).length;
+      expect(failed, `${failed}/${games.length} failed:\n${describeFailures(results)}`).toBe(0);
+    });
+  }
+});
