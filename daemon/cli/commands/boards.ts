@@ -3,7 +3,7 @@ import { listCandidatePorts, type CandidatePort } from '../../transport/discover
 import { identifyBoard, type Identification } from '../../transport/identify.ts';
 import { SerialTransport } from '../../transport/serial-transport.ts';
 
-const usage = `usage: boardcast boards [--timeout <ms>] [--json] [--port <path>]...
+const usage = `usage: boardcast boards [--timeout <ms>] [--json] [--port <path>]... [--no-scan]
 
 Lists the serial ports that may have a DGT board behind them (serialport's list, and
 /dev/serial/by-id, /dev/ttyUSB*, /dev/ttyACM*, /dev/rfcomm* where udev is absent), then asks each
@@ -11,19 +11,22 @@ for its serial number and version to tell which are DGT boards.
 
   --timeout <ms>   how long to wait for each port's answer (default 1500)
   --port <path>    probe this path too (repeatable; e.g. a pseudo-terminal)
+  --no-scan        probe only the --port paths, not the ports found on the machine
   --json           print one JSON object per port instead of a table`;
 
 interface Args {
   timeoutMs: number;
   json: boolean;
   ports: string[];
+  scan: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { timeoutMs: 1_500, json: false, ports: [] };
+  const args: Args = { timeoutMs: 1_500, json: false, ports: [], scan: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--json') args.json = true;
+    else if (a === '--no-scan') args.scan = false;
     else if (a === '--timeout') {
       const v = Number(argv[++i]);
       if (!Number.isFinite(v) || v <= 0) throw new UsageError('--timeout needs a positive number of milliseconds');
@@ -48,7 +51,8 @@ const boards: Command = {
   usage,
   async run(argv) {
     const args = parseArgs(argv);
-    const candidates = await listCandidatePorts();
+    if (!args.scan && args.ports.length === 0) throw new UsageError('--no-scan needs at least one --port');
+    const candidates = args.scan ? await listCandidatePorts() : [];
     const byPath = new Map(candidates.map((c) => [c.path, c]));
     const paths = [...new Set([...candidates.map((c) => c.path), ...args.ports])];
     if (paths.length === 0) {
