@@ -1,0 +1,270 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { startServer } from '../../daemon/server/server.ts';
+import { decodeServerMessage, encode, type Scope } from '../../protocols/feed/messages.ts';
+import { randomGame } from '../../protocols/games/random.ts';
+import { Hall } from '../server/hall.ts';
+
+/**
+ * Feed delivery under hall load: TABLES tables playing real moves (Tabletop → GameEngine →
+ * MemoryLiveSource → server) and CLIENTS websocket clients on 127.0.0.1. The clients live in a
+ * child process (this same file, started with BOARDCAST_FEED_BENCH_CHILD=1) so the server's
+ * process is measured alone. Latency = time from the board event that completed a move (taken
+ * just before the table's physical actions are pushed) to the client's receipt of its delta, on
+ * the machine's shared wall clock (performance.timeOrigin + now()).
+ *
+ * Knobs (env): FEED_BENCH_TABLES (100), FEED_BENCH_CLIENTS (5000), FEED_BENCH_SECONDS (30),
+ * FEED_BENCH_MOVE_EVERY_MS (mean per table, 5000).
+ */
+
+const env = (k: string, d: number): number => {
+  const v = Number(process.env[k]);
+  return Number.isFinite(v) && v > 0 ? v : d;
+};
+
+const wallNow = (): number => performance.timeOrigin + performance.now();
+
+interface ChildReport {
+  latencies: { p50: number; p90: number; p99: number; max: number; count: number };
+  expected: number;
+  missing: number;
+  gaps: number;
+  resyncs: number;
+  failedConnects: number;
+}
+
+type ToChild = { type: 'moves'; moves: [string, number, number][] } | { type: 'stop' };
+type FromChild = { type: 'ready'; connected: number; failed: number; ms: number } | { type: 'report'; report: ChildReport };
+
+/** Scope of client i: 80 % follow one game, 10 % the round, 10 % the whole tournament. */
+function scopeFor(i: number, tables: number): Scope {
+  const r = i % 10;
+  if (r === 0) return { kind: 'tournament' };
+  if (r === 1) return { kind: 'round', round: 1 };
+  return { kind: 'game', gameId: `r1-t${(i % tables) + 1}` };
+}
+
+function openFdLimit(): string {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const parts = line?.trim().split(/\s+/) ?? [];
+    return `${parts[3]} soft / ${parts[4]} hard`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+// ---------------------------------------------------------------- child: the clients
+
+async function runClients(): Promise<void> {
+  const url = process.env.FEED_BENCH_URL!;
+  const clients = Number(process.env.FEED_BENCH_CLIENTS);
+  const tables = Number(process.env.FEED_BENCH_TABLES);
+  const send = (m: FromChild): void => void process.send!(m);
+  // Receipts: key index (game:ply) and wall time, per move delta received by any client.
+  const keyIndex = new Map<string, number>();
+  let recvKey = new Int32Array(1 << 20);
+  let recvAt = new Float64Array(1 << 20);
+  let n = 0;
+  let gaps = 0;
+  let resyncs = 0;
+  const perScopeClients = new Map<string, number>();
+  const sockets: WebSocket[] = [];
+  const t0 = Date.now();
+  let failed = 0;
+
+  const open = (i: number): Promise<void> =>
+    new Promise((resolve) => {
+      const scope = scopeFor(i, tables);
+      const ws = new WebSocket(url);
+      let seq = -1;
+      ws.on('open', () => ws.send(encode({ v: 1, type: 'subscribe', scope })));
+      ws.on('message', (data) => {
+        const at = wallNow();
+        const d = decodeServerMessage(String(data));
+        if (!d.ok) return;
+        const m = d.value;
+        if (m.type === 'snapshot') {
+          if (seq === -1) {
+            const key = m.scope;
+            perScopeClients.set(key, (perScopeClients.get(key) ?? 0) + 1);
+            resolve();
+          } else resyncs++;
+          seq = m.seq;
+        } else if (m.type === 'delta') {
+          if (m.seq !== seq + 1) gaps++;
+          seq = m.seq;
+          if (m.change.kind === 'move') {
+            const key = `${m.change.gameId}:${m.change.move.ply}`;
+            let k = keyIndex.get(key);
+            if (k === undefined) keyIndex.set(key, (k = keyIndex.size));
+            if (n === recvKey.length) {
+              const nk = new Int32Array(n * 2);
+              nk.set(recvKey);
+              recvKey = nk;
+              const na = new Float64Array(n * 2);
+              na.set(recvAt);
+              recvAt = na;
+            }
+            recvKey[n] = k;
+            recvAt[n] = at;
+            n++;
+          }
+        }
+      });
+      ws.on('error', () => {
+        failed++;
+        resolve();
+      });
+      sockets.push(ws);
+    });
+
+  // Connect in batches: a burst of 5,000 handshakes at once only measures the accept queue.
+  for (let i = 0; i < clients; i += 250) {
+    const batch: Promise<void>[] = [];
+    for (let j = i; j < Math.min(clients, i + 250); j++) batch.push(open(j));
+    await Promise.all(batch);
+  }
+  send({ type: 'ready', connected: clients - failed, failed, ms: Date.now() - t0 });
+
+  process.on('message', (msg: ToChild) => {
+    if (msg.type !== 'moves') return;
+    // Expected receipts per move: every client of its game scope, plus all round/tournament clients.
+    const lat: number[] = [];
+    const madeAt = new Map<number, number>();
+    let expected = 0;
+    for (const [key, at] of msg.moves.map(([g, ply, at]) => [`${g}:${ply}`, at] as const)) {
+      const k = keyIndex.get(key);
+      const game = key.split(':')[0]!;
+      expected += (perScopeClients.get(`game:${game}`) ?? 0) + (perScopeClients.get('round:1') ?? 0) + (perScopeClients.get('tournament') ?? 0);
+      if (k !== undefined) madeAt.set(k, at);
+    }
+    for (let i = 0; i < n; i++) {
+      const made = madeAt.get(recvKey[i]!);
+      if (made !== undefined) lat.push(recvAt[i]! - made);
+    }
+    const sorted = Float64Array.from(lat).sort();
+    const report: ChildReport = {
+      latencies: { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN, count: sorted.length },
+      expected,
+      missing: expected - sorted.length,
+      gaps,
+      resyncs,
+      failedConnects: failed,
+    };
+    for (const s of sockets) s.terminate();
+    send({ type: 'report', report });
+    setTimeout(() => process.exit(0), 100);
+  });
+}
+
+// ---------------------------------------------------------------- parent: server and hall
+
+export default async function feedBench(): Promise<void> {
+  const TABLES = env('FEED_BENCH_TABLES', 100);
+  const CLIENTS = env('FEED_BENCH_CLIENTS', 5000);
+  const SECONDS = env('FEED_BENCH_SECONDS', 30);
+  const MOVE_EVERY = env('FEED_BENCH_MOVE_EVERY_MS', 5000);
+  console.log(`feed: ${TABLES} tables, ${CLIENTS} websocket clients (child process), ${SECONDS} s of play, a move every ~${MOVE_EVERY} ms per table`);
+  console.log(`open files limit: ${openFdLimit()} (server needs ~${CLIENTS + 50}, the client process as many); ${cpus().length} CPUs`);
+
+  const start = Date.now();
+  const hall = new Hall({ tables: TABLES });
+  hall.connectAll();
+  const games = hall.tables.map((_, i) => randomGame(1000 + i, { maxPlies: 200 }).sans);
+  const server = await startServer({ source: hall.source, viewer: false });
+  const wsUrl = `${server.url.replace('http', 'ws')}/ws`;
+
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BOARDCAST_FEED_BENCH_CHILD: '1', FEED_BENCH_URL: wsUrl, FEED_BENCH_CLIENTS: String(CLIENTS), FEED_BENCH_TABLES: String(TABLES) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const fromChild = (type: FromChild['type'], timeoutMs: number): Promise<FromChild> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`client process: no ${type} within ${timeoutMs} ms`)), timeoutMs);
+      const on = (m: FromChild): void => {
+        if (m.type !== type) return;
+        clearTimeout(timer);
+        child.off('message', on);
+        resolve(m);
+      };
+      child.on('message', on);
+      child.once('exit', (code) => reject(new Error(`client process exited (${code})`)));
+    });
+
+  try {
+    const ready = await fromChild('ready', 180_000);
+    if (ready.type !== 'ready') return;
+    console.log(`connected ${ready.connected} clients in ${ready.ms} ms (${ready.failed} failed); server sees ${server.hub.stats.connections}`);
+
+    // Steady state: every table moves at random intervals; clocks report every second, as the
+    // DGT clock does in SEND_UPDATE_NICE mode (dgt-protocol.md).
+    const moves: [string, number, number][] = [];
+    const played = new Array<number>(TABLES).fill(0);
+    const tableStart = wallNow();
+    const cpu0 = process.cpuUsage();
+    const t0 = wallNow();
+    let maxRss = 0;
+    let maxHeap = 0;
+    const timers: NodeJS.Timeout[] = [];
+    const scheduleMove = (i: number): void => {
+      const delay = MOVE_EVERY * (0.5 + Math.random());
+      timers[i] = setTimeout(() => {
+        const id = hall.tables[i]!.id;
+        const san = games[i]![played[i]!];
+        if (san === undefined) return;
+        const table = hall.table(id);
+        const think = Math.max(0, wallNow() - tableStart - table.t - 1200);
+        const madeAt = wallNow();
+        hall.play(id, san, think);
+        played[i]!++;
+        moves.push([id, played[i]!, madeAt]);
+        scheduleMove(i);
+      }, delay);
+    };
+    for (let i = 0; i < TABLES; i++) scheduleMove(i);
+    const clockTick = setInterval(() => {
+      for (const t of hall.tables) {
+        const reading = t.top.clockAt(Math.max(t.t, wallNow() - tableStart));
+        if (reading) hall.push(t.id, reading);
+      }
+      const mem = process.memoryUsage();
+      maxRss = Math.max(maxRss, mem.rss);
+      maxHeap = Math.max(maxHeap, mem.heapUsed);
+    }, 1000);
+    await new Promise((r) => setTimeout(r, SECONDS * 1000));
+    for (const t of timers) clearTimeout(t);
+    clearInterval(clockTick);
+    const cpu = process.cpuUsage(cpu0);
+    const elapsed = wallNow() - t0;
+    // Let in-flight frames arrive before asking for the tally.
+    await new Promise((r) => setTimeout(r, 2000));
+
+    child.send({ type: 'moves', moves } satisfies ToChild);
+    const rep = await fromChild('report', 120_000);
+    if (rep.type !== 'report') return;
+    const r = rep.report;
+    const cpuPct = ((cpu.user + cpu.system) / 1000 / elapsed) * 100;
+    const mem = process.memoryUsage();
+    console.log(`moves played: ${moves.length} (${(moves.length / (elapsed / 1000)).toFixed(1)}/s); frames sent: ${server.hub.stats.framesSent}; lagging resyncs (server): ${server.hub.stats.resyncs}`);
+    console.log(`move deltas received: ${r.latencies.count} of ${r.expected} expected (missing ${r.missing}); sequence gaps: ${r.gaps}; resync snapshots: ${r.resyncs}`);
+    console.log(`delivery latency board event → client: p50 ${r.latencies.p50.toFixed(1)} ms, p90 ${r.latencies.p90.toFixed(1)} ms, p99 ${r.latencies.p99.toFixed(1)} ms, max ${r.latencies.max.toFixed(1)} ms (target p99 < 100 ms: ${r.latencies.p99 < 100 ? 'met' : 'NOT met'})`);
+    console.log(`server process CPU: ${cpuPct.toFixed(1)} % of one core (user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s over ${(elapsed / 1000).toFixed(1)} s)`);
+    console.log(`server process memory: RSS ${(mem.rss / 2 ** 20).toFixed(0)} MiB now, peak sampled ${(maxRss / 2 ** 20).toFixed(0)} MiB; heap used peak ${(maxHeap / 2 ** 20).toFixed(0)} MiB`);
+    console.log(`total bench time ${((Date.now() - start) / 1000).toFixed(1)} s`);
+  } finally {
+    child.kill();
+    await server.close();
+  }
+}
+
+if (process.env.BOARDCAST_FEED_BENCH_CHILD === '1') void runClients();
