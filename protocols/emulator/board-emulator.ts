@@ -33,6 +33,13 @@ export interface BoardEmulatorOptions {
   trademark?: string;
   battery?: BatteryStatus;
   clockVersion?: { major: number; minor: number };
+  /** Delay before a clock command's ACK (real clocks: "usually within one or two seconds"). Default 0. */
+  clockAckDelayMs?: number;
+  /**
+   * Bluetooth board quirk (dgtbrd.h, BT2.10): an all-zero BWTIME right after a clock command,
+   * which hosts must ignore.
+   */
+  zeroBwtimeAfterClockCommand?: boolean;
 }
 
 /** Bytes the board put on the wire, with the emulated time they left. */
@@ -455,7 +462,12 @@ export class BoardEmulator {
           ack0 = 0x40;
       }
     }
-    if (this.sendsClock()) this.emit(frame(MSG.BWTIME, clockAckData(ack0, id & 0x7f, ack2, 0)));
+    if (!this.sendsClock()) return;
+    if (this.opts.zeroBwtimeAfterClockCommand) this.emit(frame(MSG.BWTIME, [0, 0, 0, 0, 0, 0, 0]));
+    const ack = frame(MSG.BWTIME, clockAckData(ack0, id & 0x7f, ack2, 0));
+    const delay = this.opts.clockAckDelayMs ?? 0;
+    if (delay > 0) this.schedule(this.now + delay, ack);
+    else this.emit(ack);
   }
 
   private busCommand(code: number, address: number, checksumOk: boolean): void {

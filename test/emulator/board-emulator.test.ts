@@ -206,6 +206,18 @@ describe('BoardEmulator: the clock', () => {
     expect(decode(emu.takeOutput()).at(-1)).toMatchObject({ right: { ms: 3000 }, status: { leftToMove: true } });
   });
 
+  it('optional realism: a delayed ACK, and the Bluetooth all-zero BWTIME before it', () => {
+    const emu = make({ clockAckDelayMs: 800, zeroBwtimeAfterClockCommand: true });
+    ask(emu, cmd('send-update-nice'), 0);
+    emu.advanceTo(300);
+    emu.takeOutput();
+    expect(ask(emu, clockCmd({ type: 'end' }), 300)).toEqual([{ type: 'clock-zero' }]);
+    emu.advanceTo(1000);
+    expect(decode(emu.takeOutput())).toEqual([]);
+    emu.advanceTo(1100);
+    expect(decode(emu.takeOutput())).toMatchObject([{ type: 'clock-ack', ackedCommand: 0x03 }]);
+  });
+
   it('clock buttons: unsolicited ACK 0x88 with the button in ack3', () => {
     const emu = make();
     emu.act({ kind: 'button', at: 0, button: 'ok' });
