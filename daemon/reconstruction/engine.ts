@@ -295,6 +295,8 @@ export class GameEngine {
       a.sq = sq;
       return a.queen;
     }
+    // The arbiter or player put a real queen in: nothing stands in for one any more.
+    if (a.sq === -1 && code === a.queen) this.alias = undefined;
     return code;
   }
 
@@ -360,7 +362,7 @@ export class GameEngine {
   }
 
   private onPress(by: Color, at: number): void {
-    if (!this.started || this.result) return;
+    if (!this.started || !this.acceptsMoves()) return;
     const n = this.plyCount();
     const top = this.top();
     if (top.pos.turn !== by) {
@@ -439,11 +441,13 @@ export class GameEngine {
   // ---- recognising what the board shows ----
 
   private evaluate(at: number, source: 'field' | 'dump'): void {
+    if (this.started && this.mismatches === 0) return;
     if (this.tryStart(at)) return;
-    if (!this.started || this.mismatches === 0) return;
+    if (!this.started) return;
     const top = this.top();
     const n = this.plyCount();
-    if (!this.result && this.mismatches >= 2 && this.mismatches <= 4) {
+    const playing = this.acceptsMoves();
+    if (playing && this.mismatches >= 2 && this.mismatches <= 4) {
       for (const s of this.successors(top)) {
         if (showsSuccessor(s, this.seen, this.mismatches)) {
           this.makeMove(top, s, at);
@@ -451,9 +455,11 @@ export class GameEngine {
         }
       }
     }
+    // Reconnect dumps: time has passed, so a forward jump is likelier than a takeback to a
+    // repeated placement.
+    if (playing && source === 'dump' && this.searchJump(at, undefined)) return;
     const last = top.record;
-    const autoEnded = this.result && this.result.ply === n && this.isAutomatic(this.result.termination);
-    if (last && !last.confirmed && (!this.result || autoEnded)) {
+    if (last && !last.confirmed && playing) {
       const parent = this.history[n - 1]!;
       let d = 0;
       for (let s = 0; s < 64; s++) if (this.seen[s] !== parent.codes[s]) d++;
@@ -469,7 +475,7 @@ export class GameEngine {
         }
       }
     }
-    if (!this.result || autoEnded) {
+    if (playing) {
       const plies = this.byHash.get(this.seenHash);
       if (plies) {
         for (let i = plies.length - 1; i >= 0; i--) {
@@ -481,9 +487,9 @@ export class GameEngine {
         }
       }
     }
-    if (this.result) return;
+    if (!playing) return;
     if (source === 'dump' || this.mismatches >= 5) {
-      if (this.searchJump(at, undefined)) return;
+      if (source !== 'dump' && this.searchJump(at, undefined)) return;
       if (source === 'dump' && this.lastIllegalHash !== this.seenHash) {
         this.lastIllegalHash = this.seenHash;
         const differences = this.differences();
@@ -532,8 +538,8 @@ export class GameEngine {
     for (const m of found.moves) {
       const cur = this.top();
       const s = this.successors(cur).find((x) => x.move.from === m.from && x.move.to === m.to && x.move.promotion === m.promotion)!;
-      this.makeMove(cur, s, at);
-      if (this.result) break;
+      this.makeMove(cur, s, at, false);
+      if (this.result && !this.acceptsMoves()) break;
     }
     return true;
   }
@@ -671,7 +677,8 @@ export class GameEngine {
     return makeUci({ from: s.move.from, to: rank + (s.move.to > s.move.from ? 6 : 2) });
   }
 
-  private makeMove(from: Ply, s: Successor, at: number): void {
+  /** `seenInOrder`: false for moves inferred from a jump, whose lift order nobody saw. */
+  private makeMove(from: Ply, s: Successor, at: number, seenInOrder = true): void {
     const n = this.plyCount();
     const prev = from.record;
     if (prev && !prev.confirmed) this.confirm(n, 'opponent-moved', at);
@@ -687,7 +694,7 @@ export class GameEngine {
       fenAfter: r.fenAfter,
       ...(this.lastClock ? { clock: { ...this.lastClock } } : {}),
     });
-    this.checkCastlingOrder(from, s, next, at);
+    if (seenInOrder) this.checkCastlingOrder(from, s, next, at);
     this.checkEnd(next, at);
   }
 
@@ -744,7 +751,8 @@ export class GameEngine {
     const since = from.sinceSeq;
     const rookLifted = this.vacatedSeq[rook]! > since;
     const kingLifted = this.vacatedSeq[king]! > since;
-    if (!rookLifted || (kingLifted && this.vacatedSeq[king]! < this.vacatedSeq[rook]!)) return;
+    // Both seen gone in one event (a dump after a reconnect): the order is unknown, nothing to flag.
+    if (!rookLifted || (kingLifted && this.vacatedSeq[king]! <= this.vacatedSeq[rook]!)) return;
     const r = next.record!;
     this.incident({
       kind: 'rook-first-castling',
@@ -773,6 +781,10 @@ export class GameEngine {
       removed.unshift(this.top().record!.san);
       this.popPly();
     }
+    // What was lifted while taking back belongs to no move of the position now reached.
+    const top = this.top();
+    top.sinceSeq = this.seq;
+    top.sinceAt = at;
     this.recomputeMismatch();
     this.lastSearchHash = undefined;
     this.out.push({ type: 'takeback', at, toPly, fen: this.top().fen, removed });
@@ -784,6 +796,14 @@ export class GameEngine {
     this.result = undefined;
   }
 
+  /**
+   * Moves are followed until the arbiter or the result pieces close the game. After an automatic
+   * draw (9.6, dead position) players sometimes play on; the record keeps what they do.
+   */
+  private acceptsMoves(): boolean {
+    return !this.result || this.isAutomatic(this.result.termination);
+  }
+
   private isAutomatic(t: Termination): boolean {
     return t !== 'arbiter' && t !== 'result-pieces';
   }
@@ -792,12 +812,14 @@ export class GameEngine {
   private checkEnd(p: Ply, at: number): void {
     const pos = p.pos;
     const ply = this.plyCount();
-    if (pos.isCheckmate()) return this.end(pos.turn === 'white' ? '0-1' : '1-0', 'checkmate', at);
-    if (pos.isStalemate()) return this.end('1/2-1/2', 'stalemate', at);
-    if (pos.isInsufficientMaterial()) return this.end('1/2-1/2', 'insufficient-material', at);
     const seen = this.repetitions.get(p.key) ?? 0;
-    if (seen >= 5) return this.end('1/2-1/2', 'fivefold-repetition', at);
-    if (pos.halfmoves >= 150) return this.end('1/2-1/2', 'seventy-five-moves', at);
+    if (!this.result) {
+      if (pos.isCheckmate()) return this.end(pos.turn === 'white' ? '0-1' : '1-0', 'checkmate', at);
+      if (pos.isStalemate()) return this.end('1/2-1/2', 'stalemate', at);
+      if (pos.isInsufficientMaterial()) return this.end('1/2-1/2', 'insufficient-material', at);
+      if (seen >= 5) return this.end('1/2-1/2', 'fivefold-repetition', at);
+      if (pos.halfmoves >= 150) return this.end('1/2-1/2', 'seventy-five-moves', at);
+    }
     if (seen >= 3) this.out.push({ type: 'claimable', at, ply, reason: 'threefold-repetition', article: '9.2' });
     if (pos.halfmoves === 100) this.out.push({ type: 'claimable', at, ply, reason: 'fifty-moves', article: '9.3' });
   }
