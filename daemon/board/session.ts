@@ -41,7 +41,7 @@ export interface BoardSessionOptions {
   timers?: Timers;
   /** Periodic full dump to catch drift; 0 disables. Default 30 s. */
   dumpIntervalMs?: number;
-  /** How long to wait for the handshake's board dump before giving the link up. Default 5 s. */
+  /** How long to wait for the handshake's (or a periodic) board dump before giving the link up. Default 5 s. */
   handshakeTimeoutMs?: number;
   /** How long one clock command may wait for its ACK. Default 2.5 s (clocks usually answer in 1–2 s). */
   clockAckTimeoutMs?: number;
@@ -74,6 +74,8 @@ interface Link {
   live: boolean;
   handshakeTimer: unknown;
   dumpTimer: unknown;
+  /** Armed while a periodic dump is awaited: a link that stays open but answers nothing is dead. */
+  answerTimer: unknown;
 }
 
 /**
@@ -188,7 +190,7 @@ export class BoardSession {
       await transport.close().catch(() => undefined);
       return;
     }
-    const link: Link = { transport, decoder: newDecoder(), live: false, handshakeTimer: null, dumpTimer: null };
+    const link: Link = { transport, decoder: newDecoder(), live: false, handshakeTimer: null, dumpTimer: null, answerTimer: null };
     this.link = link;
     transport.on('data', (chunk) => this.onData(link, chunk));
     transport.on('close', (reason) => this.onLinkLost(link, reason ? `link closed: ${reason.message}` : 'link closed'));
@@ -223,6 +225,8 @@ export class BoardSession {
     switch (message.type) {
       case 'board-dump': {
         const board = message.board.slice();
+        if (link.answerTimer !== null) this.timers.clearTimeout(link.answerTimer);
+        link.answerTimer = null;
         if (!link.live) {
           this.goLive(link, at);
         } else if (this.tracked) {
@@ -286,6 +290,13 @@ export class BoardSession {
     link.dumpTimer = this.timers.setTimeout(() => {
       link.dumpTimer = null;
       if (this.link !== link) return;
+      // A Bluetooth (rfcomm) link can stay open with the board long gone: no answer means lost.
+      if (link.answerTimer === null) {
+        link.answerTimer = this.timers.setTimeout(() => {
+          link.answerTimer = null;
+          void this.abandon(link, `no answer to a board dump request within ${this.handshakeTimeoutMs} ms`);
+        }, this.handshakeTimeoutMs);
+      }
       void this.send(link, REQUEST_DUMP_BYTES);
       this.scheduleDump(link);
     }, this.dumpIntervalMs);
@@ -320,8 +331,10 @@ export class BoardSession {
   private dropLink(link: Link): void {
     if (link.handshakeTimer !== null) this.timers.clearTimeout(link.handshakeTimer);
     if (link.dumpTimer !== null) this.timers.clearTimeout(link.dumpTimer);
+    if (link.answerTimer !== null) this.timers.clearTimeout(link.answerTimer);
     link.handshakeTimer = null;
     link.dumpTimer = null;
+    link.answerTimer = null;
     link.live = false;
     if (this.link === link) this.link = null;
   }

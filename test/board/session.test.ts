@@ -168,6 +168,28 @@ describe('BoardSession over the mock binding with the board emulator', () => {
     expect(r.board().filter((e) => e.type === 'dump').length).toBe(dumpsBefore + 2);
   });
 
+  it('gives up a link that stays open but stops answering the periodic dump', async () => {
+    const r = rig({ dumpIntervalMs: 10_000, handshakeTimeoutMs: 2_000, reconnectBaseMs: 500 });
+    await started(r);
+    // The board goes silent (Bluetooth out of range) while the port stays open.
+    r.emulator.act({ kind: 'unplug', at: r.timers.now() });
+    await r.timers.advance(11_000, 500);
+    expect(r.session.state).toBe('live');
+    await r.timers.advance(1_500, 100);
+    expect(r.events.find((e) => e.type === 'state' && e.state === 'retrying')).toMatchObject({
+      detail: expect.stringMatching(/no answer to a board dump request/),
+    });
+    expect(r.board().filter((e) => e.type === 'connection').map((e) => (e.type === 'connection' ? e.connected : null))).toEqual([true, false]);
+    // A retry may already be waiting for its handshake dump: allow it to time out once.
+    r.emulator.act({ kind: 'plug', at: r.timers.now() });
+    await r.timers.advance(4_000, 100);
+    expect(r.session.state).toBe('live');
+    const events = r.board();
+    const back = events.findLastIndex((e) => e.type === 'connection');
+    expect(events[back]).toMatchObject({ connected: true });
+    expect(events[back + 1]).toMatchObject({ type: 'dump', board: r.emulator.board() });
+  });
+
   it('survives garbage on the line and counts it', async () => {
     const r = rig();
     await started(r);
