@@ -160,4 +160,26 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     // The change log since power-up was drained, not replayed as moves.
     expect(r.boardEvents(300).filter((e) => e.type === 'field')).toEqual([]);
   });
+
+  it('reconnects the line after the device disappears and rediscovers its boards', async () => {
+    const r = rig({ reconnectBaseMs: 500, reconnectMaxMs: 1_000 });
+    await running(r);
+    r.port.remove();
+    await settle();
+    await r.timers.advance(2_000, 50);
+    const conn = (address: number) =>
+      r.boardEvents(address).flatMap((e) => (e.type === 'connection' ? [e.connected] : []));
+    expect(conn(300)).toEqual([true, false]);
+    expect(conn(1025)).toEqual([true, false]);
+    expect(r.events.some((e) => e.type === 'state' && e.state === 'retrying' && /open failed/.test(e.detail ?? ''))).toBe(true);
+    r.a.act({ kind: 'lift', at: r.timers.now(), field: E2 });
+    r.port.recreate();
+    await r.timers.advance(3_000, 20);
+    expect(r.events.filter((e) => e.type === 'discovered')).toHaveLength(2);
+    expect(conn(300)).toEqual([true, false, true]);
+    expect(conn(1025)).toEqual([true, false, true]);
+    const dump = r.boardEvents(1025).filter((e) => e.type === 'dump').at(-1);
+    expect(dump?.type === 'dump' && dump.board[E2]).toBe(PIECE.EMPTY);
+    expect(r.session.state).toBe('polling');
+  });
 });
