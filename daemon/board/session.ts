@@ -84,7 +84,7 @@ interface Link {
  */
 export class BoardSession {
   private readonly timers: Timers;
-  private readonly whiteOnClock: ClockSide;
+  private whiteOnClock: ClockSide;
   private readonly dumpIntervalMs: number;
   private readonly handshakeTimeoutMs: number;
   private readonly clockAckTimeoutMs: number;
@@ -126,6 +126,11 @@ export class BoardSession {
   /** The board as last dumped and updated since; null before the first dump. */
   get board(): PieceCode[] | null {
     return this.tracked ? this.tracked.slice() : null;
+  }
+
+  /** The arbiter may turn the clock round mid-session: later readings use the new side. */
+  setWhiteOnClock(side: ClockSide): void {
+    this.whiteOnClock = side;
   }
 
   decoderStats(): DecoderStats | null {
