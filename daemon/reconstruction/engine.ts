@@ -751,8 +751,9 @@ export class GameEngine {
     const since = from.sinceSeq;
     const rookLifted = this.vacatedSeq[rook]! > since;
     const kingLifted = this.vacatedSeq[king]! > since;
-    // Both seen gone in one event (a dump after a reconnect): the order is unknown, nothing to flag.
-    if (!rookLifted || (kingLifted && this.vacatedSeq[king]! <= this.vacatedSeq[rook]!)) return;
+    // Flag only a king lifted after its rook: a Chess960 king already on its castled square may stay
+    // put (Guidelines II), and pieces gone in one event (a dump) have no order.
+    if (!rookLifted || !kingLifted || this.vacatedSeq[king]! <= this.vacatedSeq[rook]!) return;
     const r = next.record!;
     this.incident({
       kind: 'rook-first-castling',

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { scharnagl } from '../../../daemon/reconstruction/start-position.ts';
+import { Script } from './script.ts';
+
+describe('engine: takebacks and the arbiter', () => {
+  it.each([1, 2, 3])('takes back %i plies, one position at a time', (k) => {
+    const s = new Script().setUp().play('e2e4', 'e7e5', 'g1f3', 'b8c6');
+    const undo: [string, string][] = [['c6', 'b8'], ['f3', 'g1'], ['e5', 'e7']];
+    for (const [a, b] of undo.slice(0, k)) s.move(a, b);
+    expect(s.ofType('takeback').map((t) => t.toPly)).toEqual([3, 2, 1].slice(0, k));
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6'].slice(0, 4 - k));
+    expect(s.ofType('takeback')[0]!.removed).toEqual(['Nc6']);
+  });
+
+  it('a takeback of a capture restores both pieces', () => {
+    const s = new Script().setUp().play('e2e4', 'd7d5', 'e4d5');
+    s.lift('d5').place('e4', 'P').place('d5', 'p');
+    expect(s.ofType('takeback')).toEqual([expect.objectContaining({ toPly: 2 })]);
+    s.play('e4e5');
+    expect(s.sans()).toEqual(['e4', 'd5', 'e5']);
+  });
+
+  it('the arbiter reinstates an earlier position', () => {
+    const s = new Script().setUp().play('e2e4', 'e7e5', 'g1f3');
+    const ev = s.engine.arbiter({ type: 'reinstate', at: s.t + 1, ply: 1 });
+    expect(ev).toEqual([expect.objectContaining({ type: 'takeback', toPly: 1, removed: ['e5', 'Nf3'] })]);
+    expect(s.engine.snapshot().fen).toBe('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1');
+  });
+
+  it('the arbiter sets a new position', () => {
+    const s = new Script().setUp().play('e2e4');
+    const fen = '4k3/8/8/8/8/8/8/4K2R w K - 0 1';
+    const ev = s.engine.arbiter({ type: 'set-position', at: s.t + 1, fen });
+    expect(ev[0]).toMatchObject({ type: 'game-started', kind: 'arbiter-position', fen });
+  });
+});
+
+describe('engine: disconnection and jumps', () => {
+  it('a board unplugged for two moves is resynchronised with the sequence found', () => {
+    const s = new Script().setUp().play('e2e4').unplug();
+    s.move('e7', 'e5').move('g1', 'f3');
+    s.plug();
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nf3']);
+    const inc = s.engine.snapshot().incidents;
+    expect(inc.map((i) => [i.kind, i.ply])).toEqual([
+      ['board-disconnected', 1],
+      ['missed-moves', 1],
+      ['board-resynchronised', 3],
+    ]);
+    expect(inc[1]).toMatchObject({ sans: ['e5', 'Nf3'], ambiguous: false, alternatives: 1 });
+  });
+
+  it('one move seen late is just a move', () => {
+    const s = new Script().setUp().play('e2e4').unplug().move('c7', 'c5').plug();
+    expect(s.sans()).toEqual(['e4', 'c5']);
+    expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised']);
+  });
+
+  it('flags a jump that more than one sequence explains', () => {
+    const s = new Script().setUp().unplug().move('g1', 'f3').move('b8', 'c6').move('b1', 'c3').plug();
+    const missed = s.engine.snapshot().incidents.find((i) => i.kind === 'missed-moves')!;
+    expect(missed).toMatchObject({ ambiguous: true });
+    expect(missed.kind === 'missed-moves' && missed.alternatives).toBe(2);
+    expect(s.sans()).toHaveLength(3);
+  });
+
+  it('a dump nothing explains is an illegal position', () => {
+    const s = new Script().setUp().play('e2e4').unplug().lift('a1').lift('h8').lift('d1').place('d4', 'Q').plug();
+    expect(s.incidentKinds()).toEqual(['board-disconnected', 'illegal-position', 'board-resynchronised']);
+    const inc = s.engine.snapshot().incidents[1]!;
+    expect(inc.kind === 'illegal-position' && inc.differences.map((d) => d.square).sort()).toEqual(['a1', 'd1', 'd4', 'h8']);
+  });
+});
+
+describe('engine: Chess960', () => {
+  it.each([
+    ['BBQNNRKR', 0],
+    ['RNBQKBNR', 518],
+    ['RKRNNQBB', 959],
+    ['QBNBRKRN', undefined], // not a 960 start: both bishops on light squares
+  ])('Scharnagl number of %s is %s', (back, n) => {
+    expect(scharnagl(back)).toBe(n);
+  });
+
+  it('recognises a Chess960 start, also reversed', () => {
+    for (const reversed of [false, true]) {
+      const s = new Script({}, reversed).setUp('bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1');
+      expect(s.ofType('game-started')[0]).toMatchObject({ kind: 'chess960', chess960Number: 0, reversed });
+      s.play('g2g3', 'f7f5');
+      expect(s.sans()).toEqual(['g3', 'f5']);
+    }
+  });
+
+  const FEN = '1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1';
+  const castles: [string, (s: Script) => Script, string, string][] = [
+    ['only the rook moves (king already on g1)', (s) => s.move('h1', 'f1'), 'O-O', 'g1h1'],
+    ['king off the board, rook, then king', (s) => s.lift('g1').lift('b1').place('d1', 'R').place('c1', 'K'), 'O-O-O', 'g1b1'],
+    ['king onto the rook first', (s) => s.lift('g1').lift('b1').place('b1', 'K').lift('b1', 600).place('d1', 'R').place('c1', 'K'), 'O-O-O', 'g1b1'],
+  ];
+  it.each(castles)('castling: %s', (_n, hand, san, uci) => {
+    const s = new Script({ start: { fen: FEN }, chess960: true }).setUp(FEN);
+    hand(s).press('white');
+    expect(s.sans()).toEqual([san]);
+    expect(s.engine.snapshot().moves[0]!.uci).toBe(uci);
+    expect(s.incidentKinds()).toEqual([]);
+  });
+});
