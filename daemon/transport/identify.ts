@@ -1,4 +1,5 @@
-import { DgtDecoder, encodeCommand } from '../../protocols/dgt/index.ts';
+import { DgtDecoder } from '../../protocols/dgt/index.ts';
+import { IDENTIFY_BYTES } from '../board/wire.ts';
 import type { Timers } from '../board/timers.ts';
 import { systemTimers } from '../board/timers.ts';
 import type { ByteTransport } from './byte-transport.ts';
@@ -70,8 +71,7 @@ export async function identifyBoard(transport: ByteTransport, options: IdentifyO
         else if (grace === null) grace = timers.setTimeout(finish, graceMs);
       }
     });
-    const query = [encodeCommand({ type: 'send-serial' }), encodeCommand({ type: 'send-long-serial' }), encodeCommand({ type: 'send-version' })];
-    transport.write(Uint8Array.from(query.flatMap((q) => [...q]))).catch((err: unknown) => {
+    transport.write(IDENTIFY_BYTES).catch((err: unknown) => {
       lost = `write failed: ${err instanceof Error ? err.message : String(err)}`;
       finish();
     });
