@@ -259,7 +259,19 @@ function decodeReply(id: number, d: Uint8Array, from: number, to: number): BusRe
 
 /** Boards → host bus replies, checksum-verified (the daemon side). */
 export class BusReplyDecoder extends PacketStream<BusReplyResult> {
+  /**
+   * Bytes of the unfinished reply (which push() keeps at the buffer's start) already checked for
+   * an id byte, so a long EEPROM reply arriving byte by byte is not rescanned from its start.
+   */
+  private scanned = 0;
+
   protected next(buf: Uint8Array, i: number, len: number, out: BusReplyResult[]): number {
+    const used = this.consume(buf, i, len, out);
+    this.scanned = used === 0 ? len - i : 0;
+    return used;
+  }
+
+  private consume(buf: Uint8Array, i: number, len: number, out: BusReplyResult[]): number {
     const id = buf[i]!;
     if (id < 0x80) {
       const n = PacketStream.garbageRun(buf, i, len);
@@ -279,7 +291,7 @@ export class BusReplyDecoder extends PacketStream<BusReplyResult> {
       out.push({ ok: false, reason: range === undefined ? 'unknown-id' : 'bad-length', address, raw: buf.slice(i, i + 1) });
       return 1;
     }
-    const cut = PacketStream.idByteIn(buf, i + 5, Math.min(i + size, len));
+    const cut = PacketStream.idByteIn(buf, i + Math.max(5, this.scanned), Math.min(i + size, len));
     if (cut >= 0) {
       out.push({ ok: false, reason: 'truncated', address, raw: buf.slice(i, cut) });
       return cut - i;

@@ -120,6 +120,17 @@ describe('bus replies: id, length (whole packet), address, data, checksum', () =
     expect(out.reduce((n, o) => n + o.raw.length, 0)).toBe(stream.length);
   });
 
+  it('a long EEPROM reply arriving byte by byte is still cut by an id byte inside it', () => {
+    const long = encodeBusReply({ type: 'from-start', entries: randomEeprom(new Rng(9), 1500) }, 1025);
+    const ping = encodeBusReply({ type: 'ping' }, 1025);
+    const cutAt = 2000;
+    const stream = Uint8Array.from([...long.subarray(0, cutAt), ...ping, ...long]);
+    const d = new BusReplyDecoder();
+    const out = Array.from(stream).flatMap((b) => d.push(Uint8Array.of(b)));
+    expect(out.map((o) => (o.ok ? o.reply.type : o.reason))).toEqual(['truncated', 'ping', 'from-start']);
+    expect(out[0]!.raw.length).toBe(cutAt);
+  });
+
   it('random bytes never throw and every byte is reported exactly once (or pending)', () => {
     const r = new Rng(21);
     const bytes = r.bytes(100_000);
