@@ -97,6 +97,7 @@ export class FeedHub {
     private readonly source: LiveSource,
     private readonly checkToken: TokenCheck,
     readonly limits: FeedLimits = DEFAULT_FEED_LIMITS,
+    private readonly deflateThreshold = 1024,
   ) {
     this.unsubscribeSource = source.subscribe((c) => this.onChange(c));
     this.timer = setInterval(() => this.serviceLagging(), limits.resyncCheckMs);
@@ -156,9 +157,12 @@ export class FeedHub {
     this.sendFrame(client, encode(msg));
   }
 
-  private sendFrame(client: Client, frame: string): void {
+  private sendFrame(client: Client, frame: string | Buffer): void {
     if (client.ws.readyState !== client.ws.OPEN) return;
-    client.ws.send(frame);
+    // Small frames skip permessage-deflate entirely (the threshold would skip compressing them,
+    // but not the per-connection deflate queue they would wait in behind a large snapshot).
+    const small = (typeof frame === 'string' ? frame.length : frame.byteLength) < this.deflateThreshold;
+    client.ws.send(frame, { binary: false, compress: !small });
     this.stats.framesSent++;
   }
 
@@ -348,7 +352,7 @@ export class FeedHub {
    * not queued in our memory either) and is marked lagging; `serviceLagging` sends it a fresh
    * snapshot once its queue has drained, so it never sees a gap — only a jump to the present.
    */
-  private deliver(client: Client, stream: ScopeStream<Client>, frame: string): void {
+  private deliver(client: Client, stream: ScopeStream<Client>, frame: Buffer): void {
     const sub = client.subs.get(stream.scope);
     if (!sub || sub.lagging) return;
     if (client.ws.bufferedAmount > this.limits.highWaterBytes) {

@@ -1,9 +1,12 @@
 import type { Role } from '../../protocols/feed/messages.ts';
 
-/** One delta frame as it went on the wire, kept for resuming clients. */
+/**
+ * One delta frame as it went on the wire, kept for resuming clients. Encoded to UTF-8 once: the
+ * same bytes go to every subscriber (ws would otherwise convert the string per client).
+ */
 export interface SentDelta {
   seq: number;
-  frame: string;
+  frame: Buffer;
 }
 
 /**
@@ -29,7 +32,7 @@ export class ScopeStream<Sub> {
   /** Numbers the next delta; `build` makes its frame from the sequence number. */
   append(build: (seq: number) => string): SentDelta {
     this.seq += 1;
-    const d = { seq: this.seq, frame: build(this.seq) };
+    const d = { seq: this.seq, frame: Buffer.from(build(this.seq), 'utf8') };
     this.ring[this.next] = d;
     this.next = (this.next + 1) % this.ring.length;
     this.size = Math.min(this.size + 1, this.ring.length);

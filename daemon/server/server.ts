@@ -72,12 +72,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
 
   const http = createServer(app);
+  const deflateThreshold = opts.deflateThresholdBytes ?? 1024;
   const wss = new WebSocketServer({
     server: http,
     path: FEED_PATH,
     maxPayload: limits.maxPayload,
     perMessageDeflate: {
-      threshold: opts.deflateThresholdBytes ?? 1024,
+      threshold: deflateThreshold,
       zlibDeflateOptions: { level: 3 },
       // Without context takeover each connection keeps no 32 KiB window between frames: memory
       // per idle client stays small with thousands connected.
@@ -85,7 +86,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       clientNoContextTakeover: true,
     },
   });
-  const hub = new FeedHub(opts.source, checkToken, limits);
+  const hub = new FeedHub(opts.source, checkToken, limits, deflateThreshold);
   wss.on('connection', (ws, req) => hub.accept(ws, req));
   // ws reports protocol violations (oversized frames, bad opcodes) on the socket and closes it;
   // the listener keeps them from becoming uncaught errors.
