@@ -54,6 +54,15 @@ export type ClockCommand =
   /** A well-framed clock command we do not model (or with non-canonical content): kept verbatim. */
   | { type: 'unknown'; id: number; content: number[] };
 
+/**
+ * Whole hours/minutes/seconds for SETNRUN from milliseconds, rounded up so a clock never shows
+ * less time than remains; capped at 9:59:59, the most the display (one hour digit) can show.
+ */
+export function msToHms(ms: number): ClockHms {
+  const total = Math.min(9 * 3600 + 59 * 60 + 59, Math.max(0, Math.ceil(ms / 1000)));
+  return { hours: Math.floor(total / 3600), minutes: Math.floor((total % 3600) / 60), seconds: total % 60 };
+}
+
 function hms(h: number, m: number, s: number): ClockHms {
   return { hours: h, minutes: m, seconds: s };
 }

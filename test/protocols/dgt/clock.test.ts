@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  clockAck, decodeAll, decodeBwtime, decodeClockFrame, encodeClockCommand, encodeMessage, isClockAck,
+  clockAck, decodeAll, decodeBwtime, decodeClockFrame, encodeClockCommand, encodeMessage, isClockAck, msToHms,
 } from '../../../protocols/dgt/index.ts';
 import type { BoardMessage, ClockCommand } from '../../../protocols/dgt/index.ts';
 import { hex, toHex } from './hex.ts';
@@ -180,5 +180,15 @@ describe('clock commands inside CLOCK_MESSAGE 0x2b: 0x2b, size, 0x03, id, conten
     expect(decodeClockFrame(hex('2b 02 03 00'))).toEqual({ ok: false, reason: 'clock message size 2 < 3' });
     expect(decodeClockFrame(hex('2b'))).toEqual({ ok: false, reason: 'missing size byte' });
     expect(decodeClockFrame(hex('41'))).toEqual({ ok: false, reason: 'not a clock message (0x2b)' });
+  });
+});
+
+describe('msToHms (SETNRUN times)', () => {
+  it('rounds up to whole seconds and caps at the display maximum 9:59:59', () => {
+    expect(msToHms(0)).toEqual({ hours: 0, minutes: 0, seconds: 0 });
+    expect(msToHms(5 * 60_000 + 1)).toEqual({ hours: 0, minutes: 5, seconds: 1 });
+    expect(msToHms(90 * 60_000)).toEqual({ hours: 1, minutes: 30, seconds: 0 });
+    expect(msToHms(10 * 3600_000)).toEqual({ hours: 9, minutes: 59, seconds: 59 });
+    expect(msToHms(-5)).toEqual({ hours: 0, minutes: 0, seconds: 0 });
   });
 });
