@@ -66,6 +66,7 @@ export class DgtDecoder {
   private checked = 0;
   private discarding = false;
   private slab = new Uint8Array(SLAB_SIZE);
+  private slabBuffer: ArrayBuffer = this.slab.buffer as ArrayBuffer;
   private slabUsed = SLAB_SIZE;
 
   /** Bytes held back waiting for the rest of a frame. */
@@ -127,14 +128,15 @@ export class DgtDecoder {
       return out;
     }
     if (this.slabUsed + n > SLAB_SIZE) {
-      this.slab = new Uint8Array(SLAB_SIZE);
+      this.slabBuffer = new ArrayBuffer(SLAB_SIZE);
+      this.slab = new Uint8Array(this.slabBuffer);
       this.slabUsed = 0;
     }
     const slab = this.slab;
     const at = this.slabUsed;
     for (let k = 0; k < n; k++) slab[at + k] = buf[from + k]!;
     this.slabUsed = at + n;
-    return new Uint8Array(slab.buffer, at, n);
+    return new Uint8Array(this.slabBuffer, at, n);
   }
 
   private discard(n: number): void {
