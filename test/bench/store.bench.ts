@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { RawEventWriter } from '../../daemon/store/raw-event-writer.ts';
 import { openStore } from '../../daemon/store/store.ts';
 import type { RawEventInput } from '../../daemon/store/types.ts';
+import type { PieceCode } from '../../protocols/dgt/squares.ts';
 
 // Sustained raw-event inserts per second with the store's real durability settings (WAL +
 // synchronous=FULL: one fsync per commit), committed per event-loop tick by RawEventWriter as the
@@ -24,7 +25,7 @@ function frame(i: number): RawEventInput {
     wallMs: 1_783_152_000_000 + at,
     event: i % 3 === 0
       ? { type: 'clock', at, whiteMs: 5_400_000 - at, blackMs: 5_000_000, running: 'white', whiteFlag: false, blackFlag: false }
-      : { type: 'field', at, field: i % 64, piece: i % 13 },
+      : { type: 'field', at, field: i % 64, piece: (i % 13) as PieceCode },
     raw: i % 3 === 0 ? Uint8Array.from([0x8d, 0, 10, 1, 0x29, 0x59, 1, 0x30, 0, 9]) : Uint8Array.from([0x8e, 0, 5, i % 64, i % 13]),
   };
 }
