@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { err, ok, type Result } from './result.ts';
 import type {
   HallTable,
   PairingInput,
@@ -15,8 +16,8 @@ export interface SetupWrites {
   upsertTournament(t: TournamentSetup): number;
   /** Makes the hall's table list exactly `tables` (boards/sides updated, new ones added). */
   syncTables(tables: readonly HallTable[]): void;
-  /** Records which table a board serial number was seen on (latest wins). */
-  assignBoardSerial(serial: string, tableNumber: number, wallMs: number): void;
+  /** Records which table a board serial number was seen on (latest wins); the table must be in the hall. */
+  assignBoardSerial(serial: string, tableNumber: number, wallMs: number): Result<void, string>;
   /** Finds a player by FIDE id, else by exact name (+ federation when given); creates one otherwise.
    *  Updates title/rating/federation with what is given. Returns the player id. */
   upsertPlayer(p: PlayerInfo): number;
@@ -134,6 +135,7 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
     `INSERT INTO board_serials (serial, table_number, seen_wall) VALUES (?, ?, ?)
      ON CONFLICT (serial) DO UPDATE SET table_number = excluded.table_number, seen_wall = excluded.seen_wall`,
   );
+  const tableExists = db.prepare('SELECT 1 FROM hall_tables WHERE number = ?').pluck();
   const serialTable = db.prepare('SELECT table_number FROM board_serials WHERE serial = ?').pluck();
 
   const playerByFideId = db.prepare('SELECT id FROM players WHERE fide_id = ?').pluck();
@@ -194,7 +196,11 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
       }
       for (const t of tables) upsertTable.run(t.number, t.board, t.whiteOnClock);
     }),
-    assignBoardSerial: (serial, tableNumber, wallMs) => void assignSerial.run(serial, tableNumber, wallMs),
+    assignBoardSerial: (serial, tableNumber, wallMs) => {
+      if (tableExists.get(tableNumber) === undefined) return err(`board ${serial}: table ${tableNumber} is not in the hall`);
+      assignSerial.run(serial, tableNumber, wallMs);
+      return ok(undefined);
+    },
     upsertPlayer,
     setRoundStatus: (roundId, status, wallMs) => void (status === 'live' ? roundLive : roundFinished).run(wallMs, roundId),
     replacePairings: db.transaction((roundId: number, pairings: readonly PairingInput[]) => {
