@@ -19,7 +19,10 @@ export interface EmulateConfig {
   /** "random" or a path (resolved like dataDir) to a PGN file or a directory of PGN files. */
   games: string;
   seed: number;
-  speed: number;
+  /** Noise model of the emulated players (protocols/noisy-player NOISE_MODELS; checked by the emulator). */
+  noise: string;
+  /** Serial number of emulated board 1; the others count up. */
+  serialBase: number;
 }
 
 export interface BoardcastConfig {
