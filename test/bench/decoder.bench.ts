@@ -17,9 +17,10 @@ export default async function bench(): Promise<void> {
   console.log(`node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores`);
   console.log(`stream: ${stream.messages.length} messages, ${mb.toFixed(2)} MB, avg ${(bytes.length / stream.messages.length).toFixed(1)} B/frame`);
 
-  for (const chunkSize of [16, 256, 4096, 65536]) {
+  for (const [mode, chunkSize] of [['push', 16], ['push', 256], ['push', 4096], ['push', 65536], ['pushEach', 16], ['pushEach', 4096], ['pushEach', 65536]] as const) {
     const chunks: Uint8Array[] = [];
     for (let i = 0; i < bytes.length; i += chunkSize) chunks.push(bytes.subarray(i, i + chunkSize));
+    const runOnce = mode === 'push' ? runPush : runEach;
     // Warm-up pass so the JIT has settled.
     runOnce(chunks);
     let passes = 0;
@@ -37,17 +38,28 @@ export default async function bench(): Promise<void> {
     // also counts time spent waiting for a core.
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     console.log(
-      `chunk ${String(chunkSize).padStart(5)} B: ${((mb * passes) / elapsed).toFixed(1).padStart(6)} MB/s wall, ` +
+      `${mode.padEnd(8)} chunk ${String(chunkSize).padStart(5)} B: ${((mb * passes) / elapsed).toFixed(1).padStart(6)} MB/s wall, ` +
         `${((mb * passes) / cpuSeconds).toFixed(1).padStart(6)} MB/s per CPU-second, ` +
         `${(frames / elapsed / 1e6).toFixed(2)} M frames/s (${passes} passes, ${elapsed.toFixed(2)} s wall, ${cpuSeconds.toFixed(2)} s CPU)`,
     );
   }
 }
 
-function runOnce(chunks: Uint8Array[]): number {
+function runPush(chunks: Uint8Array[]): number {
   const d = new DgtDecoder();
   let n = 0;
   for (const c of chunks) n += d.push(c).length;
+  if (d.stats.discardedBytes !== 0) throw new Error('benchmark stream should decode cleanly');
+  return n;
+}
+
+function runEach(chunks: Uint8Array[]): number {
+  const d = new DgtDecoder();
+  let n = 0;
+  const count = (): void => {
+    n++;
+  };
+  for (const c of chunks) d.pushEach(c, count);
   if (d.stats.discardedBytes !== 0) throw new Error('benchmark stream should decode cleanly');
   return n;
 }

@@ -130,4 +130,31 @@ describe('DgtDecoder: framing and resynchronisation', () => {
     expect(toHex(f!.raw)).toBe(FU);
     expect(d.push(Buffer.from([0x24, 0x01]))[0]!.message).toEqual({ type: 'field-update', field: 36, piece: 1 });
   });
+
+  it('pushEach hands on the same frames as push, across chunk boundaries', () => {
+    const bytes = hex(`01 ${FU} 8d 00 0a 21 23 ${FU2} ${FU}`);
+    const a = new DgtDecoder();
+    const viaPush = [a.push(bytes.subarray(0, 4)), a.push(bytes.subarray(4))].flat();
+    const b = new DgtDecoder();
+    const viaEach: DecodedFrame[] = [];
+    b.pushEach(bytes.subarray(0, 4), (f) => viaEach.push(f));
+    b.pushEach(bytes.subarray(4), (f) => viaEach.push(f));
+    expect(viaEach).toEqual(viaPush);
+    expect(b.stats).toEqual(a.stats);
+  });
+
+  it('a throwing pushEach consumer gets its error back once, and the decoder stays consistent', () => {
+    const d = new DgtDecoder();
+    const seen: string[] = [];
+    expect(() =>
+      d.pushEach(hex(`${FU} ${FU2} 8e 00`), (f) => {
+        seen.push(toHex(f.raw));
+        throw new Error('consumer failed');
+      }),
+    ).toThrow('consumer failed');
+    expect(seen).toEqual([FU, FU2]);
+    expect(d.pendingBytes).toBe(2);
+    expect(d.push(hex('05 0c 03')).map((f) => toHex(f.raw))).toEqual([FU]);
+    expect(d.stats).toMatchObject({ frames: 3, discardedBytes: 0 });
+  });
 });
