@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import {
   decodeClientMessage,
@@ -91,6 +92,8 @@ export class FeedHub {
   private readonly roundOfGame = new Map<string, number>();
   private readonly unsubscribeSource: () => void;
   private readonly timer: NodeJS.Timeout;
+  /** Corked sockets and the backlog each had before this tick (the tick's own frames are not lag). */
+  private readonly corked = new Map<Client, { socket: Socket; backlog: number }>();
   private readonly snapshotCache = new Map<string, { seq: number; at: number; body: SnapshotBody }>();
 
   constructor(
@@ -159,11 +162,32 @@ export class FeedHub {
 
   private sendFrame(client: Client, frame: string | Buffer): void {
     if (client.ws.readyState !== client.ws.OPEN) return;
+    this.cork(client);
     // Small frames skip permessage-deflate entirely (the threshold would skip compressing them,
     // but not the per-connection deflate queue they would wait in behind a large snapshot).
     const small = (typeof frame === 'string' ? frame.length : frame.byteLength) < this.deflateThreshold;
     client.ws.send(frame, { binary: false, compress: !small });
     this.stats.framesSent++;
+  }
+
+  /**
+   * Frames sent to one client in the same tick (a move and the clock change of its press, several
+   * missed deltas on resume) leave in one write instead of one system call each: the socket is
+   * corked until the current synchronous work is done. ws has no public cork; without its socket
+   * (not expected) frames are simply written one by one.
+   */
+  private cork(client: Client): void {
+    if (this.corked.has(client)) return;
+    const socket = (client.ws as unknown as { _socket?: Socket })._socket;
+    if (!socket || typeof socket.cork !== 'function') return;
+    this.corked.set(client, { socket, backlog: client.ws.bufferedAmount });
+    socket.cork();
+    if (this.corked.size === 1) queueMicrotask(() => this.uncorkAll());
+  }
+
+  private uncorkAll(): void {
+    for (const { socket } of this.corked.values()) socket.uncork();
+    this.corked.clear();
   }
 
   private error(client: Client, code: ErrorCode, message: string, scope?: string): void {
@@ -355,7 +379,8 @@ export class FeedHub {
   private deliver(client: Client, stream: ScopeStream<Client>, frame: Buffer): void {
     const sub = client.subs.get(stream.scope);
     if (!sub || sub.lagging) return;
-    if (client.ws.bufferedAmount > this.limits.highWaterBytes) {
+    const backlog = this.corked.get(client)?.backlog ?? client.ws.bufferedAmount;
+    if (backlog > this.limits.highWaterBytes) {
       sub.lagging = true;
       client.laggingSince ??= now();
       return;
