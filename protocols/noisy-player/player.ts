@@ -223,8 +223,9 @@ class Writer {
     performMove(h, shape, style);
     if (this.strikes('knock')) this.knockNeighbour(move, shape);
     this.commit(move, shape);
-    if (shape.kind === 'castle' && style === 'castle-rook-first') {
+    if (shape.kind === 'castle' && style === 'castle-rook-first' && shape.kingTo !== shape.king) {
       // 4.4.2: the rook was touched first; an e-board records it, at the castling's ply, and plays it.
+      // A Chess960 king that stays put may castle by moving only the rook (Guidelines II): no incident.
       this.incidents.push({ kind: 'rook-first-castling', ply: this.ply, by });
     }
     if (this.clock) h.press(by, h.rng.int(150, 900));
@@ -437,7 +438,15 @@ function countPaths(pos: Chess, target: Chess, n: number, limit: number, sameTur
   // One ply changes at most four squares (castling).
   if (diff > 4 * n) return 0;
   let count = 0;
-  for (const [from, dests] of pos.allDests()) {
+  // On the last ply the mover's piece must come from a square that differs (or be the king, which
+  // may stay put when castling in Chess960): only those squares' moves need generating.
+  const froms: Iterable<[Square, Iterable<Square>]> =
+    n === 1
+      ? [...pos.board[pos.turn]]
+          .filter((sq) => differs(pos, target, sq) || pos.board.get(sq)?.role === 'king')
+          .map((sq): [Square, Iterable<Square>] => [sq, pos.dests(sq)])
+      : pos.allDests();
+  for (const [from, dests] of froms) {
     for (const to of dests) {
       const piece = pos.board.get(from)!;
       const promos = piece.role === 'pawn' && (squareRank(to) === 0 || squareRank(to) === 7) ? (['queen', 'rook', 'bishop', 'knight'] as const) : [undefined];
@@ -452,12 +461,15 @@ function countPaths(pos: Chess, target: Chess, n: number, limit: number, sameTur
   return count;
 }
 
+function differs(a: Chess, b: Chess, sq: Square): boolean {
+  const p = a.board.get(sq),
+    q = b.board.get(sq);
+  return p?.role !== q?.role || p?.color !== q?.color;
+}
+
 function differingSquares(a: Chess, b: Chess): number {
   let d = 0;
-  for (let sq = 0; sq < 64; sq++) {
-    const p = a.board.get(sq), q = b.board.get(sq);
-    if (p?.role !== q?.role || p?.color !== q?.color) d++;
-  }
+  for (let sq = 0; sq < 64; sq++) if (differs(a, b, sq)) d++;
   return d;
 }
 

@@ -134,7 +134,8 @@ describe('playNoisy', () => {
           if (nextPiece === PIECE.WKING || nextPiece === PIECE.BKING) castles++;
         }
       }
-      expect(s.expected.incidents.filter((x) => x.kind === 'rook-first-castling').length).toBe(s.expected.sans.filter((x) => x.startsWith('O-O')).length);
+      expect(s.expected.incidents.filter((x) => x.kind === 'rook-first-castling').length).toBeLessThanOrEqual(s.expected.sans.filter((x) => x.startsWith('O-O')).length);
+      if (!s.gameId.endsWith('/960')) expect(s.expected.incidents.filter((x) => x.kind === 'rook-first-castling').length).toBe(s.expected.sans.filter((x) => x.startsWith('O-O')).length);
     }
     expect(castles).toBeGreaterThan(5);
   });
@@ -146,14 +147,15 @@ describe('playNoisy', () => {
     expect(s.board.slice(0, 16).every((p) => p >= PIECE.WPAWN && p <= PIECE.WQUEEN)).toBe(true);
   });
 
-  it('disconnect: moves are made unseen, then the board re-dumps, with both incidents expected', () => {
+  it('disconnect: moves are made unseen, then the board re-dumps, with the incidents expected', () => {
     let dumps = 0;
     for (const s of scripts('disconnect')) {
       const ev = sessionEvents(s);
       const plugs = ev.filter((e) => e.type === 'connection' && e.connected).length;
       dumps += ev.filter((e) => e.type === 'dump').length - 1;
       expect(s.expected.incidents.filter((x) => x.kind === 'board-disconnected')).toHaveLength(plugs);
-      expect(s.expected.incidents.filter((x) => x.kind === 'missed-moves')).toHaveLength(plugs);
+      expect(s.expected.incidents.filter((x) => x.kind === 'board-resynchronised')).toHaveLength(plugs);
+      expect(s.expected.incidents.filter((x) => x.kind === 'missed-moves').length).toBeLessThanOrEqual(plugs);
     }
     expect(dumps).toBeGreaterThan(5);
   });
@@ -164,13 +166,14 @@ describe('playNoisy', () => {
     expect(count('illegal-completed', (s) => s.expected.incidents.filter((i) => i.kind === 'illegal-move').length)).toBeGreaterThan(5);
     expect(count('arbiter-reinstate', (s) => s.arbiter.length)).toBeGreaterThan(5);
     for (const s of scripts('illegal-corrected')) expect(s.expected.incidents).toEqual([]);
-    // Under-promotions are rare in real play; random games have all four.
     const promoting = GAMES.filter((g) => g.sans.some((x) => x.includes('=Q')));
-    expect(count('promotion-unreplaced', (s) => s.expected.incidents.length)).toBeGreaterThanOrEqual(0);
-    for (const s of scripts('promotion-unreplaced', promoting)) {
+    const unreplaced = scripts('promotion-unreplaced', promoting);
+    expect(unreplaced.reduce((n, s) => n + s.expected.incidents.length, 0)).toBeGreaterThan(0);
+    for (const s of unreplaced) {
       for (const inc of s.expected.incidents) {
         expect(inc.kind).toBe('pawn-not-replaced');
-        expect(s.expected.sans[inc.ply]).toMatch(/=Q/);
+        // Reported at the promotion's own ply (1-based).
+        expect(s.expected.sans[inc.ply - 1]).toMatch(/=Q/);
       }
     }
   });

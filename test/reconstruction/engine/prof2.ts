@@ -1,0 +1,13 @@
+import { randomGame } from '../../../protocols/games/random.ts';
+import { playNoisy, sessionEvents } from '../../../protocols/noisy-player/player.ts';
+import { GameEngine } from '../../../daemon/reconstruction/engine.ts';
+const model = (process.argv[2] ?? 'clean') as never;
+const all = Array.from({ length: 100 }, (_, seed) => { const g = randomGame(seed, { chess960: false }); return sessionEvents(playNoisy(g, { model, seed: 1 })); });
+const n = all.reduce((a, b) => a + b.length, 0);
+for (let r = 0; r < 10; r++) {
+  const t0 = performance.now();
+  for (const evs of all) { const e = new GameEngine({ rules: { edition: '2018', category: 'standard' } }); for (const ev of evs) e.push(ev); }
+  console.log(model, n, Math.round(n / ((performance.now() - t0) / 1000)), 'ev/s');
+}
+const types = new Map<string, number>(); for (const evs of all) for (const e of evs) types.set(e.type, (types.get(e.type) ?? 0) + 1);
+console.log([...types]);
