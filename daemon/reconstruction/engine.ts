@@ -1,7 +1,7 @@
 import type { Color, NormalMove } from 'chessops';
 import { Chess } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
-import { makeSan } from 'chessops/san';
+import { makeSan, makeSanAndPlay } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, fieldToSquare, type PieceCode } from '../../protocols/dgt/squares.ts';
@@ -22,7 +22,7 @@ import type {
 } from './game-events.ts';
 import { illegalMoveRuling } from './laws.ts';
 import { recogniseStart } from './start-position.ts';
-import { findSequences, positionCodes, showsSuccessor, successorsOf, type Successor } from './successors.ts';
+import { findSequences, matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 
 /**
  * A piece that rested on a square at least this long (event time) before being moved on was
@@ -31,7 +31,7 @@ import { findSequences, positionCodes, showsSuccessor, successorsOf, type Succes
  */
 const RELEASE_MS = 250;
 /** How many plies a jump (reconnect dump, burst) may hide. */
-const MAX_MISSED_PLIES = 4;
+const MAX_MISSED_PLIES = 3;
 
 /** 32-bit Zobrist keys per (square, code): a board's placement hash, updated per field change. */
 const ZOBRIST = (() => {
@@ -75,6 +75,9 @@ interface Alias {
   pawn: number;
   queen: number;
 }
+
+const sameMove = (a: NormalMove, b: NormalMove): boolean =>
+  a.from === b.from && a.to === b.to && a.promotion === b.promotion;
 
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
@@ -122,6 +125,8 @@ export class GameEngine {
   private lastSearchHash: number | undefined;
   private lastIllegalHash: number | undefined;
   private out: GameEvent[] = [];
+  private previousAt = -Infinity;
+  private lastAt = -Infinity;
 
   constructor(opts: EngineOptions) {
     this.opts = opts;
@@ -131,6 +136,8 @@ export class GameEngine {
   push(ev: BoardEvent): GameEvent[] {
     this.out = [];
     this.seq++;
+    this.previousAt = this.lastAt;
+    this.lastAt = ev.at;
     switch (ev.type) {
       case 'field':
         this.onField(ev.field, ev.piece, ev.at);
@@ -397,7 +404,9 @@ export class GameEngine {
       this.confirm(n + 1, 'clock', at);
       return;
     }
-    if (this.searchJump(at, by)) {
+    // Two or more plies always change at least three squares: a two-square difference is a
+    // single illegal move, not a jump.
+    if (this.mismatches > 2 && this.searchJump(at, by)) {
       this.confirm(this.plyCount(), 'clock', at);
       return;
     }
@@ -448,11 +457,10 @@ export class GameEngine {
     const n = this.plyCount();
     const playing = this.acceptsMoves();
     if (playing && this.mismatches >= 2 && this.mismatches <= 4) {
-      for (const s of this.successors(top)) {
-        if (showsSuccessor(s, this.seen, this.mismatches)) {
-          this.makeMove(top, s, at);
-          return;
-        }
+      const s = matchMove(top.pos, top.codes, this.seen, this.diffFrom(top.codes));
+      if (s) {
+        this.makeMove(top, s, at);
+        return;
       }
     }
     // Reconnect dumps: time has passed, so a forward jump is likelier than a takeback to a
@@ -461,18 +469,15 @@ export class GameEngine {
     const last = top.record;
     if (last && !last.confirmed && playing) {
       const parent = this.history[n - 1]!;
-      let d = 0;
-      for (let s = 0; s < 64; s++) if (this.seen[s] !== parent.codes[s]) d++;
-      if (d === 0) {
+      const diff = this.diffFrom(parent.codes);
+      if (diff.length === 0) {
         this.takeback(n - 1, at);
         return;
       }
-      if (d >= 2 && d <= 4) {
-        for (const s of this.successors(parent)) {
-          if (s.move === top.move || !showsSuccessor(s, this.seen, d)) continue;
-          this.amend(parent, s, at);
-          return;
-        }
+      const s = matchMove(parent.pos, parent.codes, this.seen, diff);
+      if (s && !sameMove(s.move, top.move!)) {
+        this.amend(parent, s, at);
+        return;
       }
     }
     if (playing) {
@@ -488,7 +493,9 @@ export class GameEngine {
       }
     }
     if (!playing) return;
-    if (source === 'dump' || this.mismatches >= 5) {
+    // A burst (many changes stamped with one time, as a buffered poll delivers them) may hide
+    // whole moves; a hand moving pieces one by one never needs the deeper search.
+    if (source === 'dump' || (this.mismatches >= 5 && at === this.previousAt)) {
       if (source !== 'dump' && this.searchJump(at, undefined)) return;
       if (source === 'dump' && this.lastIllegalHash !== this.seenHash) {
         this.lastIllegalHash = this.seenHash;
@@ -511,7 +518,7 @@ export class GameEngine {
     if (this.lastSearchHash === this.seenHash) return false;
     this.lastSearchHash = this.seenHash;
     const top = this.top();
-    const found = findSequences(top.pos, this.seen, MAX_MISSED_PLIES);
+    const found = findSequences(top.pos, this.seen, MAX_MISSED_PLIES, lastBy === undefined ? 200_000 : 20_000);
     if (found.moves.length === 0) return false;
     if (lastBy !== undefined && (found.moves.length % 2 === 1 ? top.pos.turn : other(top.pos.turn)) !== lastBy) return false;
     const probe = top.pos.clone();
@@ -626,6 +633,13 @@ export class GameEngine {
     return (p.successors ??= successorsOf(p.pos, p.codes));
   }
 
+  /** Squares where the board differs from `codes` (stops counting past five: no move changes more). */
+  private diffFrom(codes: Uint8Array): number[] {
+    const out: number[] = [];
+    for (let s = 0; s < 64 && out.length <= 4; s++) if (this.seen[s] !== codes[s]) out.push(s);
+    return out;
+  }
+
   private sameBoard(codes: Uint8Array): boolean {
     for (let s = 0; s < 64; s++) if (this.seen[s] !== codes[s]) return false;
     return true;
@@ -660,8 +674,7 @@ export class GameEngine {
   /** Plays `s` from `from` (the current top) and records it. */
   private play(from: Ply, s: Successor, at: number): Ply {
     const pos = from.pos.clone();
-    const san = makeSan(pos, s.move);
-    pos.play(s.move);
+    const san = makeSanAndPlay(pos, s.move);
     const by = from.pos.turn;
     const ply = this.history.length;
     const record: RecordedMove = { ply, by, san, uci: this.uci(from, s), fenAfter: '', at, confirmed: false };
@@ -815,7 +828,8 @@ export class GameEngine {
     const ply = this.plyCount();
     const seen = this.repetitions.get(p.key) ?? 0;
     if (!this.result) {
-      if (pos.isCheckmate()) return this.end(pos.turn === 'white' ? '0-1' : '1-0', 'checkmate', at);
+      // makeSan already asked chessops whether the move mates.
+      if (p.record?.san.endsWith('#')) return this.end(pos.turn === 'white' ? '0-1' : '1-0', 'checkmate', at);
       if (pos.isStalemate()) return this.end('1/2-1/2', 'stalemate', at);
       if (pos.isInsufficientMaterial()) return this.end('1/2-1/2', 'insufficient-material', at);
       if (seen >= 5) return this.end('1/2-1/2', 'fivefold-repetition', at);

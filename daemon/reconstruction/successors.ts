@@ -26,45 +26,47 @@ export function positionCodes(pos: Chess): Uint8Array {
 
 export function successorsOf(pos: Chess, codes: Uint8Array): Successor[] {
   const out: Successor[] = [];
-  const changes = new Map<number, number>();
-  const push = (move: NormalMove, castling: boolean): void => {
-    const squares: number[] = [];
-    const newCodes: number[] = [];
-    for (const [sq, code] of changes) {
-      if (codes[sq] !== code) {
-        squares.push(sq);
-        newCodes.push(code);
-      }
-    }
-    out.push({ move, squares, codes: newCodes, castling });
-    changes.clear();
-  };
   for (const [from, dests] of pos.allDests()) {
-    const piece = pos.board.get(from)!;
     const code = codes[from]!;
+    const white = code <= PIECE.WQUEEN;
+    const pawn = code === PIECE.WPAWN || code === PIECE.BPAWN;
+    const king = code === PIECE.WKING || code === PIECE.BKING;
     for (const to of dests) {
-      const target = pos.board.get(to);
-      if (piece.role === 'king' && target && target.color === piece.color) {
-        // chessops writes castling as king onto its own rook; the pieces end on c/d or g/f.
-        const rank = from & 56;
-        const hSide = to > from;
-        changes.set(from, PIECE.EMPTY).set(to, PIECE.EMPTY);
-        changes.set(rank + (hSide ? 6 : 2), code).set(rank + (hSide ? 5 : 3), codes[to]!);
-        push({ from, to }, true);
-      } else if (piece.role === 'pawn' && (to >> 3 === 0 || to >> 3 === 7)) {
-        for (const role of PROMOTIONS) {
-          changes.set(from, PIECE.EMPTY).set(to, pieceToCode({ color: piece.color, role }));
-          push({ from, to, promotion: role }, false);
-        }
+      const target = codes[to]!;
+      if (king && target !== PIECE.EMPTY && target <= PIECE.WQUEEN === white) {
+        out.push(castlingSuccessor(from, to, code, target, codes));
+      } else if (pawn && (to >> 3 === 0 || to >> 3 === 7)) {
+        for (const role of PROMOTIONS)
+          out.push({ move: { from, to, promotion: role }, squares: [from, to], codes: [PIECE.EMPTY, pieceToCode({ color: white ? 'white' : 'black', role })], castling: false });
+      } else if (pawn && target === PIECE.EMPTY && (from & 7) !== (to & 7)) {
+        out.push({ move: { from, to }, squares: [from, to, to + (white ? -8 : 8)], codes: [PIECE.EMPTY, code, PIECE.EMPTY], castling: false });
       } else {
-        changes.set(from, PIECE.EMPTY).set(to, code);
-        if (piece.role === 'pawn' && !target && (from & 7) !== (to & 7))
-          changes.set(to + (piece.color === 'white' ? -8 : 8), PIECE.EMPTY);
-        push({ from, to }, false);
+        // The source empties and the destination changes (empty or an enemy piece before).
+        out.push({ move: { from, to }, squares: [from, to], codes: [PIECE.EMPTY, code], castling: false });
       }
     }
   }
   return out;
+}
+
+/** chessops writes castling as king onto its own rook; the pieces end on c/d or g/f (Chess960 too). */
+function castlingSuccessor(king: number, rook: number, kingCode: number, rookCode: number, codes: Uint8Array): Successor {
+  const rank = king & 56;
+  const hSide = rook > king;
+  const changes = new Map<number, number>([
+    [king, PIECE.EMPTY],
+    [rook, PIECE.EMPTY],
+  ]);
+  changes.set(rank + (hSide ? 6 : 2), kingCode).set(rank + (hSide ? 5 : 3), rookCode);
+  const squares: number[] = [];
+  const newCodes: number[] = [];
+  for (const [sq, c] of changes) {
+    if (codes[sq] !== c) {
+      squares.push(sq);
+      newCodes.push(c);
+    }
+  }
+  return { move: { from: king, to: rook }, squares, codes: newCodes, castling: true };
 }
 
 /** Whether `seen` shows exactly the successor `s` of the position whose codes are `codes`. */
@@ -121,3 +123,50 @@ export function findSequences(pos: Chess, target: ArrayLike<number>, maxDepth: n
   }
   return { moves: [], count: 0 };
 }
+
+/**
+ * The legal move, if any, whose successor the board `seen` shows, found from the differing squares
+ * alone (`diff`: where `seen` differs from `codes`): candidate sources are own pieces seen gone,
+ * candidate destinations the other differing squares, plus the side's castlings. Only a candidate
+ * whose square changes match exactly is checked for legality, so no move list is generated.
+ */
+export function matchMove(pos: Chess, codes: Uint8Array, seen: ArrayLike<number>, diff: readonly number[]): Successor | undefined {
+  const n = diff.length;
+  if (n < 2 || n > 4) return undefined;
+  const turn = pos.turn;
+  const white = turn === 'white';
+  const king = pos.board.kingOf(turn);
+  if (king !== undefined) {
+    for (const side of ['a', 'h'] as const) {
+      const rook = pos.castles.rook[turn][side];
+      if (rook === undefined) continue;
+      const s = castlingSuccessor(king, rook, codes[king]!, codes[rook]!, codes);
+      if (showsSuccessor(s, seen, n) && pos.isLegal(s.move)) return s;
+    }
+  }
+  for (const from of diff) {
+    const code = codes[from]!;
+    if (code === PIECE.EMPTY || code > PIECE.BQUEEN || code <= PIECE.WQUEEN !== white || seen[from] !== PIECE.EMPTY) continue;
+    const pawn = code === PIECE.WPAWN || code === PIECE.BPAWN;
+    for (const to of diff) {
+      if (to === from) continue;
+      const landed = seen[to]!;
+      let s: Successor;
+      if (pawn && (to >> 3 === 0 || to >> 3 === 7)) {
+        if (landed === PIECE.EMPTY || landed > PIECE.BQUEEN || landed <= PIECE.WQUEEN !== white) continue;
+        const role = ROLE_OF_CODE[landed];
+        if (!role || role === 'pawn' || role === 'king') continue;
+        s = { move: { from, to, promotion: role }, squares: [from, to], codes: [PIECE.EMPTY, landed], castling: false };
+      } else if (landed !== code) continue;
+      else if (pawn && codes[to] === PIECE.EMPTY && (from & 7) !== (to & 7))
+        s = { move: { from, to }, squares: [from, to, to + (white ? -8 : 8)], codes: [PIECE.EMPTY, code, PIECE.EMPTY], castling: false };
+      else s = { move: { from, to }, squares: [from, to], codes: [PIECE.EMPTY, code], castling: false };
+      if (showsSuccessor(s, seen, n) && pos.isLegal(s.move)) return s;
+    }
+  }
+  return undefined;
+}
+
+const ROLE_OF_CODE: readonly (Role | undefined)[] = [
+  undefined, 'pawn', 'rook', 'knight', 'bishop', 'king', 'queen', 'pawn', 'rook', 'knight', 'bishop', 'king', 'queen',
+];

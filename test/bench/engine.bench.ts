@@ -1,0 +1,139 @@
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import { fieldToSquare, pieceToCode } from '../../protocols/dgt/squares.ts';
+import { randomGame } from '../../protocols/games/random.ts';
+import { playNoisy, sessionEvents, type NoiseModel, type NoisyScript } from '../../protocols/noisy-player/player.ts';
+import { parseSan } from 'chessops/san';
+import { GameEngine } from '../../daemon/reconstruction/engine.ts';
+import type { EngineOptions, GameEvent } from '../../daemon/reconstruction/game-events.ts';
+
+// `npm run bench -- engine`: the reconstruction engine alone, on noisy-player streams generated up
+// front (generation is not timed). Figures recorded in docs/benchmarks/engine.md.
+
+const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+interface Stream {
+  script: NoisyScript;
+  events: BoardEvent[];
+  opts: EngineOptions;
+}
+
+function streams(models: NoiseModel[], games: number): Stream[] {
+  const out: Stream[] = [];
+  for (let seed = 0; seed < games; seed++) {
+    const game = randomGame(seed, { chess960: seed % 5 === 4 });
+    const model = models[seed % models.length]!;
+    const script = playNoisy(game, { model, seed: 1 });
+    const start = !game.chess960 && game.startFen !== STANDARD_FEN ? { start: { fen: game.startFen } } : {};
+    out.push({ script, events: sessionEvents(script), opts: { rules: { edition: '2018', category: 'standard' }, chess960: game.chess960, ...start } });
+  }
+  return out;
+}
+
+function throughput(label: string, all: Stream[]): void {
+  const total = all.reduce((n, s) => n + s.events.length, 0);
+  // One warm-up pass, then the best of three timed passes.
+  let best = Infinity;
+  for (let round = 0; round < 4; round++) {
+    const t0 = process.hrtime.bigint();
+    for (const s of all) {
+      const e = new GameEngine(s.opts);
+      for (const ev of s.events) e.push(ev);
+    }
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (round > 0) best = Math.min(best, ms);
+  }
+  console.log(`${label}: ${all.length} games, ${total} events in ${best.toFixed(0)} ms → ${Math.round(total / (best / 1000)).toLocaleString('en')} events/s`);
+}
+
+/**
+ * Delay from the event after which the board first shows the position after ply k (the move's last
+ * event) to the engine's final move-made/move-amended for ply k, in events and in event-time ms.
+ */
+function delays(all: Stream[]): { events: number[]; ms: number[] } {
+  const ev: number[] = [];
+  const ms: number[] = [];
+  for (const s of all) {
+    const pos = Chess.fromSetup(parseFen(s.script.expected.startFen).unwrap()).unwrap();
+    const targets: string[] = [];
+    for (const san of s.script.expected.sans) {
+      pos.play(parseSan(pos, san)!);
+      targets.push(placement((sq) => { const p = pos.board.get(sq); return p ? pieceToCode(p) : 0; }));
+    }
+    const board = new Array<number>(64).fill(0);
+    const rev = s.script.reversed;
+    const seenAt: number[] = [];
+    const madeAt = new Map<number, number>();
+    const e = new GameEngine(s.opts);
+    let k = 0;
+    s.events.forEach((x, i) => {
+      if (x.type === 'field') board[x.field] = x.piece;
+      if (x.type === 'dump') x.board.forEach((c, f) => (board[f] = c));
+      const out: GameEvent[] = e.push(x);
+      for (const o of out) if (o.type === 'move-made' || o.type === 'move-amended') madeAt.set(o.ply, i);
+      if (k < targets.length && (x.type === 'field' || x.type === 'dump')) {
+        const now = placement((sq) => board[sqToField(sq, rev)]!);
+        if (now === targets[k]) seenAt[k++] = i;
+      }
+    });
+    seenAt.forEach((i, ply0) => {
+      const j = madeAt.get(ply0 + 1);
+      if (j === undefined) return;
+      ev.push(j - i);
+      ms.push(s.events[j]!.at - s.events[i]!.at);
+    });
+  }
+  return { events: ev.sort((a, b) => a - b), ms: ms.sort((a, b) => a - b) };
+}
+
+function sqToField(sq: number, reversed: boolean): number {
+  const s = reversed ? 63 - sq : sq;
+  return (7 - (s >> 3)) * 8 + (s & 7);
+}
+
+function placement(at: (sq: number) => number): string {
+  let out = '';
+  for (let sq = 0; sq < 64; sq++) out += at(sq).toString(16);
+  return out;
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+}
+
+function memory(all: Stream[]): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const engines: GameEngine[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const s = all[i % all.length]!;
+    const e = new GameEngine(s.opts);
+    const half = s.events.length >> 1;
+    for (let j = 0; j < half; j++) e.push(s.events[j]!);
+    engines.push(e);
+  }
+  gc?.();
+  const after = process.memoryUsage().heapUsed;
+  const plies = engines.reduce((n, e) => n + e.snapshot().moves.length, 0);
+  console.log(
+    `memory: 1000 engines mid-game (avg ${(plies / 1000).toFixed(0)} plies): heap +${((after - before) / 1e6).toFixed(1)} MB → ${((after - before) / 1000 / 1024).toFixed(1)} KiB per live game${gc ? '' : ' (no --expose-gc: includes garbage)'}`,
+  );
+}
+
+export default async function bench(): Promise<void> {
+  // Fixed fixed seeds: the same streams on every run.
+  const clean = streams(['clean'], 200);
+  const noisy = streams(['mixed'], 200);
+  const styles = streams(['clean', 'slide', 'scan-order', 'capture-captured-first', 'capture-capturer-first', 'capture-both-seen', 'castle-king-first', 'castle-rook-first', 'castle-king-off', 'en-passant-order', 'promotion-order', 'knock', 'hesitate'], 300);
+  throughput('clean streams', clean);
+  throughput('noisy streams (mixed model)', noisy);
+  throughput('per-move styles', styles);
+  const d = delays(styles);
+  console.log(
+    `delay last-event → move-made over ${d.events.length} moves: p50 ${pct(d.events, 50)} / p99 ${pct(d.events, 99)} / max ${d.events[d.events.length - 1]} events; p50 ${pct(d.ms, 50)} / p99 ${pct(d.ms, 99)} ms of event time`,
+  );
+  memory(noisy);
+  void fieldToSquare;
+}
