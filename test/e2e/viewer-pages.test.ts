@@ -7,7 +7,7 @@ import { Hall, LINES } from '../server/hall.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = 'test-results/screenshots';
 const TOKEN = 'e2e-arbiter';
-const TABLES = 6;
+const TABLES = 7;
 
 let hall: Hall;
 let server: RunningServer;
@@ -28,7 +28,10 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   hall = new Hall({ tables: TABLES });
   hall.connectAll();
-  for (let t = 1; t <= TABLES; t++) for (let i = 0; i < 3 + t; i++) playNext(`r1-t${t}`);
+  for (let t = 1; t < TABLES; t++) for (let i = 0; i < 3 + t; i++) playNext(`r1-t${t}`);
+  // The last table is already over: fool's mate.
+  for (const san of ['f3', 'e5', 'g4', 'Qh4#']) hall.play(`r1-t${TABLES}`, san);
+  played.set(`r1-t${TABLES}`, 4);
   hall.illegal('r1-t1', 'h2', 'h5');
   server = await startServer({ source: hall.source, arbiterToken: TOKEN });
   expect(server.viewerError).toBeNull();
@@ -65,6 +68,7 @@ describe('viewer', () => {
       expect(await card.locator('cg-board piece').count()).toBeGreaterThan(20);
     }
     await expect.poll(() => page.locator('.table-card').first().locator('.player.white .name').textContent()).toBe('Lenart, Ana');
+    expect(await page.locator(`.table-card[data-game="r1-t${TABLES}"] .result`).textContent()).toBe('0-1');
     expect(await page.locator('.table-card').first().locator('.player.white .title').textContent()).toBe('WGM');
     expect(await page.locator('.table-card').first().locator('.player.white .fed').textContent()).toContain('SLO');
     const san = playNext('r1-t3');

@@ -13,6 +13,7 @@ beforeAll(async () => {
   for (const san of LINES[0]!.slice(0, 6)) hall.play('r1-t1', san);
   for (const san of LINES[1]!.slice(0, 3)) hall.play('r1-t2', san);
   hall.replug('r1-t1');
+  for (const san of ['f3', 'e5', 'g4', 'Qh4#']) hall.play('r1-t4', san);
   server = await startServer({ source: hall.source, arbiterToken: TOKEN, viewer: false });
 });
 afterAll(async () => {
@@ -68,6 +69,17 @@ describe('HTTP API', () => {
     }
     expect(pgn).toMatch(/1\. e4 \{ \[%clk 1:30:\d\d\] \} e5 \{ \[%clk 1:30:\d\d\] \} 2\. Nf3/);
     expect(pgn.trim().endsWith('*')).toBe(true);
+  });
+
+  it('ends a mated game with its result and termination, in JSON and PGN', async () => {
+    const g = (await (await get('/api/games/r1-t4')).json()) as GameState;
+    expect(g.result).toBe('0-1');
+    expect(g.status).toBe('finished');
+    expect(g.termination).toBe('checkmate');
+    const pgn = await (await get('/api/games/r1-t4/pgn')).text();
+    expect(pgn).toContain('[Result "0-1"]');
+    expect(pgn).toContain('[Termination "checkmate"]');
+    expect(pgn).toMatch(/2\. g4 \{ \[%clk [^\]]+\] \}\s+Qh4#\s+(\{ \[%clk [^\]]+\] \}\s+)?0-1\n$/);
   });
 
   it('writes the PGN of a whole round', async () => {

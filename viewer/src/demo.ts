@@ -81,8 +81,8 @@ export async function demoPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
     if (!g) return;
     const live = g.result === '*' && g.status === 'live';
     const turn = turnOf(g.fen);
-    white.setClock(g.clock, feed.serverNow(), live && turn === 'white');
-    black.setClock(g.clock, feed.serverNow(), live && turn === 'black');
+    white.setClock(g.clock, feed.serverNow(), live && turn === 'white', g.result !== '*');
+    black.setClock(g.clock, feed.serverNow(), live && turn === 'black', g.result !== '*');
   }, 100);
   window.addEventListener('resize', () => board.redraw());
 }

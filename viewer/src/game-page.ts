@@ -143,8 +143,8 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
     const live = game.result === '*' && game.status === 'live';
     const turn = turnOf(game.moves.length ? game.moves[game.moves.length - 1]!.fenAfter : game.startFen);
     const now = feed.serverNow();
-    white.setClock(game.clock, now, live && turn === 'white');
-    black.setClock(game.clock, now, live && turn === 'black');
+    white.setClock(game.clock, now, live && turn === 'white', game.result !== '*');
+    black.setClock(game.clock, now, live && turn === 'black', game.result !== '*');
   }, 100);
   window.addEventListener('resize', () => board.redraw());
 }

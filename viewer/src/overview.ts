@@ -54,8 +54,8 @@ class TableCard {
     const g = this.game;
     const live = g.status === 'live' && g.result === '*';
     const turn = turnOf(g.fen);
-    this.white.setClock(g.clock, serverNow, live && turn === 'white');
-    this.black.setClock(g.clock, serverNow, live && turn === 'black');
+    this.white.setClock(g.clock, serverNow, live && turn === 'white', g.result !== '*');
+    this.black.setClock(g.clock, serverNow, live && turn === 'black', g.result !== '*');
   }
 }
 

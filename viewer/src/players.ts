@@ -83,8 +83,10 @@ export class PlayerRow {
     setText(this.rating, p.rating !== null ? String(p.rating) : '');
   }
 
-  setClock(clock: ClockState | null, serverNow: number, toMove: boolean): void {
+  /** `toMove` false for both sides once the game is over: the clock display then stops. */
+  setClock(clock: ClockState | null, serverNow: number, toMove: boolean, finished = false): void {
     this.el.classList.toggle('to-move', toMove);
+    if (clock && finished) clock = { ...clock, running: null };
     if (!clock) {
       setText(this.clock, '');
       return;
