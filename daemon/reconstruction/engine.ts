@@ -365,17 +365,18 @@ export class GameEngine {
     this.running = ev.running;
     // The lever went down on one side: that player pressed (Art 6.2). The first press of a game
     // starts the opponent's clock and completes nothing.
-    if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at);
+    if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at, prev === null);
   }
 
-  private onPress(by: Color, at: number): void {
+  /** `fromStopped`: the clock was not running (game start, after a pause): completes, never offends. */
+  private onPress(by: Color, at: number, fromStopped: boolean): void {
     if (!this.started || !this.acceptsMoves()) return;
     const n = this.plyCount();
     const top = this.top();
-    if (top.pos.turn !== by) {
+    if (top.pos.turn !== by || fromStopped) {
       const last = top.record;
       if (last && !last.confirmed && last.by === by) this.confirm(n, 'clock', at);
-      return;
+      if (top.pos.turn !== by || this.mismatches === 0) return;
     }
     if (this.mismatches === 0) {
       this.illegal('clock-without-move', by, at, []);

@@ -50,6 +50,16 @@ describe('engine: disconnection and jumps', () => {
     expect(inc[1]).toMatchObject({ sans: ['e5', 'Nf3'], ambiguous: false, alternatives: 1 });
   });
 
+  it('a burst of changes stamped with one time is searched as a jump', () => {
+    const s = new Script().setUp().play('e2e4');
+    // A buffered poll: every change of two moves arrives with the same time.
+    const at = s.t + 5000;
+    const burst: [string, number][] = [['e7', 0], ['g1', 0], ['d8', 0], ['e5', 7], ['f3', 3], ['e7', 12]];
+    for (const [sq, piece] of burst) s.events.push(...s.engine.push({ type: 'field', at, field: s.field(sq), piece: piece as never }));
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Qe7']);
+    expect(s.engine.snapshot().incidents[0]).toMatchObject({ kind: 'missed-moves', sans: ['e5', 'Nf3', 'Qe7'], ambiguous: false });
+  });
+
   it('one move seen late is just a move', () => {
     const s = new Script().setUp().play('e2e4').unplug().move('c7', 'c5').plug();
     expect(s.sans()).toEqual(['e4', 'c5']);

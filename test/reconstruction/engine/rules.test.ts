@@ -62,6 +62,12 @@ describe('engine: illegal moves (Art 7.5) under each edition and category', () =
     expect(s.engine.snapshot().incidents[1]!.consequences).toContainEqual({ kind: 'game-drawn', reason: 'opponent-cannot-checkmate' });
   });
 
+  it('starting a stopped clock is no press without a move, whoever starts it', () => {
+    const s = new Script().setUp().press('white').move('e2', 'e4');
+    expect(s.incidentKinds()).toEqual([]);
+    expect(s.sans()).toEqual(['e4']);
+  });
+
   it('a clock press without a move (7.5.3) counts with illegal moves', () => {
     const s = new Script().setUp().play('e2e4');
     s.press('black', 100);
