@@ -12,6 +12,8 @@ const TABLES = 7;
 let hall: Hall;
 let server: RunningServer;
 let browser: Browser;
+/** Uncaught errors in any page: the suite fails on them at the end. */
+const pageErrors: string[] = [];
 /** How far each table has got in its line. */
 const played = new Map<string, number>();
 
@@ -42,15 +44,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  expect(pageErrors).toEqual([]);
   await browser?.close();
   await server?.close();
 });
 
 async function open(path: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
-  page.on('pageerror', (e) => {
-    throw e;
-  });
+  page.on('pageerror', (e) => pageErrors.push(`${path}: ${e.message}`));
   await page.goto(`${server.url}${path}`);
   return page;
 }
