@@ -89,6 +89,8 @@ export class FeedHub {
   readonly stats: FeedStats = { connections: 0, framesSent: 0, resyncs: 0, laggingDisconnects: 0, badMessages: 0, rateLimited: 0 };
   private readonly streams = new Map<string, ScopeStream<Client>>();
   private readonly clients = new Set<Client>();
+  /** Clients with at least one lagging subscription (checked by the resync timer). */
+  private readonly lagging = new Set<Client>();
   private readonly roundOfGame = new Map<string, number>();
   private readonly unsubscribeSource: () => void;
   private readonly timer: NodeJS.Timeout;
@@ -109,9 +111,7 @@ export class FeedHub {
 
   /** Clients currently skipping deltas because their socket queue is full. */
   laggingClients(): number {
-    let n = 0;
-    for (const c of this.clients) if (c.laggingSince !== null) n++;
-    return n;
+    return this.lagging.size;
   }
 
   /** Drops every websocket (they reconnect and resume); for shutdown and for tests. */
@@ -151,6 +151,7 @@ export class FeedHub {
 
   private drop(client: Client): void {
     if (!this.clients.delete(client)) return;
+    this.lagging.delete(client);
     for (const s of client.subs.values()) s.stream.subscribers.delete(client);
     client.subs.clear();
     this.stats.connections = this.clients.size;
@@ -383,6 +384,7 @@ export class FeedHub {
     if (backlog > this.limits.highWaterBytes) {
       sub.lagging = true;
       client.laggingSince ??= now();
+      this.lagging.add(client);
       return;
     }
     this.sendFrame(client, frame);
@@ -390,7 +392,7 @@ export class FeedHub {
 
   private serviceLagging(): void {
     const t = now();
-    for (const client of this.clients) {
+    for (const client of this.lagging) {
       if (client.laggingSince === null) continue;
       if (client.ws.bufferedAmount <= this.limits.lowWaterBytes) {
         for (const sub of client.subs.values()) {
@@ -399,6 +401,7 @@ export class FeedHub {
           this.sendSnapshot(client, sub, 'resync');
         }
         client.laggingSince = null;
+        this.lagging.delete(client);
       } else if (t - client.laggingSince > this.limits.laggingTimeoutMs) {
         this.stats.laggingDisconnects++;
         client.ws.terminate();
