@@ -30,9 +30,6 @@ export const NOISE_MODELS = [
 ] as const;
 export type NoiseModel = (typeof NOISE_MODELS)[number];
 
-/** Models whose expected outcome includes incidents or takebacks that the matrix must match exactly. */
-export const INCIDENT_MODELS: readonly NoiseModel[] = ['promotion-unreplaced', 'illegal-corrected', 'illegal-completed', 'takeback', 'arbiter-reinstate', 'disconnect', 'castle-rook-first', 'mixed'];
-
 /** An incident the script injects, as the engine should report it (kind from game-events.ts). */
 export interface ExpectedIncident {
   kind: IncidentKind;
