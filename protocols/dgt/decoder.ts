@@ -31,6 +31,20 @@ export interface DecoderStats {
 }
 
 /**
+ * Why bytes were dropped: outside any frame; a frame cut short by the next id byte; an id byte
+ * whose stated length is impossible for it.
+ */
+export type DiscardReason = 'garbage' | 'truncated' | 'bad-length';
+
+export interface DgtDecoderOptions {
+  /**
+   * Receives every dropped byte run (a private copy) with the reason, so a recorder can keep
+   * them next to the frames: nothing that came off the wire need be lost.
+   */
+  onDiscard?: (bytes: Uint8Array, reason: DiscardReason) => void;
+}
+
+/**
  * Raw copies come from 8 KiB slabs: one typed-array view per frame instead of one allocation per
  * frame, which is most of the per-frame cost at millions of frames per second.
  */
@@ -54,7 +68,8 @@ for (let id = 0x80; id < 0x100; id++) {
  * - an id byte inside a frame's header or data means that frame was cut: it is dropped and
  *   decoding restarts at the new id byte;
  * - a stated length outside the id's sane range (see frame.ts) drops the id byte.
- * Nothing throws; everything dropped is counted in `stats`.
+ * No input makes it throw; everything dropped is counted in `stats` and, with `onDiscard`, handed
+ * over with its reason.
  */
 export class DgtDecoder {
   readonly stats: DecoderStats = { frames: 0, discardedBytes: 0, resyncs: 0, badLengths: 0, truncated: 0 };
@@ -69,6 +84,11 @@ export class DgtDecoder {
   private slabBuffer: ArrayBuffer = this.slab.buffer as ArrayBuffer;
   private slabUsed = SLAB_SIZE;
   private callbackFailure: { error: unknown } | undefined;
+  private readonly onDiscard: DgtDecoderOptions['onDiscard'];
+
+  constructor(options: DgtDecoderOptions = {}) {
+    this.onDiscard = options.onDiscard;
+  }
 
   /** Bytes held back waiting for the rest of a frame. */
   get pendingBytes(): number {
@@ -78,6 +98,7 @@ export class DgtDecoder {
   push(chunk: Uint8Array): DecodedFrame[] {
     const out: DecodedFrame[] = [];
     this.feed(chunk, out, null);
+    this.rethrowCallbackFailure();
     return out;
   }
 
@@ -89,10 +110,16 @@ export class DgtDecoder {
    */
   pushEach(chunk: Uint8Array, onFrame: (frame: DecodedFrame) => void): void {
     this.feed(chunk, null, onFrame);
+    this.rethrowCallbackFailure();
+  }
+
+  /**
+   * A throwing onFrame/onDiscard is the consumer's bug, not bad input: the whole chunk is still
+   * decoded, so the decoder stays consistent for the next push, then the first error is re-raised.
+   */
+  private rethrowCallbackFailure(): void {
     const failure = this.callbackFailure;
     if (failure !== undefined) {
-      // The whole chunk was still decoded, so the decoder stays consistent for the next push;
-      // the consumer's own error is re-raised once.
       this.callbackFailure = undefined;
       throw failure.error;
     }
@@ -161,7 +188,14 @@ export class DgtDecoder {
     return new Uint8Array(this.slabBuffer, at, n);
   }
 
-  private discard(n: number): void {
+  private discard(buf: Uint8Array, from: number, n: number, reason: DiscardReason): void {
+    if (this.onDiscard !== undefined) {
+      try {
+        this.onDiscard(buf.slice(from, from + n), reason);
+      } catch (error) {
+        this.callbackFailure ??= { error };
+      }
+    }
     this.stats.discardedBytes += n;
     if (!this.discarding) {
       this.discarding = true;
@@ -184,21 +218,21 @@ export class DgtDecoder {
       if (id < 0x80) {
         let j = i + 1;
         while (j < len && buf[j]! < 0x80) j++;
-        this.discard(j - i);
+        this.discard(buf, i, j - i, 'garbage');
         i = j;
         checked = 0;
         continue;
       }
       if (i + 1 < len && buf[i + 1]! >= 0x80) {
         stats.truncated++;
-        this.discard(1);
+        this.discard(buf, i, 1, 'truncated');
         i += 1;
         checked = 0;
         continue;
       }
       if (i + 2 < len && buf[i + 2]! >= 0x80) {
         stats.truncated++;
-        this.discard(2);
+        this.discard(buf, i, 2, 'truncated');
         i += 2;
         checked = 0;
         continue;
@@ -207,7 +241,7 @@ export class DgtDecoder {
       const size = (buf[i + 1]! << 7) | buf[i + 2]!;
       if (size < MIN_SIZE[id]! || size > MAX_SIZE[id]!) {
         stats.badLengths++;
-        this.discard(1);
+        this.discard(buf, i, 1, 'bad-length');
         i += 1;
         checked = 0;
         continue;
@@ -217,7 +251,7 @@ export class DgtDecoder {
       for (let k = i + (checked > HEADER_SIZE ? checked : HEADER_SIZE); k < limit; k++) {
         if (buf[k]! >= 0x80) {
           stats.truncated++;
-          this.discard(k - i);
+          this.discard(buf, i, k - i, 'truncated');
           i = k;
           checked = 0;
           continue outer;

@@ -157,4 +157,21 @@ describe('DgtDecoder: framing and resynchronisation', () => {
     expect(d.push(hex('05 0c 03')).map((f) => toHex(f.raw))).toEqual([FU]);
     expect(d.stats).toMatchObject({ frames: 3, discardedBytes: 0 });
   });
+
+  it('onDiscard receives every dropped run with its reason; together with the frames that is every byte', () => {
+    const dropped: [string, string][] = [];
+    const d = new DgtDecoder({ onDiscard: (bytes, reason) => dropped.push([reason, toHex(bytes)]) });
+    const input = hex(`01 02 8d 00 0a 21 8e 00 09 ${FU} 8e 8e 00 05 24 01`);
+    const frames = d.push(input);
+    expect(dropped).toEqual([
+      ['garbage', '01 02'],
+      ['truncated', '8d 00 0a 21'],
+      ['bad-length', '8e'],
+      ['garbage', '00 09'],
+      ['truncated', '8e'],
+    ]);
+    expect(frames.map((f) => toHex(f.raw))).toEqual([FU, FU2]);
+    expect(d.stats).toEqual({ frames: 2, discardedBytes: 10, resyncs: 2, badLengths: 1, truncated: 2 });
+    expect(dropped.reduce((n, [, h]) => n + h.split(' ').length, 0) + frames.reduce((n, f) => n + f.raw.length, 0)).toBe(input.length);
+  });
 });
