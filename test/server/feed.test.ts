@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GameState } from '../../daemon/server/live-source.ts';
 import { startServer, type RunningServer } from '../../daemon/server/server.ts';
 import type { FeedLimits } from '../../daemon/server/feed-hub.ts';
-import { applyToGame } from '../../protocols/feed/apply.ts';
+import { applyToGame, applyToSummary } from '../../protocols/feed/apply.ts';
 import type { ServerMessage } from '../../protocols/feed/messages.ts';
 import { Hall, LINES } from './hall.ts';
 import { isType, TestClient } from './ws-client.ts';
@@ -78,6 +78,30 @@ describe('websocket feed', () => {
     expect(g.moves).toEqual(now.moves);
     expect(g.fen).toBe(hall.fen('r1-t1'));
     expect(g.clock).toEqual(now.clock);
+  });
+
+  it('carries takebacks so summaries and games follow without a move list', async () => {
+    const { hall, wsUrl } = await setup(2);
+    const c = await client(wsUrl);
+    c.send({ v: 1, type: 'subscribe', scope: { kind: 'round', round: 1 } });
+    c.send({ v: 1, type: 'subscribe', scope: { kind: 'game', gameId: 'r1-t2' } });
+    const round = await c.next(isType('snapshot', 'round:1'));
+    const game = await c.next(isType('snapshot', 'game:r1-t2'));
+    for (const san of ['e4', 'e5', 'Nf3']) hall.play('r1-t2', san);
+    const changes = hall.takeBack('r1-t2');
+    expect(changes.some((ch) => ch.kind === 'takeback')).toBe(true);
+    hall.play('r1-t2', 'Bc4');
+    await waitFor(() => c.deltas('game:r1-t2').some((d) => d.change.kind === 'move' && d.change.move.san === 'Bc4'), 'Bc4');
+    await waitFor(() => c.deltas('round:1').some((d) => d.change.kind === 'move' && d.change.move.san === 'Bc4'), 'Bc4 in round');
+    if (round.body.kind !== 'round') throw new Error('round snapshot expected');
+    const summary = round.body.games.find((g) => g.id === 'r1-t2')!;
+    for (const d of c.deltas('round:1')) applyToSummary(summary, d.change);
+    const g = gameOf(game);
+    for (const d of c.deltas('game:r1-t2')) applyToGame(g, d.change);
+    expect(g.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'Bc4']);
+    expect(summary.fen).toBe(hall.fen('r1-t2'));
+    expect(summary.lastMove?.san).toBe('Bc4');
+    expect(summary.ply).toBe(3);
   });
 
   it('resumes from a sequence number with no gap and no duplicate', async () => {

@@ -43,6 +43,8 @@ interface TableState {
   id: string;
   top: Tabletop;
   pos: Chess;
+  /** Positions before each move played, for takebacks. */
+  history: Chess[];
   t: number;
 }
 
@@ -70,7 +72,7 @@ export class Hall {
     for (let i = 0; i < opts.tables; i++) {
       const id = `r1-t${i + 1}`;
       games.push({ id, round: 1, table: i + 1, white: player(2 * i), black: player(2 * i + 1) });
-      this.tables.push({ id, top: new Tabletop({ clock: TIME_CONTROL }), pos: Chess.default(), t: 0 });
+      this.tables.push({ id, top: new Tabletop({ clock: TIME_CONTROL }), pos: Chess.default(), history: [], t: 0 });
     }
     const cfg = { tournament: this.tournament, rounds, games, ...(opts.now ? { now: opts.now } : {}) };
     this.source = new MemoryLiveSource(cfg);
@@ -111,10 +113,32 @@ export class Hall {
     if (!move) throw new Error(`${id}: ${san} is not legal in ${t.pos.board}`);
     const before = t.pos.board.clone();
     const mover: Color = t.pos.turn;
+    t.history.push(t.pos.clone());
     t.pos.play(move);
+    t.t += thinkMs;
+    const out = this.rearrange(id, before, mover);
+    t.t += 300;
+    out.push(...this.apply(id, { kind: 'press', at: t.t, by: mover }));
+    return out;
+  }
+
+  /** The players put the last move back by hand (no clock press): a takeback on the board. */
+  takeBack(id: string): GameChange[] {
+    const t = this.table(id);
+    const previous = t.history.pop();
+    if (!previous) throw new Error(`${id}: nothing to take back`);
+    const before = t.pos.board.clone();
+    const mover = previous.turn === 'white' ? 'black' : 'white';
+    t.pos = previous;
+    t.t += 1000;
+    return this.rearrange(id, before, mover);
+  }
+
+  /** Lifts and places pieces so the board goes from `before` to the table's position now. */
+  private rearrange(id: string, before: Chess['board'], mover: Color): GameChange[] {
+    const t = this.table(id);
     const after = t.pos.board;
     const out: GameChange[] = [];
-    t.t += thinkMs;
     const changed: number[] = [];
     for (let sq = 0; sq < 64; sq++) {
       const a = before.get(sq);
@@ -133,8 +157,6 @@ export class Hall {
       t.t += 150;
       out.push(...this.apply(id, { kind: 'place', at: t.t, field: squareToField(sq), piece: pieceToCode(p) }));
     }
-    t.t += 300;
-    out.push(...this.apply(id, { kind: 'press', at: t.t, by: mover }));
     return out;
   }
 
