@@ -91,7 +91,10 @@ export type IllegalKind = 'illegal-move' | 'clock-without-move' | 'pawn-not-repl
 interface IncidentBase {
   /** Event time of the board event that revealed it. */
   at: number;
-  /** The ply the game was at (moves played) when it happened. */
+  /**
+   * Moves played when it happened; for an incident about one move (rook-first castling, pawn not
+   * replaced, moved after release) that move's own ply.
+   */
   ply: number;
   /** FIDE article under the configured edition, e.g. "7.5.1 (2018)". */
   article: string;
