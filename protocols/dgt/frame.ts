@@ -62,18 +62,6 @@ export function sizeRange(id: number): SizeRange {
   return SIZES.get(id) ?? UNKNOWN_SIZE;
 }
 
-export function isKnownMessageId(id: number): id is MessageId {
-  return SIZES.has(id);
-}
-
-export function isIdByte(byte: number): boolean {
-  return (byte & MESSAGE_BIT) !== 0;
-}
-
-export function readLength(hi: number, lo: number): number {
-  return ((hi & 0x7f) << 7) | (lo & 0x7f);
-}
-
 /** Builds one frame: id, length in two 7-bit bytes, data (each data byte must be < 0x80). */
 export function frame(id: number, data: ArrayLike<number>): Uint8Array {
   const size = HEADER_SIZE + data.length;
