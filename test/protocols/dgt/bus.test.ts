@@ -69,6 +69,16 @@ describe('bus replies: id, length (whole packet), address, data, checksum', () =
     expect(toHex(encodeBusReply({ type: 'version', major: 1, minor: 2 }, 1025))).toBe('89 00 08 08 01 01 02 1d');
   });
 
+  it('BRD_DUMP reply is 70 bytes (64 piece codes); START_GAME_WRITTEN is a bare 6-byte header', () => {
+    const board = randomBoard(new Rng(1));
+    const dump = encodeBusReply({ type: 'brd-dump', board }, 1025);
+    expect(dump.length).toBe(70);
+    expect(toHex(dump.subarray(0, 5))).toBe('83 00 46 08 01');
+    expect(Array.from(dump.subarray(5, 69))).toEqual(board);
+    expect(dump[69]).toBe(busChecksum(dump, 0, 69));
+    expect(toHex(encodeBusReply({ type: 'start-game-written', data: [] }, 1025))).toBe('88 00 06 08 01 17');
+  });
+
   it('BWTIME carries the 7 clock bytes; UPDATE an EEPROM change list', () => {
     const times = hex('84 00 0d 08 01 21 23 45 10 05 09 11');
     const withSum = Uint8Array.from([...times, busChecksum(times)]);
