@@ -21,6 +21,7 @@ import type {
   Termination,
 } from './game-events.ts';
 import { illegalMoveRuling } from './laws.ts';
+import { fenOf } from './fen.ts';
 import { recogniseStart } from './start-position.ts';
 import { findSequences, matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 
@@ -648,8 +649,8 @@ export class GameEngine {
 
   private pushPly(pos: Chess, record: RecordedMove | undefined, move: NormalMove | undefined, at: number): Ply {
     const codes = positionCodes(pos);
-    const fen = makeFen(pos.toSetup());
-    const key = fen.split(' ').slice(0, 4).join(' ');
+    const fen = fenOf(pos, codes);
+    const key = fen.slice(0, fen.lastIndexOf(' ', fen.lastIndexOf(' ') - 1));
     const ply: Ply = { pos, codes, hash: placementHash(codes), key, fen, record, move, sinceSeq: this.seq, sinceAt: at };
     const index = this.history.length;
     this.history.push(ply);
