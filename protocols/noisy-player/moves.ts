@@ -64,7 +64,7 @@ export function styleApplies(style: MoveStyle, shape: MoveShape): boolean {
     case 'slide':
       return (shape.kind === 'quiet' || shape.kind === 'capture') && !promotion && slidePath(shape.from, shape.to, shape.piece).length > 0;
     case 'scan-order':
-      return shape.kind !== 'castle';
+      return true;
     case 'en-passant-order':
       return shape.kind === 'en-passant';
     case 'promotion-order':
@@ -226,6 +226,13 @@ function castle(h: Hands, c: Extract<MoveShape, { kind: 'castle' }>, style: Move
       h.lift(c.rook, h.rng.int(300, 1200));
       return runOps(h, [placeR, placeK], hand);
     }
+    case 'scan-order':
+      // Each piece's landing is seen before its own square empties (when the landing square is free).
+      if (c.kingTo === c.king || !h.isEmpty(c.kingTo)) return runOps(h, [liftK, liftR, placeK, placeR], hand);
+      h.place(c.kingTo, c.kingPiece, hand()).lift(c.king, h.scanGap());
+      if (c.rookTo !== c.rook && h.isEmpty(c.rookTo)) h.place(c.rookTo, c.rookPiece, hand()).lift(c.rook, h.scanGap());
+      else h.lift(c.rook, hand()).place(c.rookTo, c.rookPiece, hand());
+      return;
     case 'castle-king-off':
       // Chess960 Guidelines II: king off the board, rook to its square, king to its square.
       h.lift(c.king, hand()).wait(h.rng.int(300, 1500));

@@ -17,6 +17,7 @@ import { MOVE_STYLES, performMove, shapeOf, styleApplies, type MoveShape, type M
 /** Per-game noise models. Move styles act on every move they fit; the others strike some moves. */
 export const NOISE_MODELS = [
   ...MOVE_STYLES,
+  'moved-after-release',
   'knock',
   'hesitate',
   'promotion-unreplaced',
@@ -217,9 +218,16 @@ class Writer {
       h.lift(s.to, h.rng.int(2000, 6000)).place(s.to, s.result, h.handGap());
       return;
     }
-    performMove(h, shape, style);
+    const released = this.strikes('moved-after-release') && this.releaseElsewhere(move, shape);
+    if (released) {
+      const s = shape as Extract<MoveShape, { kind: 'quiet' | 'capture' }>;
+      if (s.kind === 'capture') h.lift(s.to, h.handGap());
+      h.place(s.to, s.piece, h.handGap());
+    } else performMove(h, shape, style);
     if (this.strikes('knock')) this.knockNeighbour(move, shape);
     this.commit(move, shape);
+    // 4.7: released on a square as a legal move, then moved on: reported at the move's ply.
+    if (released) this.incidents.push({ kind: 'moved-after-release', ply: this.ply, by });
     if (shape.kind === 'castle' && style === 'castle-rook-first' && shape.kingTo !== shape.king) {
       // 4.4.2: the rook was touched first; an e-board records it, at the castling's ply, and plays it.
       // A Chess960 king that stays put may castle by moving only the rook (Guidelines II): no incident.
@@ -227,8 +235,11 @@ class Writer {
     }
     if (this.clock) h.press(by, h.rng.int(150, 900));
 
-    if (!last && this.strikes('takeback')) this.takeback(h.rng.int(1, 3));
-    else if (!last && this.clock && this.strikes('arbiter-reinstate')) this.spuriousThenReinstate();
+    if (!last && this.strikes('takeback')) {
+      // Either moves of the game taken back and replayed, or moves the players then thought better of.
+      if (h.rng.chance(0.6)) this.takeback(h.rng.int(1, 3));
+      else this.spuriousThenTakenBack(h.rng.int(1, 3), false);
+    } else if (!last && this.clock && this.strikes('arbiter-reinstate')) this.spuriousThenTakenBack(h.rng.int(1, 2), true);
   }
 
   private commit(move: NormalMove, shape: MoveShape): void {
@@ -237,11 +248,35 @@ class Writer {
     this.history.push({ move, shape });
   }
 
+  /**
+   * Lifts the moving piece and releases it on another legal (empty, non-special) square for
+   * 0.4–2 s (longer than any slide), then lifts it again, leaving it in the hand. False when the
+   * piece has no such square.
+   */
+  private releaseElsewhere(move: NormalMove, shape: MoveShape): boolean {
+    if (shape.kind !== 'quiet' && shape.kind !== 'capture') return false;
+    if (shape.result.role !== shape.piece.role) return false;
+    const h = this.h;
+    const alternatives = [...this.pos.dests(move.from)].filter((to) => {
+      if (to === move.to || this.pos.board.has(to) || to === this.pos.epSquare) return false;
+      if (shape.piece.role === 'pawn' && (squareRank(to) === 0 || squareRank(to) === 7)) return false;
+      if (shape.piece.role === 'king' && Math.abs(to - move.from) === 2) return false;
+      const p = this.pos.clone();
+      p.play({ from: move.from, to });
+      return !p.isEnd();
+    });
+    if (alternatives.length === 0) return false;
+    const a = h.rng.pick(alternatives);
+    h.lift(move.from, h.handGap()).place(a, shape.piece, h.handGap()).lift(a, h.rng.int(400, 2000));
+    return true;
+  }
+
   /** Lifts one of the mover's pieces, holds it, puts it back (touch without a move). */
   private hesitate(): void {
     const h = this.h;
-    const own = [...this.pos.board[this.pos.turn]];
-    const sq = h.rng.pick(own);
+    // Mostly one's own piece; sometimes adjusting any piece on the board (j'adoube).
+    const candidates = h.rng.chance(0.7) ? [...this.pos.board[this.pos.turn]] : [...this.pos.board.occupied];
+    const sq = h.rng.pick(candidates);
     const piece = this.pos.board.get(sq)!;
     h.lift(sq, h.handGap()).place(sq, piece, h.rng.int(400, 3000));
     h.wait(h.think());
@@ -325,13 +360,13 @@ class Writer {
   }
 
   /**
-   * The players go on with 1–2 plies that are not the game's (confirmed by the clock); the arbiter
-   * then reinstates the position (ArbiterCommand 'reinstate') and play resumes with the game.
+   * The players go on with `n` plies that are not the game's (confirmed by the clock when there is
+   * one), then take them back one at a time; by the arbiter, who also records it (ArbiterCommand
+   * 'reinstate'). Play resumes with the game.
    */
-  private spuriousThenReinstate(): void {
+  private spuriousThenTakenBack(n: number, byArbiter: boolean): void {
     const h = this.h;
     const at = this.ply;
-    const n = h.rng.int(1, 2);
     const spurious: Played[] = [];
     for (let i = 0; i < n && !this.pos.isEnd(); i++) {
       const moves = [...this.pos.allDests()]
@@ -349,7 +384,7 @@ class Writer {
       h.wait(h.think());
       performMove(h, shape, 'clean');
       this.commit(move, shape);
-      h.press(by, h.rng.int(150, 900));
+      if (this.clock) h.press(by, h.rng.int(150, 900));
       spurious.push({ move, shape });
     }
     h.wait(h.rng.int(3000, 8000));
@@ -360,7 +395,7 @@ class Writer {
       this.takebacks.push(this.sans.length);
     }
     this.replayPosition();
-    this.arbiter.push({ type: 'reinstate', at: h.t + 1, ply: at });
+    if (byArbiter) this.arbiter.push({ type: 'reinstate', at: h.t + 1, ply: at });
     this.handClockTo(spurious.length);
   }
 
