@@ -295,7 +295,9 @@ class Writer {
       const piece = this.pos.board.get(from)!;
       const dests = this.pos.dests(from);
       for (let to = 0; to < 64; to++) {
-        if (this.pos.board.has(to) || dests.has(to)) continue;
+        const victim = this.pos.board.get(to);
+        // Empty squares, or an enemy piece (not the king) taken illegally.
+        if (dests.has(to) || (victim && (victim.color === by || victim.role === 'king'))) continue;
         if (piece.role === 'pawn' && (squareRank(to) === 0 || squareRank(to) === 7)) continue;
         // A king two squares along its rank could be castling begun king-first (4.7).
         if (piece.role === 'king' && squareRank(to) === squareRank(from) && Math.abs(to - from) >= 2) continue;
@@ -306,15 +308,20 @@ class Writer {
     if (choices.length === 0) return false;
     const [from, to] = h.rng.pick(choices);
     const piece = this.pos.board.get(from)!;
-    h.lift(from, h.handGap()).place(to, piece, h.handGap());
+    const victim = this.pos.board.get(to);
+    h.lift(from, h.handGap());
+    if (victim) h.lift(to, h.handGap());
+    h.place(to, piece, h.handGap());
+    const putBack = (wait: number): void => {
+      h.lift(to, wait).place(from, piece, h.handGap());
+      if (victim) h.place(to, victim, h.handGap());
+    };
     if (completed) {
       h.press(by, h.rng.int(200, 900));
       this.incidents.push({ kind: 'illegal-move', ply: this.ply, by });
-      h.lift(to, h.rng.int(3000, 10_000)).place(from, piece, h.handGap());
+      putBack(h.rng.int(3000, 10_000));
       h.press(opposite(by), h.rng.int(500, 2000));
-    } else {
-      h.lift(to, h.rng.int(300, 1500)).place(from, piece, h.handGap());
-    }
+    } else putBack(h.rng.int(300, 1500));
     return true;
   }
 
@@ -442,13 +449,22 @@ class Writer {
     if (this.earlierBoards().has(makeBoardFen(target.board))) return false;
     const ply = this.ply;
     h.unplug(h.rng.int(200, 2000));
+    const unplugAt = h.actions.length - 1;
     this.incidents.push({ kind: 'board-disconnected', ply });
+    // Half the time the cable comes out in the middle of the first move, just after its first lift.
+    const midMove = h.rng.chance(0.5);
     for (let i = 0; i < n; i++) {
       const move = this.queue.shift()!;
       const by = this.pos.turn;
       const shape = shapeOf(this.pos, move);
       if (i > 0) h.wait(h.think());
       performMove(h, shape, 'clean');
+      if (i === 0 && midMove) {
+        // The unplug only changes what is observed, so moving it later keeps the board's story intact.
+        const [unplug] = h.actions.splice(unplugAt, 1);
+        const first = h.actions[unplugAt]!;
+        h.actions.splice(unplugAt + 1, 0, { ...unplug!, at: first.at });
+      }
       this.commit(move, shape);
       if (this.clock) h.press(by, h.rng.int(150, 900));
     }
