@@ -37,6 +37,11 @@ export interface FeedLimits {
   laggingTimeoutMs: number;
   /** How often lagging clients are checked. */
   resyncCheckMs: number;
+  /**
+   * Websocket ping interval; a client that has not answered the previous ping is dropped (phones
+   * that walk out of the hall leave half-open TCP connections behind).
+   */
+  heartbeatMs: number;
 }
 
 export const DEFAULT_FEED_LIMITS: FeedLimits = {
@@ -50,6 +55,7 @@ export const DEFAULT_FEED_LIMITS: FeedLimits = {
   lowWaterBytes: 64 * 1024,
   laggingTimeoutMs: 60_000,
   resyncCheckMs: 100,
+  heartbeatMs: 30_000,
 };
 
 export interface FeedStats {
@@ -76,6 +82,8 @@ interface Client {
   violations: number;
   lastRateError: number;
   laggingSince: number | null;
+  /** Answered the last heartbeat ping. */
+  alive: boolean;
 }
 
 const now = (): number => Date.now();
@@ -94,6 +102,7 @@ export class FeedHub {
   private readonly roundOfGame = new Map<string, number>();
   private readonly unsubscribeSource: () => void;
   private readonly timer: NodeJS.Timeout;
+  private readonly heartbeat: NodeJS.Timeout;
   /** Corked sockets and the backlog each had before this tick (the tick's own frames are not lag). */
   private readonly corked = new Map<Client, { socket: Socket; backlog: number }>();
   private readonly snapshotCache = new Map<string, { seq: number; at: number; body: SnapshotBody }>();
@@ -107,6 +116,20 @@ export class FeedHub {
     this.unsubscribeSource = source.subscribe((c) => this.onChange(c));
     this.timer = setInterval(() => this.serviceLagging(), limits.resyncCheckMs);
     this.timer.unref();
+    this.heartbeat = setInterval(() => this.beat(), limits.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private beat(): void {
+    for (const client of [...this.clients]) {
+      if (!client.alive) {
+        client.ws.terminate();
+        this.drop(client);
+        continue;
+      }
+      client.alive = false;
+      client.ws.ping();
+    }
   }
 
   /** Clients currently skipping deltas because their socket queue is full. */
@@ -125,6 +148,7 @@ export class FeedHub {
   close(): void {
     this.unsubscribeSource();
     clearInterval(this.timer);
+    clearInterval(this.heartbeat);
     for (const c of this.clients) c.ws.terminate();
   }
 
@@ -140,10 +164,14 @@ export class FeedHub {
       violations: 0,
       lastRateError: 0,
       laggingSince: null,
+      alive: true,
     };
     this.clients.add(client);
     this.stats.connections = this.clients.size;
     ws.on('message', (data, isBinary) => this.onMessage(client, data as Buffer, isBinary));
+    ws.on('pong', () => {
+      client.alive = true;
+    });
     ws.on('close', () => this.drop(client));
     ws.on('error', () => this.drop(client));
     this.send(client, { v: 1, type: 'welcome', role: client.role, serverNow: now(), maxPayload: this.limits.maxPayload });

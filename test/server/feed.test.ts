@@ -229,6 +229,19 @@ describe('websocket feed', () => {
     expect(afterResync.map((d) => d.seq)).toEqual(afterResync.map((_, k) => resync.seq + 1 + k));
   });
 
+  it('drops connections that stop answering heartbeat pings', async () => {
+    const { wsUrl } = await setup(1, { heartbeatMs: 150 });
+    const healthy = await client(wsUrl);
+    const dead = await client(wsUrl);
+    // A paused client reads nothing, so it never sees the ping and never answers.
+    dead.ws.pause();
+    await waitFor(() => server!.hub.stats.connections === 1, 'the silent client to be dropped', 5000);
+    dead.ws.resume();
+    await waitFor(() => dead.closed !== null, 'the dropped client to see its socket closed');
+    healthy.send({ v: 1, type: 'ping', t: 7 });
+    expect((await healthy.next(isType('pong'))).t).toBe(7);
+  });
+
   it('answers garbage with error messages and closes oversized frames, and keeps serving', async () => {
     const { wsUrl } = await setup(1, { maxPayload: 4096, rateBurst: 10, ratePerSecond: 5 });
     const c = await client(wsUrl);
