@@ -7,14 +7,34 @@ import type { I18n } from './i18n.ts';
 import { PlayerRow, turnOf } from './players.ts';
 import { header } from './shell.ts';
 
+export async function fetchRounds(): Promise<RoundInfo[]> {
+  try {
+    return (await (await fetch('/api/rounds')).json()) as RoundInfo[];
+  } catch {
+    return [];
+  }
+}
+
 /** The round a visitor most likely wants: `?round=`, else the live one, else the last started. */
-export async function chooseRound(): Promise<number> {
+export async function chooseRound(rounds?: RoundInfo[]): Promise<number> {
   const asked = Number(new URLSearchParams(location.search).get('round'));
   if (Number.isInteger(asked) && asked > 0) return asked;
-  const rounds = (await (await fetch('/api/rounds')).json()) as RoundInfo[];
-  const live = rounds.find((r) => r.status === 'live');
-  const started = rounds.filter((r) => r.status !== 'upcoming');
-  return live?.round ?? started[started.length - 1]?.round ?? rounds[0]?.round ?? 1;
+  const all = rounds ?? (await fetchRounds());
+  const live = all.find((r) => r.status === 'live');
+  const started = all.filter((r) => r.status !== 'upcoming');
+  return live?.round ?? started[started.length - 1]?.round ?? all[0]?.round ?? 1;
+}
+
+/** Links to the rounds that have games, the shown one marked. */
+function roundNav(rounds: RoundInfo[], current: number, i18n: I18n): HTMLElement {
+  const nav = h('nav', { class: 'rounds', 'aria-label': i18n.t('round') });
+  for (const r of rounds) {
+    if (r.gameCount === 0) continue;
+    const a = h('a', { href: `/?round=${r.round}`, class: r.round === current ? 'current' : '' }, String(r.round));
+    if (r.status === 'live') a.classList.add('live');
+    nav.append(a);
+  }
+  return nav;
 }
 
 class TableCard {
@@ -61,10 +81,11 @@ class TableCard {
 
 /** Every table of a round, live: mini board, players, clocks, result. */
 export async function overviewPage(root: HTMLElement, i18n: I18n, feed: FeedClient): Promise<void> {
-  const round = await chooseRound();
+  const rounds = await fetchRounds();
+  const round = await chooseRound(rounds);
   const title = h('h1', {}, `${i18n.t('round')} ${round}`);
   const grid = h('main', { class: 'overview-grid' });
-  root.append(header(i18n, feed, title), grid);
+  root.append(header(i18n, feed, title), roundNav(rounds, round, i18n), grid);
   const cards = new Map<string, TableCard>();
   feed.subscribe({ kind: 'round', round }, {
     snapshot(body) {
