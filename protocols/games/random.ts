@@ -48,7 +48,7 @@ export interface RandomGameOptions {
  * A seeded random legal playout, biased so that a batch of games contains castling on both wings,
  * en passant and every under-promotion: pawn moves and castling are favoured, an en passant capture
  * is almost always taken, and promotion pieces are drawn evenly from Q, R, B, N. Ends at checkmate,
- * stalemate, insufficient material or the ply cap.
+ * stalemate, insufficient material, a threefold repetition or the ply cap.
  */
 export function randomGame(seed: number, opts: RandomGameOptions = {}): SourceGame {
   const rng = new Prng(seed);
@@ -57,6 +57,15 @@ export function randomGame(seed: number, opts: RandomGameOptions = {}): SourceGa
   const cap = Math.max(1, Math.min(opts.maxPlies ?? 120, rng.int(40, opts.maxPlies ?? 120)));
   const moves: NormalMove[] = [];
   const sans: string[] = [];
+  // Players agree a draw at a threefold repetition (9.2); well before 9.6's automatic fivefold.
+  const seen = new Map<string, number>();
+  const repeated = (): boolean => {
+    const key = makeFen(pos.toSetup()).split(' ').slice(0, 4).join(' ');
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return n >= 3;
+  };
+  repeated();
   while (moves.length < cap && !pos.isEnd()) {
     const candidates = legalMoves(pos);
     const weights = candidates.map((m) => weightOf(pos, m, rng));
@@ -64,6 +73,7 @@ export function randomGame(seed: number, opts: RandomGameOptions = {}): SourceGa
     const move: NormalMove = isPromotion(pos, chosen) ? { ...chosen, promotion: rng.pick(PROMOTIONS) } : chosen;
     moves.push(move);
     sans.push(makeSanAndPlay(pos, move));
+    if (repeated()) break;
   }
   return { id: `random#${seed}${opts.chess960 ? '/960' : ''}`, chess960: !!opts.chess960, startFen, moves, sans };
 }
