@@ -29,6 +29,13 @@ function isArbiter(req: Request, check: TokenCheck): boolean {
  */
 export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt: number): Router {
   const r = express.Router();
+  // Public broadcast data: any web page may read it (other viewers, federation sites). No
+  // credentials are allowed cross-origin, so arbiter requests only work from our own pages.
+  r.use(['/api', '/health'], (_req, res, next) => {
+    res.set('Access-Control-Allow-Origin', '*');
+    res.set('Cache-Control', 'no-cache');
+    next();
+  });
   r.get('/health', (_req, res) => {
     res.json({ ok: true, uptimeMs: Date.now() - startedAt });
   });

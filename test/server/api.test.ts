@@ -34,6 +34,7 @@ describe('HTTP API', () => {
     expect(t.name).toBe('Ljubljana Open 2026');
     const rounds = (await (await get('/api/rounds')).json()) as RoundInfo[];
     expect(rounds.map((r) => [r.round, r.gameCount])).toEqual([[1, 4], [2, 0]]);
+    expect((await get('/api/rounds')).headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('lists the games of a round with players, table and live position', async () => {
