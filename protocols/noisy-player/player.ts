@@ -193,9 +193,12 @@ class Writer {
     const shape = shapeOf(this.pos, move);
     h.wait(h.think());
 
-    if (this.strikes('hesitate')) this.hesitate();
-    if (this.strikes('illegal-corrected')) this.illegalMove(false);
-    else if (this.clock && this.illegal[by] === 0 && this.strikes('illegal-completed') && this.illegalMove(true)) {
+    // Touching the castling rook before the king would make the castling 4.4.2's rook-first case,
+    // which these models do not claim: they leave that rook alone.
+    const spare = shape.kind === 'castle' ? shape.rook : -1;
+    if (this.strikes('hesitate')) this.hesitate(spare);
+    if (this.strikes('illegal-corrected')) this.illegalMove(false, spare);
+    else if (this.clock && this.illegal[by] === 0 && this.strikes('illegal-completed') && this.illegalMove(true, spare)) {
       this.illegal[by]++;
       h.wait(h.think());
     }
@@ -272,10 +275,10 @@ class Writer {
   }
 
   /** Lifts one of the mover's pieces, holds it, puts it back (touch without a move). */
-  private hesitate(): void {
+  private hesitate(spare: Square): void {
     const h = this.h;
     // Mostly one's own piece; sometimes adjusting any piece on the board (j'adoube).
-    const candidates = h.rng.chance(0.7) ? [...this.pos.board[this.pos.turn]] : [...this.pos.board.occupied];
+    const candidates = (h.rng.chance(0.7) ? [...this.pos.board[this.pos.turn]] : [...this.pos.board.occupied]).filter((sq) => sq !== spare);
     const sq = h.rng.pick(candidates);
     const piece = this.pos.board.get(sq)!;
     h.lift(sq, h.handGap()).place(sq, piece, h.rng.int(400, 3000));
@@ -287,11 +290,12 @@ class Writer {
    * the press (no incident). Completed (7.5.1): the clock is pressed, then the arbiter reinstates
    * the position and gives the offender's clock back (the lever on the opponent's side).
    */
-  private illegalMove(completed: boolean): boolean {
+  private illegalMove(completed: boolean, spare: Square): boolean {
     const h = this.h;
     const by = this.pos.turn;
     const choices: [Square, Square][] = [];
     for (const from of this.pos.board[by]) {
+      if (from === spare) continue;
       const piece = this.pos.board.get(from)!;
       const dests = this.pos.dests(from);
       for (let to = 0; to < 64; to++) {

@@ -72,8 +72,9 @@ const table = lines.join('\n');
 console.log(table);
 
 const docPath = `${root}docs/reconstruction.md`;
-const begin = '<!-- matrix:begin -->';
-const end = '<!-- matrix:end -->';
+// The matrix plan and the --full run each keep their own table.
+const begin = full ? '<!-- matrix-full:begin -->' : '<!-- matrix:begin -->';
+const end = full ? '<!-- matrix-full:end -->' : '<!-- matrix:end -->';
 let doc = '';
 try {
   doc = readFileSync(docPath, 'utf8');
