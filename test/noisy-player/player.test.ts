@@ -140,6 +140,41 @@ describe('playNoisy', () => {
     expect(castles).toBeGreaterThan(5);
   });
 
+  it('moved-after-release: a piece rests 0.4–2 s on a square, then goes on, with the 4.7 incident expected', () => {
+    let rests = 0;
+    for (const s of scripts('moved-after-release')) {
+      const ev = sessionEvents(s).filter((e): e is Extract<BoardEvent, { type: 'field' }> => e.type === 'field');
+      for (let i = 0; i + 2 < ev.length; i++) {
+        const [a, b] = [ev[i]!, ev[i + 1]!];
+        // placed, lifted again after a rest, and the same piece placed elsewhere (after taking a victim off)
+        const next = ev.slice(i + 2, i + 4).find((c) => c.piece !== PIECE.EMPTY);
+        if (a.piece !== PIECE.EMPTY && b.field === a.field && b.piece === PIECE.EMPTY && b.at - a.at >= 400 && next?.piece === a.piece && next.field !== a.field) rests++;
+      }
+      const incidents = s.expected.incidents.filter((x) => x.kind === 'moved-after-release');
+      for (const inc of incidents) expect(inc.ply).toBeGreaterThan(0);
+    }
+    const expected = scripts('moved-after-release').reduce((n, s) => n + s.expected.incidents.length, 0);
+    expect(expected).toBeGreaterThan(10);
+    expect(rests).toBeGreaterThanOrEqual(expected);
+  });
+
+  it('knock and hesitate: pieces leave their squares and come back before the press', () => {
+    for (const model of ['knock', 'hesitate'] as const) {
+      let knocks = 0;
+      for (const s of scripts(model)) knocks += s.actions.filter((a) => a.kind === 'knock').length;
+      // Every press still shows the intended position (checked move by move with a clock).
+      for (const g of GAMES.slice(0, 6)) {
+        const presses = boardsAtPresses(playNoisy(g, { model, seed: 9, clock: { baseMs: 600_000, incrementMs: 0 } }));
+        const pos = positionFromFen(g.startFen);
+        g.moves.forEach((m, i) => {
+          pos.play(m);
+          expect(presses[i + 1]!.board, `${model} ${g.id} ply ${i + 1}`).toEqual(physicalBoard(pos, false));
+        });
+      }
+      if (model === 'knock') expect(knocks).toBeGreaterThan(20);
+    }
+  });
+
   it('reversed: Black’s pieces stand on the board’s ranks 1–2', () => {
     const s = playNoisy(GAMES[0]!, { model: 'reversed', seed: 3 });
     expect(s.reversed).toBe(true);
