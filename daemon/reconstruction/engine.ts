@@ -67,6 +67,11 @@ interface Ply {
   move?: NormalMove;
   /** Event sequence number and time at which this position became the game's. */
   sinceSeq: number;
+  /**
+   * For the move that led here: lifts after this event sequence number belong to that move (the
+   * last time the board showed the position before it, so a piece touched and put back is not).
+   */
+  movedSince: number;
   sinceAt: number;
 }
 
@@ -127,6 +132,8 @@ export class GameEngine {
   private lastIllegalHash: number | undefined;
   private out: GameEvent[] = [];
   private previousAt = -Infinity;
+  /** Last event after which the board showed the game's position exactly. */
+  private settledSeq = 0;
   private lastAt = -Infinity;
 
   constructor(opts: EngineOptions) {
@@ -452,7 +459,10 @@ export class GameEngine {
   // ---- recognising what the board shows ----
 
   private evaluate(at: number, source: 'field' | 'dump'): void {
-    if (this.started && this.mismatches === 0) return;
+    if (this.started && this.mismatches === 0) {
+      this.settledSeq = this.seq;
+      return;
+    }
     if (this.tryStart(at)) return;
     if (!this.started) return;
     const top = this.top();
@@ -651,7 +661,7 @@ export class GameEngine {
     const codes = positionCodes(pos);
     const fen = fenOf(pos, codes);
     const key = fen.slice(0, fen.lastIndexOf(' ', fen.lastIndexOf(' ') - 1));
-    const ply: Ply = { pos, codes, hash: placementHash(codes), key, fen, record, move, sinceSeq: this.seq, sinceAt: at };
+    const ply: Ply = { pos, codes, hash: placementHash(codes), key, fen, record, move, sinceSeq: this.seq, sinceAt: at, movedSince: this.seq };
     const index = this.history.length;
     this.history.push(ply);
     const list = this.byHash.get(ply.hash);
@@ -698,6 +708,7 @@ export class GameEngine {
     const prev = from.record;
     if (prev && !prev.confirmed) this.confirm(n, 'opponent-moved', at);
     const next = this.play(from, s, at);
+    next.movedSince = Math.max(from.sinceSeq, this.settledSeq);
     const r = next.record!;
     this.out.push({
       type: 'move-made',
@@ -709,7 +720,7 @@ export class GameEngine {
       fenAfter: r.fenAfter,
       ...(this.lastClock ? { clock: { ...this.lastClock } } : {}),
     });
-    if (seenInOrder) this.checkCastlingOrder(from, s, next, at);
+    if (seenInOrder) this.checkCastlingOrder(s, next, at);
     this.checkEnd(next, at);
   }
 
@@ -719,6 +730,7 @@ export class GameEngine {
     this.withdrawResultAfter(this.plyCount() - 1, at);
     this.popPly();
     const next = this.play(parent, s, at);
+    next.movedSince = old.movedSince;
     const r = next.record!;
     this.out.push({
       type: 'move-amended',
@@ -754,16 +766,16 @@ export class GameEngine {
         });
       }
     }
-    this.checkCastlingOrder(parent, s, next, at);
+    this.checkCastlingOrder(s, next, at);
     this.checkEnd(next, at);
   }
 
   /** Art 4.4.2: castling starts with the king. The rook lifted first (within this move) is flagged. */
-  private checkCastlingOrder(from: Ply, s: Successor, next: Ply, at: number): void {
+  private checkCastlingOrder(s: Successor, next: Ply, at: number): void {
     if (!s.castling) return;
     const king = s.move.from;
     const rook = s.move.to;
-    const since = from.sinceSeq;
+    const since = next.movedSince;
     const rookLifted = this.vacatedSeq[rook]! > since;
     const kingLifted = this.vacatedSeq[king]! > since;
     // Flag only a king lifted after its rook: a Chess960 king already on its castled square may stay

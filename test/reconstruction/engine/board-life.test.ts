@@ -107,6 +107,14 @@ describe('engine: Chess960', () => {
     ['king off the board, rook, then king', (s) => s.lift('g1').lift('b1').place('d1', 'R').place('c1', 'K'), 'O-O-O', 'g1b1'],
     ['king onto the rook first', (s) => s.lift('g1').lift('b1').place('b1', 'K').lift('b1', 600).place('d1', 'R').place('c1', 'K'), 'O-O-O', 'g1b1'],
   ];
+  it('a rook touched and put back before a king-only castling is not rook-first', () => {
+    const fen = '4k3/pppppppp/8/8/8/8/PPPPPPPP/4KR2 w F - 0 1';
+    const s = new Script({ start: { fen }, chess960: true }).setUp(fen);
+    s.lift('f1').place('f1', 'R').move('e1', 'g1').press('white');
+    expect(s.sans()).toEqual(['O-O']);
+    expect(s.incidentKinds()).toEqual([]);
+  });
+
   it.each(castles)('castling: %s', (_n, hand, san, uci) => {
     const s = new Script({ start: { fen: FEN }, chess960: true }).setUp(FEN);
     hand(s).press('white');

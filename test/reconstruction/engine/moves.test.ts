@@ -35,6 +35,7 @@ describe('engine: how hands make moves', () => {
     ['king first', (s) => s.move('e1', 'g1').move('h1', 'f1'), []],
     ['both lifted, king first', (s) => s.lift('e1').lift('h1').place('g1', 'K').place('f1', 'R'), []],
     ['rook first', (s) => s.move('h1', 'f1').move('e1', 'g1'), ['rook-first-castling']],
+    ['rook touched and put back, then king first', (s) => s.lift('h1').place('h1', 'R').move('e1', 'g1').move('h1', 'f1'), []],
   ];
   it.each(castlings)('castling %s', (_name, hand, incidents) => {
     const s = new Script().setUp().play(...ITALIAN);
