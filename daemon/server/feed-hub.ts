@@ -192,8 +192,9 @@ export class FeedHub {
   private sendFrame(client: Client, frame: string | Buffer): void {
     if (client.ws.readyState !== client.ws.OPEN) return;
     this.cork(client);
-    // Small frames skip permessage-deflate entirely (the threshold would skip compressing them,
-    // but not the per-connection deflate queue they would wait in behind a large snapshot).
+    // Small frames (every delta) are marked uncompressed up front, so they are framed at once
+    // without a trip through the connection's zlib stream; ws still keeps them in order behind a
+    // snapshot that is being compressed.
     const small = (typeof frame === 'string' ? frame.length : frame.byteLength) < this.deflateThreshold;
     client.ws.send(frame, { binary: false, compress: !small });
     this.stats.framesSent++;
