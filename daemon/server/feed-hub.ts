@@ -386,6 +386,7 @@ export class FeedHub {
   }
 
   private onChange(change: GameChange): void {
+    if (change.kind === 'game') this.roundOfGame.set(change.gameId, change.summary.round);
     const round = this.roundOf(change.gameId);
     const scopes = ['tournament', `game:${change.gameId}`];
     if (round !== undefined) scopes.push(`round:${round}`);

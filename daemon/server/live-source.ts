@@ -153,7 +153,12 @@ export type GameChange =
     }
   | { kind: 'clock'; gameId: GameId; clock: ClockState }
   | { kind: 'result'; gameId: GameId; result: GameResult; termination: string | null }
-  | { kind: 'incident'; gameId: GameId; incident: IncidentRecord };
+  | { kind: 'incident'; gameId: GameId; incident: IncidentRecord }
+  /**
+   * A game appeared in a round, or its pairing changed (players, table): pairings published
+   * during the event, or corrected by the arbiter. Carries the whole summary.
+   */
+  | { kind: 'game'; gameId: GameId; summary: GameSummary };
 
 export type GameChangeKind = GameChange['kind'];
 

@@ -98,31 +98,56 @@ export class MemoryLiveSource implements LiveSource {
 
   constructor(private readonly cfg: MemorySourceConfig) {
     this.now = cfg.now ?? Date.now;
-    for (const g of cfg.games) {
-      const startFen = g.engine?.start?.fen ?? STANDARD_START;
-      this.tables.set(g.id, {
-        cfg: g,
-        engine: new GameEngine(g.engine ?? { rules: { edition: '2018', category: 'standard' } }),
-        nextIncidentId: 1,
-        state: {
-          id: g.id,
-          round: g.round,
-          table: g.table,
-          white: g.white,
-          black: g.black,
-          status: 'pending',
-          result: '*',
-          ply: 0,
-          fen: startFen,
-          lastMove: null,
-          clock: null,
-          startFen,
-          moves: [],
-          termination: null,
-          incidents: [],
-        },
-      });
+    for (const g of cfg.games) this.createTable(g);
+  }
+
+  /**
+   * Adds a game (pairings published during the event) or replaces a pending game's pairing;
+   * subscribers get a `game` change. A game that has started keeps its engine and moves.
+   */
+  addGame(g: MemoryGameConfig): GameChange[] {
+    const existing = this.tables.get(g.id);
+    if (existing) {
+      existing.cfg = g;
+      Object.assign(existing.state, { round: g.round, table: g.table, white: g.white, black: g.black });
+    } else {
+      this.cfg.games.push(g);
+      this.createTable(g);
     }
+    if (!this.cfg.rounds.some((r) => r.round === g.round)) {
+      this.cfg.rounds.push({ round: g.round, date: null, startsAt: null, status: 'upcoming', gameCount: 0 });
+      this.cfg.rounds.sort((a, b) => a.round - b.round);
+    }
+    const t = this.tables.get(g.id)!;
+    const change: GameChange = { kind: 'game', gameId: g.id, summary: summaryOf(t.state) };
+    this.emit(t, [change]);
+    return [change];
+  }
+
+  private createTable(g: MemoryGameConfig): void {
+    const startFen = g.engine?.start?.fen ?? STANDARD_START;
+    this.tables.set(g.id, {
+      cfg: g,
+      engine: new GameEngine(g.engine ?? { rules: { edition: '2018', category: 'standard' } }),
+      nextIncidentId: 1,
+      state: {
+        id: g.id,
+        round: g.round,
+        table: g.table,
+        white: g.white,
+        black: g.black,
+        status: 'pending',
+        result: '*',
+        ply: 0,
+        fen: startFen,
+        lastMove: null,
+        clock: null,
+        startFen,
+        moves: [],
+        termination: null,
+        incidents: [],
+      },
+    });
   }
 
   tournament(): TournamentInfo {
@@ -130,7 +155,7 @@ export class MemoryLiveSource implements LiveSource {
   }
 
   rounds(): RoundInfo[] {
-    return this.cfg.rounds.map((r) => ({ ...r, gameCount: this.cfg.games.filter((g) => g.round === r.round).length }));
+    return this.cfg.rounds.map((r) => ({ ...r, gameCount: [...this.tables.values()].filter((t) => t.cfg.round === r.round).length }));
   }
 
   games(round: number): GameSummary[] | undefined {

@@ -42,6 +42,12 @@ export function applyToGame(g: GameState, c: GameChange): void {
     case 'incident':
       g.incidents.push(c.incident);
       break;
+    case 'game':
+      g.round = c.summary.round;
+      g.table = c.summary.table;
+      g.white = c.summary.white;
+      g.black = c.summary.black;
+      break;
   }
 }
 
@@ -77,6 +83,9 @@ export function applyToSummary(s: GameSummary, c: GameChange): void {
       s.status = c.result === '*' ? 'live' : 'finished';
       break;
     case 'incident':
+      break;
+    case 'game':
+      Object.assign(s, c.summary);
       break;
   }
 }

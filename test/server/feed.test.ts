@@ -104,6 +104,26 @@ describe('websocket feed', () => {
     expect(summary.ply).toBe(3);
   });
 
+  it('announces games published during the event to tournament subscribers', async () => {
+    const { hall, wsUrl } = await setup(2);
+    const c = await client(wsUrl);
+    c.send({ v: 1, type: 'subscribe', scope: { kind: 'tournament' } });
+    const snap = await c.next(isType('snapshot', 'tournament'));
+    if (snap.body.kind !== 'tournament') throw new Error('tournament snapshot expected');
+    expect(snap.body.games.filter((g) => g.round === 2)).toEqual([]);
+    hall.source.addGame({ id: 'r2-t1', round: 2, table: 1, white: hall.source.game('r1-t2')!.black, black: hall.source.game('r1-t1')!.white });
+    const d = (await c.next((m) => m.type === 'delta' && m.change.kind === 'game')) as Delta;
+    expect(d.seq).toBe(snap.seq + 1);
+    if (d.change.kind !== 'game') throw new Error('unreachable');
+    expect(d.change.summary).toMatchObject({ id: 'r2-t1', round: 2, table: 1, status: 'pending', ply: 0, result: '*' });
+    expect(d.change.summary.white.name).toBe('Horvat, Luka');
+    const r2 = await client(wsUrl);
+    r2.send({ v: 1, type: 'subscribe', scope: { kind: 'round', round: 2 } });
+    const s2 = await r2.next(isType('snapshot', 'round:2'));
+    expect(s2.body.kind === 'round' && s2.body.games.map((g) => g.id)).toEqual(['r2-t1']);
+    expect(s2.body.kind === 'round' && s2.body.round.gameCount).toBe(1);
+  });
+
   it('resumes from a sequence number with no gap and no duplicate', async () => {
     const { hall, wsUrl } = await setup(2);
     const a = await client(wsUrl);

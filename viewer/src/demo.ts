@@ -63,6 +63,11 @@ export async function demoPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
       render();
     },
     delta(change) {
+      if (change.kind === 'game') {
+        if (change.summary.round === round) games.set(change.gameId, change.summary);
+        if (current()?.id === change.gameId) render();
+        return;
+      }
       const g = games.get(change.gameId);
       if (!g) return;
       applyToSummary(g, change);

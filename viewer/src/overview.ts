@@ -57,9 +57,14 @@ class TableCard {
       this.board.el,
       this.white.el,
     );
-    this.white.setPlayer(game.white);
-    this.black.setPlayer(game.black);
+    this.setPlayers();
     this.render();
+  }
+
+  setPlayers(): void {
+    this.white.setPlayer(this.game.white);
+    this.black.setPlayer(this.game.black);
+    this.el.querySelector('.table-no')!.textContent = `${this.i18n.t('table')} ${this.game.table}`;
   }
 
   render(): void {
@@ -87,6 +92,22 @@ export async function overviewPage(root: HTMLElement, i18n: I18n, feed: FeedClie
   const grid = h('main', { class: 'overview-grid' });
   root.append(header(i18n, feed, title), roundNav(rounds, round, i18n), grid);
   const cards = new Map<string, TableCard>();
+  /** A game published or re-paired during the round: add, move or update its card. */
+  const placeCard = (g: GameSummary): void => {
+    const existing = cards.get(g.id);
+    if (g.round !== round) {
+      existing?.el.remove();
+      cards.delete(g.id);
+      return;
+    }
+    const card = existing ?? new TableCard(g, i18n);
+    card.game = g;
+    card.setPlayers();
+    card.render();
+    cards.set(g.id, card);
+    const after = [...cards.values()].filter((c) => c !== card && c.game.table > g.table).sort((a, b) => a.game.table - b.game.table)[0];
+    grid.insertBefore(card.el, after?.el ?? null);
+  };
   feed.subscribe({ kind: 'round', round }, {
     snapshot(body) {
       if (body.kind !== 'round') return;
@@ -101,6 +122,10 @@ export async function overviewPage(root: HTMLElement, i18n: I18n, feed: FeedClie
       }
     },
     delta(change) {
+      if (change.kind === 'game') {
+        placeCard(change.summary);
+        return;
+      }
       const card = cards.get(change.gameId);
       if (!card) return;
       applyToSummary(card.game, change);
