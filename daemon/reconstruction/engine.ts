@@ -483,7 +483,7 @@ export class GameEngine {
       const parent = this.history[n - 1]!;
       const diff = this.diffFrom(parent.codes);
       if (diff.length === 0) {
-        this.takeback(n - 1, at);
+        if (at !== this.previousAt) this.takeback(n - 1, at);
         return;
       }
       const s = matchMove(parent.pos, parent.codes, this.seen, diff);
@@ -497,8 +497,11 @@ export class GameEngine {
       if (plies) {
         for (let i = plies.length - 1; i >= 0; i--) {
           const p = plies[i]!;
-          if (p < n && this.sameBoard(this.history[p]!.codes)) {
-            this.takeback(p, at);
+          if (p < n && this.sameBoard(this.history[p]!.codes) && this.plausibleTakeback(p)) {
+            // Hands lift and place one at a time; a knocked piece leaves its square and lands in
+            // the same instant. A pawn falling back onto the square it came from shows an earlier
+            // position without anyone taking a move back.
+            if (at !== this.previousAt) this.takeback(p, at);
             return;
           }
         }
@@ -650,6 +653,22 @@ export class GameEngine {
     const out: number[] = [];
     for (let s = 0; s < 64 && out.length <= 4; s++) if (this.seen[s] !== codes[s]) out.push(s);
     return out;
+  }
+
+  /**
+   * Going back several plies at once is only believed when the board changed about as much as that
+   * many moves change: a single piece put back one square can make the board look like a position
+   * from three plies ago (the moves in between cancelled out), and that is an illegal move or a
+   * slip, not a takeback. Takebacks done ply by ply show each position on the way.
+   */
+  private plausibleTakeback(p: number): boolean {
+    const n = this.plyCount();
+    if (p >= n - 1) return true;
+    const a = this.history[p]!.codes;
+    const b = this.top().codes;
+    let d = 0;
+    for (let s = 0; s < 64; s++) if (a[s] !== b[s]) d++;
+    return d >= 2 * (n - p);
   }
 
   private sameBoard(codes: Uint8Array): boolean {
