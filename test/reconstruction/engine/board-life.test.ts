@@ -12,6 +12,24 @@ describe('engine: takebacks and the arbiter', () => {
     expect(s.ofType('takeback')[0]!.removed).toEqual(['Nc6']);
   });
 
+  it('a knocked pawn falling back onto the square it came from is not a takeback', () => {
+    const s = new Script().setUp().play('e2e4', 'e7e6');
+    // Knocked: it leaves e6 and is seen on e7 in the same instant; stood up again the same way.
+    s.lift('e6', 400).place('e7', 'p', 0).lift('e7', 500).place('e6', 'p', 0);
+    s.play('d2d4');
+    expect(s.ofType('takeback')).toEqual([]);
+    expect(s.sans()).toEqual(['e4', 'e6', 'd4']);
+  });
+
+  it('a pawn slipped back that makes the board look three plies old is an illegal move, not a takeback', () => {
+    const s = new Script().setUp().play('e2e4', 'g8f6', 'e4e5', 'f6g8');
+    s.move('e5', 'e4').press('white');
+    expect(s.ofType('takeback')).toEqual([]);
+    expect(s.incidentKinds()).toEqual(['illegal-move']);
+    s.move('e4', 'e5').press('black').play('d2d4');
+    expect(s.sans()).toEqual(['e4', 'Nf6', 'e5', 'Ng8', 'd4']);
+  });
+
   it('a takeback of a capture restores both pieces', () => {
     const s = new Script().setUp().play('e2e4', 'd7d5', 'e4d5');
     s.lift('d5').place('e4', 'P').place('d5', 'p');
