@@ -55,7 +55,8 @@ function placementHash(codes: ArrayLike<number>): number {
 
 /** The game after a number of plies, with what the board should show then. */
 interface Ply {
-  pos: Chess;
+  /** Kept for the last two plies only (memory per live game); older ones come back from the FEN. */
+  pos?: Chess;
   codes: Uint8Array;
   hash: number;
   /** FEN without the move counters: equal keys are the same position for Art 9.2. */
@@ -131,9 +132,12 @@ export class GameEngine {
   private lastSearchHash: number | undefined;
   private lastIllegalHash: number | undefined;
   private out: GameEvent[] = [];
+  /** Times of the last two field events (a knock or a burst changes several squares at one time). */
   private previousAt = -Infinity;
   /** Last event after which the board showed the game's position exactly. */
   private settledSeq = 0;
+  /** Since the board last showed the game, a piece has stood on a square where it does not belong. */
+  private displaced = false;
   private lastAt = -Infinity;
 
   constructor(opts: EngineOptions) {
@@ -144,8 +148,10 @@ export class GameEngine {
   push(ev: BoardEvent): GameEvent[] {
     this.out = [];
     this.seq++;
-    this.previousAt = this.lastAt;
-    this.lastAt = ev.at;
+    if (ev.type === 'field') {
+      this.previousAt = this.lastAt;
+      this.lastAt = ev.at;
+    }
     switch (ev.type) {
       case 'field':
         this.onField(ev.field, ev.piece, ev.at);
@@ -329,6 +335,7 @@ export class GameEngine {
     const top = this.history[this.history.length - 1];
     if (!top) return;
     const differs = code !== top.codes[sq] ? 1 : 0;
+    if (differs && code !== PIECE.EMPTY) this.displaced = true;
     this.mismatches += differs - this.mismatch[sq]!;
     this.mismatch[sq] = differs;
   }
@@ -381,10 +388,10 @@ export class GameEngine {
     if (!this.started || !this.acceptsMoves()) return;
     const n = this.plyCount();
     const top = this.top();
-    if (top.pos.turn !== by || fromStopped) {
+    if (this.posOf(top).turn !== by || fromStopped) {
       const last = top.record;
       if (last && !last.confirmed && last.by === by) this.confirm(n, 'clock', at);
-      if (top.pos.turn !== by || this.mismatches === 0) return;
+      if (this.posOf(top).turn !== by || this.mismatches === 0) return;
     }
     if (this.mismatches === 0) {
       this.illegal('clock-without-move', by, at, []);
@@ -398,7 +405,7 @@ export class GameEngine {
       const fenBefore = top.fen;
       this.makeMove(top, promo, at);
       const count = ++this.illegalCounts[by];
-      const ruling = illegalMoveRuling(this.rules, 'pawn-not-replaced', by, count, this.top().pos, fenBefore, square);
+      const ruling = illegalMoveRuling(this.rules, 'pawn-not-replaced', by, count, this.posOf(this.top()), fenBefore, square);
       this.incident({
         kind: 'pawn-not-replaced',
         by,
@@ -439,7 +446,7 @@ export class GameEngine {
   private illegal(kind: IllegalKind, by: Color, at: number, differences: SquareDifference[]): void {
     const count = ++this.illegalCounts[by];
     const top = this.top();
-    const ruling = illegalMoveRuling(this.rules, kind, by, count, top.pos, top.fen);
+    const ruling = illegalMoveRuling(this.rules, kind, by, count, this.posOf(top), top.fen);
     const ply = this.plyCount();
     if (kind === 'clock-without-move')
       this.incident({ kind, by, count, at, ply, ...ruling, message: `${by} pressed the clock without moving (irregularity #${count}).` });
@@ -460,7 +467,10 @@ export class GameEngine {
 
   private evaluate(at: number, source: 'field' | 'dump'): void {
     if (this.started && this.mismatches === 0) {
-      this.settledSeq = this.seq;
+      // A piece put somewhere else and brought back ends that attempt (an illegal move corrected);
+      // a piece only lifted and put back where it stood was touched, and that still counts for 4.4.2.
+      if (this.displaced) this.settledSeq = this.seq;
+      this.displaced = false;
       return;
     }
     if (this.tryStart(at)) return;
@@ -469,7 +479,7 @@ export class GameEngine {
     const n = this.plyCount();
     const playing = this.acceptsMoves();
     if (playing && this.mismatches >= 2 && this.mismatches <= 4) {
-      const s = matchMove(top.pos, top.codes, this.seen, this.diffFrom(top.codes));
+      const s = matchMove(this.posOf(top), top.codes, this.seen, this.diffFrom(top.codes));
       if (s) {
         this.makeMove(top, s, at);
         return;
@@ -486,7 +496,7 @@ export class GameEngine {
         if (at !== this.previousAt) this.takeback(n - 1, at);
         return;
       }
-      const s = matchMove(parent.pos, parent.codes, this.seen, diff);
+      const s = matchMove(this.posOf(parent), parent.codes, this.seen, diff);
       if (s && !sameMove(s.move, top.move!)) {
         this.amend(parent, s, at);
         return;
@@ -533,10 +543,10 @@ export class GameEngine {
     if (this.lastSearchHash === this.seenHash) return false;
     this.lastSearchHash = this.seenHash;
     const top = this.top();
-    const found = findSequences(top.pos, this.seen, MAX_MISSED_PLIES, lastBy === undefined ? 200_000 : 20_000);
+    const found = findSequences(this.posOf(top), this.seen, MAX_MISSED_PLIES, lastBy === undefined ? 200_000 : 20_000);
     if (found.moves.length === 0) return false;
-    if (lastBy !== undefined && (found.moves.length % 2 === 1 ? top.pos.turn : other(top.pos.turn)) !== lastBy) return false;
-    const probe = top.pos.clone();
+    if (lastBy !== undefined && (found.moves.length % 2 === 1 ? this.posOf(top).turn : other(this.posOf(top).turn)) !== lastBy) return false;
+    const probe = this.posOf(top).clone();
     const sans = found.moves.map((m) => {
       const san = makeSan(probe, m);
       probe.play(m);
@@ -644,8 +654,16 @@ export class GameEngine {
     return Math.max(0, this.history.length - 1);
   }
 
+  private posOf(p: Ply): Chess {
+    if (p.pos) return p.pos;
+    const setup = parseFen(p.fen);
+    // The FEN was written by this engine from a legal position: it parses back.
+    p.pos = Chess.fromSetup(setup.unwrap()).unwrap();
+    return p.pos;
+  }
+
   private successors(p: Ply): Successor[] {
-    return (p.successors ??= successorsOf(p.pos, p.codes));
+    return (p.successors ??= successorsOf(this.posOf(p), p.codes));
   }
 
   /** Squares where the board differs from `codes` (stops counting past five: no move changes more). */
@@ -683,6 +701,11 @@ export class GameEngine {
     const ply: Ply = { pos, codes, hash: placementHash(codes), key, fen, record, move, sinceSeq: this.seq, sinceAt: at, movedSince: this.seq };
     const index = this.history.length;
     this.history.push(ply);
+    const old = this.history[index - 2];
+    if (old) {
+      old.pos = undefined;
+      old.successors = undefined;
+    }
     const list = this.byHash.get(ply.hash);
     if (list) list.push(index);
     else this.byHash.set(ply.hash, [index]);
@@ -704,9 +727,9 @@ export class GameEngine {
 
   /** Plays `s` from `from` (the current top) and records it. */
   private play(from: Ply, s: Successor, at: number): Ply {
-    const pos = from.pos.clone();
+    const pos = this.posOf(from).clone();
     const san = makeSanAndPlay(pos, s.move);
-    const by = from.pos.turn;
+    const by = this.posOf(from).turn;
     const ply = this.history.length;
     const record: RecordedMove = { ply, by, san, uci: this.uci(from, s), fenAfter: '', at, confirmed: false };
     const next = this.pushPly(pos, record, s.move, at);
@@ -857,7 +880,7 @@ export class GameEngine {
 
   /** Art 5.1.1, 5.2.1, 5.2.2, 9.6 end the game at once; 9.2 and 9.3 make a draw claimable. */
   private checkEnd(p: Ply, at: number): void {
-    const pos = p.pos;
+    const pos = this.posOf(p);
     const ply = this.plyCount();
     const seen = this.repetitions.get(p.key) ?? 0;
     if (!this.result) {

@@ -125,10 +125,18 @@ describe('engine: Chess960', () => {
     ['king off the board, rook, then king', (s) => s.lift('g1').lift('b1').place('d1', 'R').place('c1', 'K'), 'O-O-O', 'g1b1'],
     ['king onto the rook first', (s) => s.lift('g1').lift('b1').place('b1', 'K').lift('b1', 600).place('d1', 'R').place('c1', 'K'), 'O-O-O', 'g1b1'],
   ];
-  it('a rook touched and put back before a king-only castling is not rook-first', () => {
+  it('a rook lifted first counts for 4.4.2 even where it ends on its own square', () => {
     const fen = '4k3/pppppppp/8/8/8/8/PPPPPPPP/4KR2 w F - 0 1';
     const s = new Script({ start: { fen }, chess960: true }).setUp(fen);
     s.lift('f1').place('f1', 'R').move('e1', 'g1').press('white');
+    expect(s.sans()).toEqual(['O-O']);
+    expect(s.incidentKinds()).toEqual(['rook-first-castling']);
+  });
+
+  it('a rook moved illegally and brought back is not rook-first for the castling after it', () => {
+    const fen = '4k3/pppppppp/8/8/8/8/PPPPPPPP/4KR2 w F - 0 1';
+    const s = new Script({ start: { fen }, chess960: true }).setUp(fen);
+    s.move('f1', 'd3').move('d3', 'f1').move('e1', 'g1').press('white');
     expect(s.sans()).toEqual(['O-O']);
     expect(s.incidentKinds()).toEqual([]);
   });
