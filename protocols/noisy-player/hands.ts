@@ -96,7 +96,8 @@ export class Hands {
     return this.rng.int(150, 700);
   }
   scanGap(): number {
-    return this.rng.int(10, 180);
+    // Sometimes both changes land in the same scan and are reported at the same instant.
+    return this.rng.chance(0.1) ? 0 : this.rng.int(10, 180);
   }
   flicker(): number {
     return this.rng.int(30, 200);

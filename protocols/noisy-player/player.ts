@@ -231,9 +231,10 @@ class Writer {
     this.commit(move, shape);
     // 4.7: released on a square as a legal move, then moved on: reported at the move's ply.
     if (released) this.incidents.push({ kind: 'moved-after-release', ply: this.ply, by });
-    if (shape.kind === 'castle' && style === 'castle-rook-first' && shape.kingTo !== shape.king) {
+    if (shape.kind === 'castle' && style === 'castle-rook-first' && shape.kingTo !== shape.king && shape.rookTo !== shape.rook) {
       // 4.4.2: the rook was touched first; an e-board records it, at the castling's ply, and plays it.
-      // A Chess960 king that stays put may castle by moving only the rook (Guidelines II): no incident.
+      // A Chess960 king that stays put may castle by moving only the rook (Guidelines II); a rook
+      // that stays put and is only lifted and put back first looks like adjusting it: no incident.
       this.incidents.push({ kind: 'rook-first-castling', ply: this.ply, by });
     }
     if (this.clock) h.press(by, h.rng.int(150, 900));
