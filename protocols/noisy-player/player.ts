@@ -36,7 +36,8 @@ export interface ExpectedIncident {
   kind: IncidentKind;
   /**
    * Moves played in the intended game when it happens; for an incident about a move of the game
-   * (rook-first castling, pawn not replaced) that move's own ply, as the engine records it.
+   * (rook-first castling, pawn not replaced, moved after release) that move's own ply, as the
+   * engine records it.
    */
   ply: number;
   by?: Color;
@@ -231,10 +232,10 @@ class Writer {
     this.commit(move, shape);
     // 4.7: released on a square as a legal move, then moved on: reported at the move's ply.
     if (released) this.incidents.push({ kind: 'moved-after-release', ply: this.ply, by });
-    if (shape.kind === 'castle' && style === 'castle-rook-first' && shape.kingTo !== shape.king && shape.rookTo !== shape.rook) {
-      // 4.4.2: the rook was touched first; an e-board records it, at the castling's ply, and plays it.
-      // A Chess960 king that stays put may castle by moving only the rook (Guidelines II); a rook
-      // that stays put and is only lifted and put back first looks like adjusting it: no incident.
+    if (shape.kind === 'castle' && style === 'castle-rook-first' && shape.kingTo !== shape.king) {
+      // 4.4.2: the rook was touched first (even one that stays put, lifted and put back); an e-board
+      // records it, at the castling's ply, and plays it. A Chess960 king that stays put may castle by
+      // moving only the rook (Guidelines II): no incident.
       this.incidents.push({ kind: 'rook-first-castling', ply: this.ply, by });
     }
     if (this.clock) h.press(by, h.rng.int(150, 900));
