@@ -711,6 +711,7 @@ export class GameEngine {
     else this.byHash.set(ply.hash, [index]);
     this.repetitions.set(key, (this.repetitions.get(key) ?? 0) + 1);
     this.recomputeMismatch();
+    this.displaced = false;
     return ply;
   }
 
@@ -856,6 +857,7 @@ export class GameEngine {
     top.sinceSeq = this.seq;
     top.sinceAt = at;
     this.recomputeMismatch();
+    this.displaced = false;
     this.lastSearchHash = undefined;
     this.out.push({ type: 'takeback', at, toPly, fen: this.top().fen, removed });
   }
