@@ -56,3 +56,29 @@ describe('engine: start and ordinary moves', () => {
     expect(e.arbiter({ type: 'set-position', at: 2, fen: 'garbage' })[0]).toMatchObject({ type: 'incident' });
   });
 });
+
+describe('engine: events and snapshot are plain JSON', () => {
+  it('round-trips every event and the snapshot through JSON unchanged', () => {
+    const s = new Script().setUp().play('e2e4', 'e7e5').move('b1', 'b3').press('white').move('b3', 'b1').press('black');
+    s.play('g1f3').unplug().move('b8', 'c6').move('f1', 'c4').plug();
+    const snap = s.engine.snapshot();
+    expect(JSON.parse(JSON.stringify(s.events))).toEqual(s.events);
+    expect(JSON.parse(JSON.stringify(snap))).toEqual(snap);
+    expect(snap.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4']);
+    expect(snap.illegalCounts).toEqual({ white: 1, black: 0 });
+    // the snapshot is a copy: changing it does not change the engine
+    snap.moves.pop();
+    expect(s.engine.snapshot().moves).toHaveLength(5);
+  });
+
+  it('withdraws an automatic result when its move is amended before the clock press', () => {
+    // Fool's mate position, Black's queen first lands on h4 (mate), then is moved on to g5.
+    const s = new Script().setUp().play('f2f3', 'e7e5', 'g2g4');
+    s.lift('d8').place('h4', 'q').lift('h4', 1000).place('g5', 'q', 400);
+    expect(s.ofType('game-ended')).toEqual([expect.objectContaining({ termination: 'checkmate' })]);
+    expect(s.ofType('result-withdrawn')).toEqual([expect.objectContaining({ ply: 4 })]);
+    expect(s.sans()).toEqual(['f3', 'e5', 'g4', 'Qg5']);
+    expect(s.engine.snapshot().result).toBeUndefined();
+    expect(s.incidentKinds()).toEqual(['moved-after-release']);
+  });
+});
