@@ -82,3 +82,28 @@ describe('engine: events and snapshot are plain JSON', () => {
     expect(s.incidentKinds()).toEqual(['moved-after-release']);
   });
 });
+
+describe('engine: never throws', () => {
+  it('survives 20 000 random events after a real start (fields, dumps, clocks, links, arbiter)', () => {
+    const s = new Script().setUp().play('e2e4', 'e7e5');
+    let x = 12345;
+    const rnd = (n: number): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return (x >>> 8) % n;
+    };
+    const e = s.engine;
+    let t = s.t;
+    expect(() => {
+      for (let i = 0; i < 20_000; i++) {
+        t += rnd(3) * 100;
+        const k = rnd(100);
+        if (k < 80) e.push({ type: 'field', at: t, field: rnd(64), piece: rnd(16) as never });
+        else if (k < 83) e.push({ type: 'dump', at: t, board: Array.from({ length: 64 }, () => rnd(13)) as never });
+        else if (k < 95) e.push({ type: 'clock', at: t, whiteMs: 1000, blackMs: 1000, running: (['white', 'black', null] as const)[rnd(3)]!, whiteFlag: false, blackFlag: false });
+        else if (k < 98) e.push({ type: 'connection', at: t, connected: rnd(2) === 0 });
+        else e.arbiter({ type: 'reinstate', at: t, ply: rnd(5) - 1 });
+      }
+    }).not.toThrow();
+    expect(e.snapshot().started).toBe(true);
+  });
+});
