@@ -149,3 +149,17 @@ describe('engine: Chess960', () => {
     expect(s.incidentKinds()).toEqual([]);
   });
 });
+
+describe('engine: one table, several games', () => {
+  it('a new game starts when the start position is set up again after a result', () => {
+    const s = new Script().setUp().play('e2e4', 'e7e5').place('d4', 0x0e);
+    expect(s.engine.snapshot().result).toMatchObject({ result: '1-0', termination: 'result-pieces' });
+    // result piece off, pawns back: the start position again
+    s.lift('d4').move('e4', 'e2').move('e5', 'e7');
+    const starts = s.ofType('game-started');
+    expect(starts).toHaveLength(2);
+    expect(s.engine.snapshot()).toMatchObject({ moves: [], result: undefined });
+    s.play('d2d4');
+    expect(s.sans()).toEqual(['d4']);
+  });
+});
