@@ -4,7 +4,7 @@ import { makeFen, parseFen } from 'chessops/fen';
 import { makeSan, makeSanAndPlay } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import { PIECE, fieldToSquare, type PieceCode } from '../../protocols/dgt/squares.ts';
+import { PIECE, type PieceCode } from '../../protocols/dgt/squares.ts';
 import type {
   ArbiterCommand,
   ClockReading,
@@ -23,6 +23,7 @@ import type {
 import { illegalMoveRuling } from './laws.ts';
 import { fenOf } from './fen.ts';
 import { recogniseStart } from './start-position.ts';
+import { ObservedBoard, placementHash } from './observed-board.ts';
 import { findSequences, matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 
 /**
@@ -33,25 +34,6 @@ import { findSequences, matchMove, positionCodes, successorsOf, type Successor }
 const RELEASE_MS = 250;
 /** How many plies a jump (reconnect dump, burst) may hide. */
 const MAX_MISSED_PLIES = 3;
-
-/** 32-bit Zobrist keys per (square, code): a board's placement hash, updated per field change. */
-const ZOBRIST = (() => {
-  const z = new Int32Array(64 * 16);
-  let x = 0x9e3779b9 | 0;
-  for (let i = 0; i < z.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    z[i] = (i & 15) === 0 ? 0 : x;
-  }
-  return z;
-})();
-
-function placementHash(codes: ArrayLike<number>): number {
-  let h = 0;
-  for (let s = 0; s < 64; s++) h ^= ZOBRIST[s * 16 + codes[s]!]!;
-  return h;
-}
 
 /** The game after a number of plies, with what the board should show then. */
 interface Ply {
@@ -94,9 +76,9 @@ const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
  * events. Never throws on bad input: what cannot be explained becomes an incident.
  *
  * Method: keep the board as observed (oriented, index = chessops Square) and the squares where it
- * differs from the game's current position. After each event compare it with the legal successors
- * of the position (each a handful of square changes, precomputed once per position); the first event
- * that makes the board equal to one of them makes the move, with no debounce. Transient boards
+ * differs from the game's current position. When two to four squares differ, the candidate moves
+ * those squares allow are built and checked with chessops; the first event that makes the board
+ * equal to a legal successor makes the move, with no debounce. Transient boards
  * (piece in hand, slides, scan-order doubles) equal nothing and wait. A board that equals another
  * successor of the previous position is the same player changing an unconfirmed move; one that
  * equals an earlier position is a takeback; jumps are searched a few plies deep.
@@ -104,16 +86,8 @@ const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 export class GameEngine {
   private readonly rules: RulesConfig;
   private readonly opts: EngineOptions;
-  private readonly raw = new Uint8Array(64);
-  private readonly seen = new Uint8Array(64);
-  private seenHash = 0;
-  private occupied = 0;
-  private readonly mismatch = new Uint8Array(64);
-  private mismatches = 0;
-  private readonly vacatedSeq = new Int32Array(64);
-  private readonly vacatedAt = new Float64Array(64);
+  private readonly board = new ObservedBoard();
   private seq = 0;
-  private reversed = false;
   private started = false;
   private kind: GameKind | undefined;
   private chess960Number: number | undefined;
@@ -136,8 +110,6 @@ export class GameEngine {
   private previousAt = -Infinity;
   /** Last event after which the board showed the game's position exactly. */
   private settledSeq = 0;
-  /** Since the board last showed the game, a piece has stood on a square where it does not belong. */
-  private displaced = false;
   private lastAt = -Infinity;
 
   constructor(opts: EngineOptions) {
@@ -195,7 +167,7 @@ export class GameEngine {
           });
           break;
         }
-        this.startGame('arbiter-position', pos.value, undefined, this.reversed, cmd.at);
+        this.startGame('arbiter-position', pos.value, undefined, this.board.reversed, cmd.at);
         this.evaluate(cmd.at, 'dump');
         break;
       }
@@ -211,8 +183,8 @@ export class GameEngine {
       chess960Number: this.chess960Number,
       startFen: this.history[0]?.fen,
       fen: top?.fen ?? '',
-      orientation: this.reversed ? 'black' : 'white',
-      reversed: this.reversed,
+      orientation: this.board.reversed ? 'black' : 'white',
+      reversed: this.board.reversed,
       connected: this.connected,
       moves: this.history.slice(1).map((p) => ({ ...p.record!, clockAfter: p.record!.clockAfter && { ...p.record!.clockAfter } })),
       incidents: this.incidents.map((i) => structuredClone(i)),
@@ -226,9 +198,9 @@ export class GameEngine {
 
   private onField(field: number, piece: PieceCode, at: number): void {
     if (!Number.isInteger(field) || field < 0 || field > 63 || !Number.isInteger(piece) || piece < 0 || piece > 15) return;
-    this.raw[field] = piece;
-    const sq = this.orient(field);
-    this.setSeen(sq, this.normalise(sq, piece), at);
+    this.board.raw[field] = piece;
+    const sq = this.board.orient(field);
+    this.board.set(sq, this.normalise(sq, piece), this.seq, at);
     if (piece >= PIECE.DRAW) {
       this.onResultPiece(piece, at);
       return;
@@ -245,12 +217,12 @@ export class GameEngine {
     for (let f = 0; f < 64; f++) {
       const code = board[f]!;
       if (!Number.isInteger(code) || code < 0 || code > 15) continue;
-      this.raw[f] = code;
+      this.board.raw[f] = code;
       if (code >= PIECE.DRAW) result = code;
     }
     for (let f = 0; f < 64; f++) {
-      const sq = this.orient(f);
-      this.setSeen(sq, this.normalise(sq, this.raw[f]!), at);
+      const sq = this.board.orient(f);
+      this.board.set(sq, this.normalise(sq, this.board.raw[f]!), this.seq, at);
     }
     if (result !== undefined) this.onResultPiece(result, at);
     else this.evaluate(at, 'dump');
@@ -276,7 +248,7 @@ export class GameEngine {
 
   private resynchronised(at: number): void {
     this.resyncPending = false;
-    const differences = this.differences();
+    const differences = this.board.differences();
     this.incident({
       kind: 'board-resynchronised',
       at,
@@ -295,11 +267,6 @@ export class GameEngine {
     if (!this.started || this.result) return;
     const result: GameResult = code === PIECE.DRAW ? '1/2-1/2' : code === PIECE.WHITE_WINS ? '1-0' : '0-1';
     this.end(result, 'result-pieces', at);
-  }
-
-  private orient(field: number): number {
-    const sq = fieldToSquare(field);
-    return this.reversed ? 63 - sq : sq;
   }
 
   /** 7.5.2: a pawn left on the last rank is a queen, wherever that pawn is put next. */
@@ -321,57 +288,6 @@ export class GameEngine {
     return code;
   }
 
-  private setSeen(sq: number, code: number, at: number): void {
-    const old = this.seen[sq]!;
-    if (old === code) return;
-    this.seen[sq] = code;
-    this.seenHash ^= ZOBRIST[sq * 16 + old]! ^ ZOBRIST[sq * 16 + code]!;
-    if (old === PIECE.EMPTY) this.occupied++;
-    if (code === PIECE.EMPTY) {
-      this.occupied--;
-      this.vacatedSeq[sq] = this.seq;
-      this.vacatedAt[sq] = at;
-    }
-    const top = this.history[this.history.length - 1];
-    if (!top) return;
-    const differs = code !== top.codes[sq] ? 1 : 0;
-    if (differs && code !== PIECE.EMPTY) this.displaced = true;
-    this.mismatches += differs - this.mismatch[sq]!;
-    this.mismatch[sq] = differs;
-  }
-
-  private rebuildSeen(): void {
-    this.seen.fill(0);
-    this.seenHash = 0;
-    this.occupied = 0;
-    for (let f = 0; f < 64; f++) {
-      const sq = this.orient(f);
-      const code = this.raw[f]!;
-      this.seen[sq] = code;
-      this.seenHash ^= ZOBRIST[sq * 16 + code]!;
-      if (code !== PIECE.EMPTY) this.occupied++;
-    }
-  }
-
-  private recomputeMismatch(): void {
-    const top = this.history[this.history.length - 1];
-    this.mismatches = 0;
-    for (let s = 0; s < 64; s++) {
-      const d = top && this.seen[s] !== top.codes[s] ? 1 : 0;
-      this.mismatch[s] = d;
-      this.mismatches += d;
-    }
-  }
-
-  private differences(): SquareDifference[] {
-    const top = this.history[this.history.length - 1];
-    const out: SquareDifference[] = [];
-    if (!top) return out;
-    for (let s = 0; s < 64; s++)
-      if (this.mismatch[s]) out.push({ square: makeSquare(s), expected: top.codes[s]!, seen: this.seen[s]! });
-    return out;
-  }
-
   // ---- clock ----
 
   private onClock(ev: Extract<BoardEvent, { type: 'clock' }>): void {
@@ -391,17 +307,17 @@ export class GameEngine {
     if (this.posOf(top).turn !== by || fromStopped) {
       const last = top.record;
       if (last && !last.confirmed && last.by === by) this.confirm(n, 'clock', at);
-      if (this.posOf(top).turn !== by || this.mismatches === 0) return;
+      if (this.posOf(top).turn !== by || this.board.mismatches === 0) return;
     }
-    if (this.mismatches === 0) {
+    if (this.board.mismatches === 0) {
       this.illegal('clock-without-move', by, at, []);
       return;
     }
     const promo = this.pawnLeftOnLastRank(top, by);
     if (promo) {
       const square = makeSquare(promo.move.to);
-      this.alias = { sq: promo.move.to, pawn: this.seen[promo.move.to]!, queen: promo.codes[promo.squares.indexOf(promo.move.to)]! };
-      this.setSeen(promo.move.to, this.alias.queen, at);
+      this.alias = { sq: promo.move.to, pawn: this.board.seen[promo.move.to]!, queen: promo.codes[promo.squares.indexOf(promo.move.to)]! };
+      this.board.set(promo.move.to, this.alias.queen, this.seq, at);
       const fenBefore = top.fen;
       this.makeMove(top, promo, at);
       const count = ++this.illegalCounts[by];
@@ -422,21 +338,21 @@ export class GameEngine {
     }
     // Two or more plies always change at least three squares: a two-square difference is a
     // single illegal move, not a jump.
-    if (this.mismatches > 2 && this.searchJump(at, by)) {
+    if (this.board.mismatches > 2 && this.searchJump(at, by)) {
       this.confirm(this.plyCount(), 'clock', at);
       return;
     }
-    this.illegal('illegal-move', by, at, this.differences());
+    this.illegal('illegal-move', by, at, this.board.differences());
   }
 
   private pawnLeftOnLastRank(top: Ply, by: Color): Successor | undefined {
     const pawn = by === 'white' ? PIECE.WPAWN : PIECE.BPAWN;
     for (const s of this.successors(top)) {
-      if (s.move.promotion !== 'queen' || s.squares.length !== this.mismatches) continue;
+      if (s.move.promotion !== 'queen' || s.squares.length !== this.board.mismatches) continue;
       let ok = true;
       for (let i = 0; i < s.squares.length && ok; i++) {
         const sq = s.squares[i]!;
-        ok = this.seen[sq] === (sq === s.move.to ? pawn : s.codes[i]);
+        ok = this.board.seen[sq] === (sq === s.move.to ? pawn : s.codes[i]);
       }
       if (ok) return s;
     }
@@ -466,11 +382,11 @@ export class GameEngine {
   // ---- recognising what the board shows ----
 
   private evaluate(at: number, source: 'field' | 'dump'): void {
-    if (this.started && this.mismatches === 0) {
+    if (this.started && this.board.mismatches === 0) {
       // A piece put somewhere else and brought back ends that attempt (an illegal move corrected);
       // a piece only lifted and put back where it stood was touched, and that still counts for 4.4.2.
-      if (this.displaced) this.settledSeq = this.seq;
-      this.displaced = false;
+      if (this.board.displaced) this.settledSeq = this.seq;
+      this.board.displaced = false;
       return;
     }
     if (this.tryStart(at)) return;
@@ -478,8 +394,8 @@ export class GameEngine {
     const top = this.top();
     const n = this.plyCount();
     const playing = this.acceptsMoves();
-    if (playing && this.mismatches >= 2 && this.mismatches <= 4) {
-      const s = matchMove(this.posOf(top), top.codes, this.seen, this.diffFrom(top.codes));
+    if (playing && this.board.mismatches >= 2 && this.board.mismatches <= 4) {
+      const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
       if (s) {
         this.makeMove(top, s, at);
         return;
@@ -491,23 +407,23 @@ export class GameEngine {
     const last = top.record;
     if (last && !last.confirmed && playing) {
       const parent = this.history[n - 1]!;
-      const diff = this.diffFrom(parent.codes);
+      const diff = this.board.diffFrom(parent.codes);
       if (diff.length === 0) {
         if (at !== this.previousAt) this.takeback(n - 1, at);
         return;
       }
-      const s = matchMove(this.posOf(parent), parent.codes, this.seen, diff);
+      const s = matchMove(this.posOf(parent), parent.codes, this.board.seen, diff);
       if (s && !sameMove(s.move, top.move!)) {
         this.amend(parent, s, at);
         return;
       }
     }
     if (playing) {
-      const plies = this.byHash.get(this.seenHash);
+      const plies = this.byHash.get(this.board.hash);
       if (plies) {
         for (let i = plies.length - 1; i >= 0; i--) {
           const p = plies[i]!;
-          if (p < n && this.sameBoard(this.history[p]!.codes) && this.plausibleTakeback(p)) {
+          if (p < n && this.board.equals(this.history[p]!.codes) && this.plausibleTakeback(p)) {
             // Hands lift and place one at a time; a knocked piece leaves its square and lands in
             // the same instant. A pawn falling back onto the square it came from shows an earlier
             // position without anyone taking a move back.
@@ -520,11 +436,11 @@ export class GameEngine {
     if (!playing) return;
     // A burst (many changes stamped with one time, as a buffered poll delivers them) may hide
     // whole moves; a hand moving pieces one by one never needs the deeper search.
-    if (source === 'dump' || (this.mismatches >= 5 && at === this.previousAt)) {
+    if (source === 'dump' || (this.board.mismatches >= 5 && at === this.previousAt)) {
       if (source !== 'dump' && this.searchJump(at, undefined)) return;
-      if (source === 'dump' && this.lastIllegalHash !== this.seenHash) {
-        this.lastIllegalHash = this.seenHash;
-        const differences = this.differences();
+      if (source === 'dump' && this.lastIllegalHash !== this.board.hash) {
+        this.lastIllegalHash = this.board.hash;
+        const differences = this.board.differences();
         this.incident({
           kind: 'illegal-position',
           at,
@@ -540,10 +456,10 @@ export class GameEngine {
 
   /** The board jumped (reconnect, burst, unseen moves before a press): shortest legal sequence. */
   private searchJump(at: number, lastBy: Color | undefined): boolean {
-    if (this.lastSearchHash === this.seenHash) return false;
-    this.lastSearchHash = this.seenHash;
+    if (this.lastSearchHash === this.board.hash) return false;
+    this.lastSearchHash = this.board.hash;
     const top = this.top();
-    const found = findSequences(this.posOf(top), this.seen, MAX_MISSED_PLIES, lastBy === undefined ? 200_000 : 20_000);
+    const found = findSequences(this.posOf(top), this.board.seen, MAX_MISSED_PLIES, lastBy === undefined ? 200_000 : 20_000);
     if (found.moves.length === 0) return false;
     if (lastBy !== undefined && (found.moves.length % 2 === 1 ? this.posOf(top).turn : other(this.posOf(top).turn)) !== lastBy) return false;
     const probe = this.posOf(top).clone();
@@ -594,13 +510,13 @@ export class GameEngine {
       }
       return false;
     }
-    if (this.occupied !== 32) return false;
+    if (this.board.occupied !== 32) return false;
     for (const reversed of [false, true]) {
-      const flip = reversed !== this.reversed;
-      const start = recogniseStart((s) => this.seen[flip ? 63 - s : s]!);
+      const flip = reversed !== this.board.reversed;
+      const start = recogniseStart((s) => this.board.seen[flip ? 63 - s : s]!);
       if (!start) continue;
       const kind = start.kind === 'standard' && !this.opts.chess960 ? 'standard' : 'chess960';
-      if (this.started && n === 0 && this.history[0]!.fen === start.fen && this.reversed === reversed) return false;
+      if (this.started && n === 0 && this.history[0]!.fen === start.fen && this.board.reversed === reversed) return false;
       this.chess960 = kind === 'chess960';
       this.startGame(kind, start.pos, start.chess960Number, reversed, at);
       return true;
@@ -609,16 +525,13 @@ export class GameEngine {
   }
 
   private matchesOriented(codes: Uint8Array, reversed: boolean): boolean {
-    const flip = reversed !== this.reversed;
-    for (let s = 0; s < 64; s++) if (this.seen[flip ? 63 - s : s] !== codes[s]) return false;
+    const flip = reversed !== this.board.reversed;
+    for (let s = 0; s < 64; s++) if (this.board.seen[flip ? 63 - s : s] !== codes[s]) return false;
     return true;
   }
 
   private startGame(kind: GameKind, pos: Chess, chess960Number: number | undefined, reversed: boolean, at: number): void {
-    if (reversed !== this.reversed) {
-      this.reversed = reversed;
-      this.rebuildSeen();
-    }
+    this.board.reorient(reversed);
     this.started = true;
     this.kind = kind;
     this.chess960Number = kind === 'chess960' ? chess960Number : undefined;
@@ -666,13 +579,6 @@ export class GameEngine {
     return (p.successors ??= successorsOf(this.posOf(p), p.codes));
   }
 
-  /** Squares where the board differs from `codes` (stops counting past five: no move changes more). */
-  private diffFrom(codes: Uint8Array): number[] {
-    const out: number[] = [];
-    for (let s = 0; s < 64 && out.length <= 4; s++) if (this.seen[s] !== codes[s]) out.push(s);
-    return out;
-  }
-
   /**
    * Going back several plies at once is only believed when the board changed about as much as that
    * many moves change: a single piece put back one square can make the board look like a position
@@ -687,11 +593,6 @@ export class GameEngine {
     let d = 0;
     for (let s = 0; s < 64; s++) if (a[s] !== b[s]) d++;
     return d >= 2 * (n - p);
-  }
-
-  private sameBoard(codes: Uint8Array): boolean {
-    for (let s = 0; s < 64; s++) if (this.seen[s] !== codes[s]) return false;
-    return true;
   }
 
   private pushPly(pos: Chess, record: RecordedMove | undefined, move: NormalMove | undefined, at: number): Ply {
@@ -710,8 +611,7 @@ export class GameEngine {
     if (list) list.push(index);
     else this.byHash.set(ply.hash, [index]);
     this.repetitions.set(key, (this.repetitions.get(key) ?? 0) + 1);
-    this.recomputeMismatch();
-    this.displaced = false;
+    this.board.expect(this.top().codes);
     return ply;
   }
 
@@ -789,8 +689,8 @@ export class GameEngine {
     // Art 4.7: the piece stood released on its first square (longer than a slide's flicker)
     // before the player moved it on.
     if (!s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
-      const rested = this.vacatedAt[oldMove.to]! - old.sinceAt;
-      if (this.vacatedSeq[oldMove.to]! > old.sinceSeq && rested >= RELEASE_MS) {
+      const rested = this.board.vacatedAt[oldMove.to]! - old.sinceAt;
+      if (this.board.vacatedSeq[oldMove.to]! > old.sinceSeq && rested >= RELEASE_MS) {
         this.incident({
           kind: 'moved-after-release',
           by: r.by,
@@ -819,11 +719,11 @@ export class GameEngine {
     const king = s.move.from;
     const rook = s.move.to;
     const since = next.movedSince;
-    const rookLifted = this.vacatedSeq[rook]! > since;
-    const kingLifted = this.vacatedSeq[king]! > since;
+    const rookLifted = this.board.vacatedSeq[rook]! > since;
+    const kingLifted = this.board.vacatedSeq[king]! > since;
     // Flag only a king lifted after its rook: a Chess960 king already on its castled square may stay
     // put (Guidelines II), and pieces gone in one event (a dump) have no order.
-    if (!rookLifted || !kingLifted || this.vacatedSeq[king]! <= this.vacatedSeq[rook]!) return;
+    if (!rookLifted || !kingLifted || this.board.vacatedSeq[king]! <= this.board.vacatedSeq[rook]!) return;
     const r = next.record!;
     this.incident({
       kind: 'rook-first-castling',
@@ -856,8 +756,7 @@ export class GameEngine {
     const top = this.top();
     top.sinceSeq = this.seq;
     top.sinceAt = at;
-    this.recomputeMismatch();
-    this.displaced = false;
+    this.board.expect(this.top().codes);
     this.lastSearchHash = undefined;
     this.out.push({ type: 'takeback', at, toPly, fen: this.top().fen, removed });
   }

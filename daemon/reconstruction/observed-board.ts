@@ -1,0 +1,118 @@
+import { makeSquare } from 'chessops/util';
+import { PIECE, fieldToSquare } from '../../protocols/dgt/squares.ts';
+import type { SquareDifference } from './game-events.ts';
+
+/** 32-bit Zobrist keys per (square, code): a board's placement hash, updated per field change. */
+const ZOBRIST = (() => {
+  const z = new Int32Array(64 * 16);
+  let x = 0x9e3779b9 | 0;
+  for (let i = 0; i < z.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    z[i] = (i & 15) === 0 ? 0 : x;
+  }
+  return z;
+})();
+
+export function placementHash(codes: ArrayLike<number>): number {
+  let h = 0;
+  for (let s = 0; s < 64; s++) h ^= ZOBRIST[s * 16 + codes[s]!]!;
+  return h;
+}
+
+/**
+ * The board as its sensors report it, kept both as the board numbers it (`raw`, by DGT field) and
+ * oriented into chess squares (`seen`, chessops Square; turned round when the board was set up
+ * reversed), with what the engine asks of it on every event in O(1): its placement hash, how many
+ * squares are occupied, and which squares differ from the position the game expects.
+ */
+export class ObservedBoard {
+  readonly raw = new Uint8Array(64);
+  readonly seen = new Uint8Array(64);
+  hash = 0;
+  occupied = 0;
+  readonly mismatch = new Uint8Array(64);
+  mismatches = 0;
+  /** Event sequence number and time at which each square was last seen to empty. */
+  readonly vacatedSeq = new Int32Array(64);
+  readonly vacatedAt = new Float64Array(64);
+  reversed = false;
+  /** Since the board last showed the expected position, a piece stood where it does not belong. */
+  displaced = false;
+  private expected: Uint8Array | undefined;
+
+  orient(field: number): number {
+    const sq = fieldToSquare(field);
+    return this.reversed ? 63 - sq : sq;
+  }
+
+  set(sq: number, code: number, seq: number, at: number): void {
+    const old = this.seen[sq]!;
+    if (old === code) return;
+    this.seen[sq] = code;
+    this.hash ^= ZOBRIST[sq * 16 + old]! ^ ZOBRIST[sq * 16 + code]!;
+    if (old === PIECE.EMPTY) this.occupied++;
+    if (code === PIECE.EMPTY) {
+      this.occupied--;
+      this.vacatedSeq[sq] = seq;
+      this.vacatedAt[sq] = at;
+    }
+    const exp = this.expected;
+    if (!exp) return;
+    const differs = code !== exp[sq] ? 1 : 0;
+    if (differs && code !== PIECE.EMPTY) this.displaced = true;
+    this.mismatches += differs - this.mismatch[sq]!;
+    this.mismatch[sq] = differs;
+  }
+
+  /** Turn the board round (or back): `seen` is rebuilt from `raw`. */
+  reorient(reversed: boolean): void {
+    if (reversed === this.reversed) return;
+    this.reversed = reversed;
+    this.seen.fill(0);
+    this.hash = 0;
+    this.occupied = 0;
+    for (let f = 0; f < 64; f++) {
+      const sq = this.orient(f);
+      const code = this.raw[f]!;
+      this.seen[sq] = code;
+      this.hash ^= ZOBRIST[sq * 16 + code]!;
+      if (code !== PIECE.EMPTY) this.occupied++;
+    }
+    this.expect(this.expected);
+  }
+
+  /** The position the game now expects (board codes by chessops Square). */
+  expect(codes: Uint8Array | undefined): void {
+    this.expected = codes;
+    this.displaced = false;
+    this.mismatches = 0;
+    for (let s = 0; s < 64; s++) {
+      const d = codes && this.seen[s] !== codes[s] ? 1 : 0;
+      this.mismatch[s] = d;
+      this.mismatches += d;
+    }
+  }
+
+  differences(): SquareDifference[] {
+    const out: SquareDifference[] = [];
+    const exp = this.expected;
+    if (!exp) return out;
+    for (let s = 0; s < 64; s++)
+      if (this.mismatch[s]) out.push({ square: makeSquare(s), expected: exp[s]!, seen: this.seen[s]! });
+    return out;
+  }
+
+  /** Squares where the board differs from `codes` (stops past five: no move changes more). */
+  diffFrom(codes: Uint8Array): number[] {
+    const out: number[] = [];
+    for (let s = 0; s < 64 && out.length <= 4; s++) if (this.seen[s] !== codes[s]) out.push(s);
+    return out;
+  }
+
+  equals(codes: Uint8Array): boolean {
+    for (let s = 0; s < 64; s++) if (this.seen[s] !== codes[s]) return false;
+    return true;
+  }
+}
