@@ -89,7 +89,11 @@ export class Hands {
 
   // Human timing (ms). Scan-order effects live within ~200 ms; a hand move takes 0.3–2 s; thinking
   // takes seconds.
+  /** Blitz hands: thinking in a fraction of a second to two seconds. */
+  fast = false;
+
   think(): number {
+    if (this.fast) return this.rng.int(150, 2_000);
     return this.rng.chance(0.1) ? this.rng.int(8_000, 25_000) : this.rng.int(700, 6_000);
   }
   handGap(): number {

@@ -27,6 +27,7 @@ export const NOISE_MODELS = [
   'arbiter-reinstate',
   'disconnect',
   'reversed',
+  'blitz',
   'mixed',
 ] as const;
 export type NoiseModel = (typeof NOISE_MODELS)[number];
@@ -83,6 +84,8 @@ const TIME_CONTROLS: readonly TimeControl[] = [
   { baseMs: 5 * 60_000, incrementMs: 3_000 },
 ];
 
+const BLITZ: TimeControl = { baseMs: 3 * 60_000, incrementMs: 2_000 };
+
 /** Models that only mean something when a clock press completes a move (FIDE 6.2, 7.5). */
 const NEEDS_CLOCK: readonly NoiseModel[] = ['promotion-unreplaced', 'illegal-completed', 'arbiter-reinstate'];
 
@@ -97,11 +100,12 @@ export function playNoisy(game: SourceGame, opts: NoisyOptions): NoisyScript {
   const rng = new Prng(opts.seed ^ hash(game.id) ^ hash(opts.model));
   const model = opts.model;
   const wantsClock = NEEDS_CLOCK.includes(model) || rng.chance(0.7);
-  const clock = opts.clock !== undefined ? opts.clock : wantsClock ? rng.pick(TIME_CONTROLS) : null;
+  const clock = opts.clock !== undefined ? opts.clock : model === 'blitz' ? BLITZ : wantsClock ? rng.pick(TIME_CONTROLS) : null;
   const reversed = opts.reversed ?? (model === 'reversed' || (model === 'mixed' && rng.chance(0.2)));
   const pos = positionFromFen(game.startFen);
   const board = physicalBoard(pos, reversed);
   const h = new Hands(rng, reversed, { board, clock });
+  h.fast = model === 'blitz';
   const w = new Writer(h, pos, clock !== null, model);
   // The player not to move starts the opponent's clock.
   if (clock) h.press(opposite(pos.turn), rng.int(500, 3000));
@@ -167,9 +171,29 @@ class Writer {
   run(moves: NormalMove[]): void {
     this.queue = moves.slice();
     while (this.queue.length > 0) {
-      if (this.strikes('disconnect') && this.disconnected()) continue;
+      if (this.strikes('disconnect')) {
+        this.flushLatePress();
+        if (this.disconnected()) continue;
+      }
+      const mark = this.h.actions.length;
+      const late = this.latePress;
+      this.latePress = null;
       this.move(this.queue.shift()!, this.queue.length === 0);
+      if (late !== null) {
+        // Blitz: the opponent's hand was already on a piece when the press landed.
+        const first = this.h.actions[mark]!;
+        this.h.actions.splice(mark + 1, 0, { kind: 'press', at: first.at, by: late });
+      }
     }
+    this.flushLatePress();
+  }
+
+  /** A press put off to the opponent's first touch (blitz), or null. */
+  private latePress: Color | null = null;
+
+  private flushLatePress(): void {
+    if (this.latePress !== null) this.h.press(this.latePress, this.h.rng.int(50, 300));
+    this.latePress = null;
   }
 
   private get ply(): number {
@@ -238,7 +262,12 @@ class Writer {
       // moving only the rook (Guidelines II): no incident.
       this.incidents.push({ kind: 'rook-first-castling', ply: this.ply, by });
     }
-    if (this.clock) h.press(by, h.rng.int(150, 900));
+    if (this.clock && !last && (this.model === 'blitz' || this.model === 'mixed') && h.rng.chance(this.model === 'blitz' ? 0.4 : 0.05)) {
+      // The opponent, playing fast, touches a piece before this press lands (scan order across hands).
+      this.latePress = by;
+      return;
+    }
+    if (this.clock) h.press(by, h.fast ? h.rng.int(60, 300) : h.rng.int(150, 900));
 
     if (!last && this.strikes('takeback')) {
       // Either moves of the game taken back and replayed, or moves the players then thought better of.

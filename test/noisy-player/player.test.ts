@@ -175,6 +175,19 @@ describe('playNoisy', () => {
     }
   });
 
+  it('blitz: short thinking, and some presses land after the opponent already lifted a piece', () => {
+    let late = 0;
+    for (const s of scripts('blitz')) {
+      expect(s.clock).toEqual({ baseMs: 180_000, incrementMs: 2_000 });
+      s.actions.forEach((a, i) => {
+        const prev = s.actions[i - 1];
+        if (a.kind === 'press' && prev?.kind === 'lift' && prev.at === a.at) late++;
+      });
+      expect(s.expected.incidents).toEqual([]);
+    }
+    expect(late).toBeGreaterThan(50);
+  });
+
   it('reversed: Black’s pieces stand on the board’s ranks 1–2', () => {
     const s = playNoisy(GAMES[0]!, { model: 'reversed', seed: 3 });
     expect(s.reversed).toBe(true);
