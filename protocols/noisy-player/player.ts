@@ -20,6 +20,7 @@ export const NOISE_MODELS = [
   'moved-after-release',
   'knock',
   'hesitate',
+  'sensor-flicker',
   'promotion-unreplaced',
   'illegal-corrected',
   'illegal-completed',
@@ -107,8 +108,9 @@ export function playNoisy(game: SourceGame, opts: NoisyOptions): NoisyScript {
   const h = new Hands(rng, reversed, { board, clock });
   h.fast = model === 'blitz';
   const w = new Writer(h, pos, clock !== null, model);
-  // The player not to move starts the opponent's clock.
-  if (clock) h.press(opposite(pos.turn), rng.int(500, 3000));
+  // The player not to move starts the opponent's clock; in some mixed games nobody does, and the
+  // first move's press starts it.
+  if (clock && !(model === 'mixed' && rng.chance(0.3))) h.press(opposite(pos.turn), rng.int(500, 3000));
   w.run(game.moves);
   return {
     gameId: game.id,
@@ -222,6 +224,7 @@ class Writer {
     // which these models do not claim: they leave that rook alone.
     const spare = shape.kind === 'castle' ? shape.rook : -1;
     if (this.strikes('hesitate')) this.hesitate(spare);
+    if (this.strikes('sensor-flicker')) this.flicker();
     if (this.strikes('illegal-corrected')) this.illegalMove(false, spare);
     else if (this.clock && this.illegal[by] === 0 && this.strikes('illegal-completed') && this.illegalMove(true, spare)) {
       this.illegal[by]++;
@@ -303,6 +306,18 @@ class Writer {
     const a = h.rng.pick(alternatives);
     h.lift(move.from, h.handGap()).place(a, shape.piece, h.handGap()).lift(a, h.rng.int(400, 2000));
     return true;
+  }
+
+  /**
+   * A standing piece's sensor drops out for 20–120 ms, once to three times, while the player
+   * thinks (a piece off-centre on a DGT board reads empty for a scan or two).
+   */
+  private flicker(): void {
+    const h = this.h;
+    const sq = h.rng.pick([...this.pos.board.occupied]);
+    const piece = this.pos.board.get(sq)!;
+    for (let i = h.rng.int(1, 3); i > 0; i--) h.lift(sq, h.rng.int(100, 1500)).place(sq, piece, h.rng.int(20, 120));
+    h.wait(h.rng.int(300, 2000));
   }
 
   /** Lifts one of the mover's pieces, holds it, puts it back (touch without a move). */
