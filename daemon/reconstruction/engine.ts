@@ -206,7 +206,7 @@ export class GameEngine {
       return;
     }
     if (this.resyncPending) {
-      this.evaluate(at, 'dump');
+      this.evaluate(at, 'resync');
       this.resynchronised(at);
     } else this.evaluate(at, 'field');
   }
@@ -214,6 +214,7 @@ export class GameEngine {
   private onDump(board: PieceCode[], at: number): void {
     if (!Array.isArray(board) || board.length !== 64) return;
     let result: PieceCode | undefined;
+    const before = this.board.hash;
     for (let f = 0; f < 64; f++) {
       const code = board[f]!;
       if (!Number.isInteger(code) || code < 0 || code > 15) continue;
@@ -224,8 +225,11 @@ export class GameEngine {
       const sq = this.board.orient(f);
       this.board.set(sq, this.normalise(sq, this.board.raw[f]!), this.seq, at);
     }
+    // Sessions also dump periodically to catch drift: a dump that tells nothing new (often taken
+    // while a piece is in the hand) must not be judged as a settled board.
     if (result !== undefined) this.onResultPiece(result, at);
-    else this.evaluate(at, 'dump');
+    else if (this.resyncPending) this.evaluate(at, 'resync');
+    else if (this.board.hash !== before) this.evaluate(at, 'dump');
     if (this.resyncPending) this.resynchronised(at);
   }
 
@@ -381,7 +385,11 @@ export class GameEngine {
 
   // ---- recognising what the board shows ----
 
-  private evaluate(at: number, source: 'field' | 'dump'): void {
+  /**
+   * `source`: a field change; a drift dump that changed squares (field updates were lost); or the
+   * first scan after a reconnect, the only time a board nothing explains is reported as such.
+   */
+  private evaluate(at: number, source: 'field' | 'dump' | 'resync'): void {
     if (this.started && this.board.mismatches === 0) {
       // A piece put somewhere else and brought back ends that attempt (an illegal move corrected);
       // a piece only lifted and put back where it stood was touched, and that still counts for 4.4.2.
@@ -403,7 +411,7 @@ export class GameEngine {
     }
     // Reconnect dumps: time has passed, so a forward jump is likelier than a takeback to a
     // repeated placement.
-    if (playing && source === 'dump' && this.searchJump(at, undefined)) return;
+    if (playing && source !== 'field' && this.searchJump(at, undefined)) return;
     const last = top.record;
     if (last && !last.confirmed && playing) {
       const parent = this.history[n - 1]!;
@@ -436,9 +444,9 @@ export class GameEngine {
     if (!playing) return;
     // A burst (many changes stamped with one time, as a buffered poll delivers them) may hide
     // whole moves; a hand moving pieces one by one never needs the deeper search.
-    if (source === 'dump' || (this.board.mismatches >= 5 && at === this.previousAt)) {
-      if (source !== 'dump' && this.searchJump(at, undefined)) return;
-      if (source === 'dump' && this.lastIllegalHash !== this.board.hash) {
+    if (source !== 'field' || (this.board.mismatches >= 5 && at === this.previousAt)) {
+      if (source === 'field' && this.searchJump(at, undefined)) return;
+      if (source === 'resync' && this.lastIllegalHash !== this.board.hash) {
         this.lastIllegalHash = this.board.hash;
         const differences = this.board.differences();
         this.incident({

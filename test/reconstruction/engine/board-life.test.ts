@@ -78,6 +78,21 @@ describe('engine: disconnection and jumps', () => {
     expect(s.engine.snapshot().incidents[0]).toMatchObject({ kind: 'missed-moves', sans: ['e5', 'Nf3', 'Qe7'], ambiguous: false });
   });
 
+  it('a periodic drift dump taken with a piece in the hand raises nothing', () => {
+    const s = new Script().setUp().play('e2e4').lift('g8').dump().place('f6', 'n');
+    expect(s.incidentKinds()).toEqual([]);
+    expect(s.sans()).toEqual(['e4', 'Nf6']);
+  });
+
+  it('a drift dump that reveals a lost field update completes the move', () => {
+    const s = new Script().setUp().play('e2e4').lift('g8');
+    // the placement on f6 was lost on the line; the next periodic dump shows it
+    s.board[s.field('f6')] = 9;
+    s.dump();
+    expect(s.sans()).toEqual(['e4', 'Nf6']);
+    expect(s.incidentKinds()).toEqual([]);
+  });
+
   it('one move seen late is just a move', () => {
     const s = new Script().setUp().play('e2e4').unplug().move('c7', 'c5').plug();
     expect(s.sans()).toEqual(['e4', 'c5']);
