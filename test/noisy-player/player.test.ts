@@ -175,6 +175,22 @@ describe('playNoisy', () => {
     }
   });
 
+  it('sensor-flicker: a standing piece reads empty for 20–120 ms and comes back', () => {
+    let flickers = 0;
+    for (const s of scripts('sensor-flicker')) {
+      const ev = sessionEvents(s).filter((e): e is Extract<BoardEvent, { type: 'field' }> => e.type === 'field');
+      for (let i = 0; i + 1 < ev.length; i++) {
+        const [a, b] = [ev[i]!, ev[i + 1]!];
+        if (a.piece === PIECE.EMPTY && b.field === a.field && b.piece !== PIECE.EMPTY && b.at - a.at <= 120) {
+          expect(b.at - a.at).toBeGreaterThanOrEqual(20);
+          flickers++;
+        }
+      }
+      expect(s.expected.incidents).toEqual([]);
+    }
+    expect(flickers).toBeGreaterThan(30);
+  });
+
   it('blitz: short thinking, and some presses land after the opponent already lifted a piece', () => {
     let late = 0;
     for (const s of scripts('blitz')) {
