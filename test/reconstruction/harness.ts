@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import type { NormalMove } from 'chessops';
 import { parseSan } from 'chessops/san';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
-import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
+import type { GameEvent, RulesConfig } from '../../daemon/reconstruction/game-events.ts';
 import type { SourceGame } from '../../protocols/games/game.ts';
 import { loadPgn, positionFromFen } from '../../protocols/games/pgn.ts';
 import { randomGame } from '../../protocols/games/random.ts';
@@ -10,6 +10,7 @@ import { NOISE_MODELS, playNoisy, sessionEvents, type ExpectedIncident, type Noi
 
 export const GAMES_DIR = '/work/shared/data/games';
 export const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+export const STANDARD_2018: RulesConfig = { edition: '2018', category: 'standard' };
 
 /** What the engine concluded from one script. */
 export interface Reconstruction {
@@ -20,10 +21,10 @@ export interface Reconstruction {
 }
 
 /** Feeds a script's observed stream (and its arbiter commands, by time) into a fresh engine. */
-export function reconstruct(script: NoisyScript, chess960: boolean): Reconstruction {
+export function reconstruct(script: NoisyScript, chess960: boolean, rules: RulesConfig = STANDARD_2018): Reconstruction {
   const startFen = script.expected.startFen;
   const start = !chess960 && startFen !== STANDARD_FEN ? { fen: startFen } : undefined;
-  const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' }, chess960, ...(start ? { start } : {}) });
+  const engine = new GameEngine({ rules, chess960, ...(start ? { start } : {}) });
   const out: GameEvent[] = [];
   const commands = script.arbiter.slice();
   for (const ev of sessionEvents(script)) {
@@ -66,11 +67,11 @@ export interface CaseResult {
   problems: string[];
 }
 
-export function runCase(game: SourceGame, model: NoiseModel, seed: number): CaseResult {
+export function runCase(game: SourceGame, model: NoiseModel, seed: number, rules: RulesConfig = STANDARD_2018): CaseResult {
   const script = playNoisy(game, { model, seed });
   let problems: string[];
   try {
-    problems = mismatches(script, reconstruct(script, game.chess960));
+    problems = mismatches(script, reconstruct(script, game.chess960, rules));
   } catch (e) {
     // The engine must never throw on board input; a throw is a failure like any other.
     problems = [`engine threw: ${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')}`];

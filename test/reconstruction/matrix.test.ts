@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NOISE_MODELS, type NoiseModel } from '../../protocols/noisy-player/player.ts';
 import type { SourceGame } from '../../protocols/games/game.ts';
+import type { RulesConfig } from '../../daemon/reconstruction/game-events.ts';
 import { loadSharedGames, matrixRandomGame, modelsFor, runCase, type CaseResult } from './harness.ts';
 
 // The reconstruction matrix: games × noise models, fed through the tabletop into a fresh engine.
@@ -47,6 +48,20 @@ function matrixTests(games: SourceGame[], random: boolean, label: string): void 
 
 describe('reconstruction matrix: random games', () => {
   matrixTests(random, true, 'random games');
+});
+
+describe('reconstruction matrix: every rules edition and time-control category', () => {
+  // The same games and incidents whatever the Laws in force: only the consequences differ.
+  const configs: RulesConfig[] = (['2018', '2009', '1997'] as const).flatMap((edition) =>
+    (['standard', 'rapid', 'blitz'] as const).map((category) => ({ edition, category })),
+  );
+  for (const rules of configs) {
+    it(`${rules.edition} ${rules.category}: mixed, illegal-completed and promotion-unreplaced over 40 random games`, () => {
+      const results = random.slice(0, 40).flatMap((g) => (['mixed', 'illegal-completed', 'promotion-unreplaced'] as const).map((m) => runCase(g, m, 2, rules)));
+      const failed = results.filter((r) => r.problems.length > 0).length;
+      expect(failed, `${failed}/${results.length} failed:\n${describeFailures(results)}`).toBe(0);
+    });
+  }
 });
 
 describe('reconstruction matrix: shared real games', () => {
