@@ -34,6 +34,7 @@ export function standardStartBoard(): PieceCode[] {
 /** A knocked-over piece: off its square, possibly seen lying on another (empty) one. */
 interface LyingPiece {
   piece: PieceCode;
+  from: DgtField;
   seenOn: DgtField | null;
 }
 
@@ -109,8 +110,11 @@ export class Tabletop {
         break;
       }
       case 'place': {
-        // Picking a knocked piece up and standing it somewhere: it is no longer lying where it lay.
-        const i = this.lying.findIndex((l) => l.piece === action.piece);
+        // Standing a knocked piece back up on its square takes it off the square it lay on. Placed
+        // anywhere else, only a piece lying out of the sensors' sight is taken to be that one (a
+        // piece seen lying elsewhere is picked up with a 'lift' of that square first).
+        let i = this.lying.findIndex((l) => l.piece === action.piece && l.from === action.field);
+        if (i < 0) i = this.lying.findIndex((l) => l.piece === action.piece && l.seenOn === null);
         if (i >= 0) {
           const [l] = this.lying.splice(i, 1);
           if (l!.seenOn !== null && l!.seenOn !== action.field) setField(l!.seenOn, PIECE.EMPTY);
@@ -125,7 +129,7 @@ export class Tabletop {
         const landsSeen = onto !== undefined && onto !== action.field && this.squares[onto] === PIECE.EMPTY;
         setField(action.field, PIECE.EMPTY);
         if (landsSeen) setField(onto, piece);
-        this.lying.push({ piece, seenOn: landsSeen ? onto : null });
+        this.lying.push({ piece, from: action.field, seenOn: landsSeen ? onto : null });
         break;
       }
       case 'press': {

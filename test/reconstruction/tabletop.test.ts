@@ -37,6 +37,17 @@ describe('Tabletop', () => {
     expect(t.board()).toEqual(standardStartBoard());
   });
 
+  it('another piece of the same kind placed elsewhere leaves a knocked piece lying where it is seen', () => {
+    const t = new Tabletop();
+    t.apply({ kind: 'knock', at: 5, field: f('g2'), onto: f('g3') });
+    t.apply({ kind: 'lift', at: 6, field: f('e2') });
+    expect(t.apply({ kind: 'place', at: 7, field: f('e4'), piece: PIECE.WPAWN })).toEqual([{ type: 'field', at: 7, field: f('e4'), piece: PIECE.WPAWN }]);
+    expect(t.board()[f('g3')]).toBe(PIECE.WPAWN);
+    // picked up from where it lies, stood back on its square
+    expect(t.apply({ kind: 'lift', at: 8, field: f('g3') })).toEqual([{ type: 'field', at: 8, field: f('g3'), piece: PIECE.EMPTY }]);
+    expect(t.apply({ kind: 'place', at: 9, field: f('g2'), piece: PIECE.WPAWN })).toEqual([{ type: 'field', at: 9, field: f('g2'), piece: PIECE.WPAWN }]);
+  });
+
   it('a knock onto an occupied square is not seen there', () => {
     const t = new Tabletop();
     expect(t.apply({ kind: 'knock', at: 5, field: f('g1'), onto: f('g2') })).toEqual([{ type: 'field', at: 5, field: f('g1'), piece: PIECE.EMPTY }]);
