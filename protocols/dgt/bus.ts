@@ -3,6 +3,7 @@ import type { BwtimeMessage } from './clock.ts';
 import { encodeBwtime } from './clock.ts';
 import { encodeEeprom, parseEeprom } from './eeprom.ts';
 import type { EepromEntry } from './eeprom.ts';
+import { PacketStream } from './packet-stream.ts';
 import type { PieceCode } from './squares.ts';
 
 /**
@@ -156,52 +157,6 @@ const REPLY_SIZES: ReadonlyMap<number, { min: number; max: number }> = new Map([
   [BUS_REPLY.VERSION, { min: 8, max: 8 }],
 ]);
 
-/** Shared buffering: keeps unconsumed bytes between pushes, consumes by index. */
-abstract class PacketStream<R> {
-  private buf = new Uint8Array(0);
-  private len = 0;
-
-  push(chunk: Uint8Array): R[] {
-    const out: R[] = [];
-    const need = this.len + chunk.length;
-    if (need > this.buf.length) {
-      const grown = new Uint8Array(Math.max(need, this.buf.length * 2, 64));
-      grown.set(this.buf.subarray(0, this.len));
-      this.buf = grown;
-    }
-    this.buf.set(chunk, this.len);
-    this.len = need;
-    const buf = this.buf;
-    let i = 0;
-    while (i < this.len) {
-      const used = this.next(buf, i, this.len, out);
-      if (used === 0) break;
-      i += used;
-    }
-    if (i > 0) {
-      buf.copyWithin(0, i, this.len);
-      this.len -= i;
-    }
-    return out;
-  }
-
-  /** Consumes bytes at buf[i..len): returns how many (0 = wait for more). */
-  protected abstract next(buf: Uint8Array, i: number, len: number, out: R[]): number;
-
-  /** Length of the run of non-MSB bytes from i (garbage outside a packet). */
-  protected static garbageRun(buf: Uint8Array, i: number, len: number): number {
-    let j = i;
-    while (j < len && buf[j]! < 0x80) j++;
-    return j - i;
-  }
-
-  /** Index of the first MSB-set byte in buf[from..to), or -1. */
-  protected static idByteIn(buf: Uint8Array, from: number, to: number): number {
-    for (let k = from; k < to; k++) if (buf[k]! >= 0x80) return k;
-    return -1;
-  }
-}
-
 /** Host → boards bus commands, checksum-verified (the emulator side). */
 export class BusCommandDecoder extends PacketStream<BusCommandResult> {
   protected next(buf: Uint8Array, i: number, len: number, out: BusCommandResult[]): number {
@@ -210,20 +165,34 @@ export class BusCommandDecoder extends PacketStream<BusCommandResult> {
       out.push({ ok: false, reason: 'garbage', raw: buf.slice(i, i + n) });
       return n;
     }
-    const cut = PacketStream.idByteIn(buf, i + 1, Math.min(i + 4, len));
-    if (cut >= 0) {
-      out.push({ ok: false, reason: 'truncated', raw: buf.slice(i, cut) });
-      return cut - i;
-    }
-    if (i + 4 > len) return 0;
-    const raw = buf.slice(i, i + 4);
-    const address = (raw[1]! << 7) | raw[2]!;
-    const type = COMMAND_BY_CODE.get(raw[0]!);
-    if (busChecksum(raw, 0, 3) !== raw[3]) out.push({ ok: false, reason: 'checksum', address, raw });
-    else if (type === undefined) out.push({ ok: false, reason: 'unknown-id', address, raw });
-    else out.push({ ok: true, address, command: { type }, raw });
-    return 4;
+    const step = readBusCommand(buf, i, len);
+    if (step === null) return 0;
+    out.push(step);
+    return step.raw.length;
   }
+}
+
+/**
+ * Reads the bus command whose id byte (MSB set) is at buf[i], with buf[i..len) buffered: null
+ * while its 4 bytes are not all there. A later MSB-set byte inside them means bytes were lost:
+ * the command so far is reported 'truncated' and reading resumes at that byte. Never throws.
+ */
+export function readBusCommand(buf: ArrayLike<number>, i: number, len: number): BusCommandResult | null {
+  const cut = PacketStream.idByteIn(buf, i + 1, Math.min(i + 4, len));
+  if (cut >= 0) return { ok: false, reason: 'truncated', raw: copyBytes(buf, i, cut) };
+  if (i + 4 > len) return null;
+  const raw = copyBytes(buf, i, i + 4);
+  const address = (raw[1]! << 7) | raw[2]!;
+  const type = COMMAND_BY_CODE.get(raw[0]!);
+  if (busChecksum(raw, 0, 3) !== raw[3]) return { ok: false, reason: 'checksum', address, raw };
+  if (type === undefined) return { ok: false, reason: 'unknown-id', address, raw };
+  return { ok: true, address, command: { type }, raw };
+}
+
+function copyBytes(buf: ArrayLike<number>, from: number, to: number): Uint8Array {
+  const out = new Uint8Array(to - from);
+  for (let k = from; k < to; k++) out[k - from] = buf[k]!;
+  return out;
 }
 
 export function decodeBusCommands(bytes: Uint8Array): BusCommandResult[] {

@@ -85,10 +85,51 @@ export interface CommandDecoderStats {
   badFrames: number;
 }
 
+/** What the bytes at one position of a host → board stream are (see readHostCommand). */
+export type HostCommandStep =
+  /** The frame at this position is not complete yet. */
+  | { kind: 'need-more' }
+  | { kind: 'command'; command: HostCommand; size: number }
+  /** A 0x60 / 0x2b frame with wrong size, start or end markers: only its first byte is skipped. */
+  | { kind: 'bad-frame'; reason: string }
+  /** A byte that starts no single-board command. */
+  | { kind: 'unknown-byte'; byte: number };
+
 /**
- * Streaming parser of host → board bytes (the emulator's input). Single-byte commands are
- * recognised at once; SET_LEDS and CLOCK_MESSAGE wait for their whole frame. A malformed frame
- * costs only its first byte: parsing resumes at the next byte, as a board would.
+ * Reads the single-board command starting at b[i], with b[i..len) buffered so far. Single-byte
+ * commands are recognised at once; SET_LEDS and CLOCK_MESSAGE wait for their whole frame, but a
+ * frame whose first bytes already show it is malformed is reported without waiting. Never throws.
+ */
+export function readHostCommand(b: ArrayLike<number>, i: number, len: number): HostCommandStep {
+  const byte = b[i]!;
+  const simple = SIMPLE_BY_CODE.get(byte);
+  if (simple !== undefined) return { kind: 'command', command: { type: simple }, size: 1 };
+  if (byte === CMD.SET_LEDS) {
+    if (i + 6 > len) {
+      if (i + 1 < len && b[i + 1] !== SET_LEDS_SIZE) return { kind: 'bad-frame', reason: `SET_LEDS with size byte 0x${b[i + 1]!.toString(16)}` };
+      return { kind: 'need-more' };
+    }
+    if (b[i + 1] !== SET_LEDS_SIZE || b[i + 5] !== 0x00) return { kind: 'bad-frame', reason: 'SET_LEDS without size 0x04 or end byte 0x00' };
+    return { kind: 'command', command: { type: 'set-leds', pattern: b[i + 2]!, start: b[i + 3]!, end: b[i + 4]! }, size: 6 };
+  }
+  if (byte === CLOCK_MESSAGE) {
+    if (i + 2 > len) return { kind: 'need-more' };
+    const size = b[i + 1]!;
+    if (size >= 3 && i + 2 + size > len) {
+      if (i + 2 < len && b[i + 2] !== 0x03) return { kind: 'bad-frame', reason: 'clock message without start byte 0x03' };
+      return { kind: 'need-more' };
+    }
+    const r = decodeClockFrame(b, i);
+    if (!r.ok) return { kind: 'bad-frame', reason: r.reason };
+    return { kind: 'command', command: { type: 'clock', command: r.command }, size: r.size };
+  }
+  return { kind: 'unknown-byte', byte };
+}
+
+/**
+ * Streaming parser of host → board bytes in single-board mode. A malformed frame costs only its
+ * first byte: parsing resumes at the next byte, as a board would. For a line that may also carry
+ * bus commands, see HostStreamDecoder (host-stream.ts).
  */
 export class CommandDecoder {
   readonly stats: CommandDecoderStats = { commands: 0, unknownBytes: 0, badFrames: 0 };
@@ -102,65 +143,24 @@ export class CommandDecoder {
     let i = 0;
     const b = this.buf;
     while (i < b.length) {
-      const byte = b[i]!;
-      const simple = SIMPLE_BY_CODE.get(byte);
-      if (simple !== undefined) {
-        out.push({ type: simple });
+      const step = readHostCommand(b, i, b.length);
+      if (step.kind === 'need-more') break;
+      if (step.kind === 'command') {
+        out.push(step.command);
         this.stats.commands++;
-        i++;
+        i += step.size;
         continue;
       }
-      if (byte === CMD.SET_LEDS) {
-        if (i + 6 > b.length) {
-          if (i + 1 < b.length && b[i + 1] !== SET_LEDS_SIZE) {
-            this.bad(`SET_LEDS with size byte 0x${b[i + 1]!.toString(16)}`);
-            i++;
-            continue;
-          }
-          break;
-        }
-        if (b[i + 1] !== SET_LEDS_SIZE || b[i + 5] !== 0x00) {
-          this.bad('SET_LEDS without size 0x04 or end byte 0x00');
-          i++;
-          continue;
-        }
-        out.push({ type: 'set-leds', pattern: b[i + 2]!, start: b[i + 3]!, end: b[i + 4]! });
-        this.stats.commands++;
-        i += 6;
-        continue;
+      if (step.kind === 'bad-frame') {
+        this.stats.badFrames++;
+        this.lastProblem = step.reason;
+      } else {
+        this.stats.unknownBytes++;
+        this.lastProblem = `unknown command byte 0x${step.byte.toString(16).padStart(2, '0')}`;
       }
-      if (byte === CLOCK_MESSAGE) {
-        if (i + 2 > b.length) break;
-        const size = b[i + 1]!;
-        if (size >= 3 && i + 2 + size > b.length) {
-          if (i + 2 < b.length && b[i + 2] !== 0x03) {
-            this.bad('clock message without start byte 0x03');
-            i++;
-            continue;
-          }
-          break;
-        }
-        const r = decodeClockFrame(b, i);
-        if (!r.ok) {
-          this.bad(r.reason);
-          i++;
-          continue;
-        }
-        out.push({ type: 'clock', command: r.command });
-        this.stats.commands++;
-        i += r.size;
-        continue;
-      }
-      this.stats.unknownBytes++;
-      this.lastProblem = `unknown command byte 0x${byte.toString(16).padStart(2, '0')}`;
       i++;
     }
     this.buf = i === b.length ? [] : b.slice(i);
     return out;
-  }
-
-  private bad(reason: string): void {
-    this.stats.badFrames++;
-    this.lastProblem = reason;
   }
 }
