@@ -1,0 +1,26 @@
+import type express from 'express';
+import type { LiveSource } from '../daemon/server/live-source.ts';
+import { lccRouter, type LccRouterOptions } from './lcc/router.ts';
+import { relayRouter } from './relay/router.ts';
+
+export { startLiveChessApi, LIVECHESS_PATH, LIVECHESS_DEFAULT_PORT } from './livechess/server.ts';
+export type { BoardInfo, LiveChessApi, LiveChessApiOptions, StartResult } from './livechess/server.ts';
+export { startRelayPush, pushEndpoint } from './relay/push-client.ts';
+export type { RelayPush, RelayPushOptions, PushReport, RoundTarget } from './relay/push-client.ts';
+export { roundPgn } from './relay/round-pgn.ts';
+export { lccRouter } from './lcc/router.ts';
+export { relayRouter } from './relay/router.ts';
+
+export interface BridgeMountOptions {
+  lcc?: LccRouterOptions;
+}
+
+/**
+ * The polled bridges on the server's HTTP app: LiveChess Cloud-style JSON under `/lcc/`
+ * (`/lcc/tournament.json`, `/lcc/round-N/index.json`, `/lcc/round-N/game-M.json`) and round PGN
+ * under `/relay/` (`/relay/round-N.pgn`). Mount before the server's catch-all 404.
+ */
+export function mountBridges(app: express.Application, source: LiveSource, opts: BridgeMountOptions = {}): void {
+  app.use('/lcc', lccRouter(source, opts.lcc));
+  app.use('/relay', relayRouter(source));
+}

@@ -1,0 +1,168 @@
+import type { GameResult, GameState, GameSummary, LiveSource, MoveRecord, PlayerInfo, RoundInfo } from '../../daemon/server/live-source.ts';
+
+/**
+ * LiveChess Cloud JSON shapes, as relay platforms (lichess's RelayFetch `DgtJson`, tournament sites)
+ * read them. Only fields those readers use are guaranteed; the rest are filled as far as we know.
+ */
+
+export interface LccPlayer {
+  fname: string | null;
+  mname: string | null;
+  lname: string | null;
+  title: string | null;
+  federation: string | null;
+  gender: string | null;
+  fideid: number | null;
+}
+
+export interface LccPairing {
+  white: LccPlayer;
+  black: LccPlayer;
+  result: GameResult;
+  live: boolean;
+}
+
+export interface LccRoundIndex {
+  date: string | null;
+  pairings: LccPairing[];
+}
+
+export interface LccTournament {
+  id: string;
+  name: string;
+  location: string | null;
+  country: string | null;
+  website: string | null;
+  rules: string;
+  chess960: string;
+  timecontrol: string | null;
+  rounds: { count: number; live: number }[];
+  eboards: string[];
+}
+
+export interface LccClock {
+  /** Remaining seconds, as the LCC clock object carries them. */
+  white: number;
+  black: number;
+  /** Epoch ms of the reading. */
+  time: number;
+  run: 'white' | 'black' | null;
+}
+
+export interface LccGame {
+  live: boolean;
+  serialNr: string | null;
+  firstMove: number | null;
+  chess960: number;
+  result: GameResult;
+  comment: string | null;
+  clock: LccClock | null;
+  moves: string[];
+}
+
+/**
+ * Names are stored "Last, First Middle" (FIDE rating list order); without a comma the last word is
+ * taken as the surname. Relays join fname/mname/lname back with spaces.
+ */
+export function lccPlayer(p: PlayerInfo): LccPlayer {
+  const name = p.name.trim();
+  let fname: string | null = null;
+  let mname: string | null = null;
+  let lname: string | null = null;
+  const comma = name.indexOf(',');
+  const split = (given: string): void => {
+    const parts = given.split(/\s+/).filter(Boolean);
+    fname = parts[0] ?? null;
+    mname = parts.length > 1 ? parts.slice(1).join(' ') : null;
+  };
+  if (comma >= 0) {
+    lname = name.slice(0, comma).trim() || null;
+    split(name.slice(comma + 1).trim());
+  } else {
+    const parts = name.split(/\s+/).filter(Boolean);
+    lname = parts.pop() ?? null;
+    split(parts.join(' '));
+  }
+  return { fname, mname, lname, title: p.title, federation: p.federation, gender: null, fideid: p.fideId };
+}
+
+/**
+ * One move as LCC lists it: SAN, a space, the mover's remaining whole seconds after the move (rounded
+ * down like the DGT display). Readers take the leading digits after the space (lichess RelayFetch:
+ * `takeWhile(isDigit)`), so a move without a clock reading is the bare SAN.
+ */
+export function lccMove(m: MoveRecord): string {
+  return m.clockMs === null ? m.san : `${m.san} ${Math.max(0, Math.floor(m.clockMs / 1000))}`;
+}
+
+export function lccGame(g: GameState, serialNr: string | null): LccGame {
+  const c = g.clock;
+  return {
+    live: g.status === 'live',
+    serialNr,
+    firstMove: g.moves[0]?.at ?? null,
+    chess960: chess960Number(g.startFen) ?? 518,
+    result: g.result,
+    comment: g.termination,
+    clock: c
+      ? { white: Math.max(0, Math.floor(c.whiteMs / 1000)), black: Math.max(0, Math.floor(c.blackMs / 1000)), time: c.readAt, run: c.running }
+      : null,
+    moves: g.moves.map(lccMove),
+  };
+}
+
+export function lccRoundIndex(round: RoundInfo, games: GameSummary[]): LccRoundIndex {
+  return {
+    date: round.date,
+    pairings: games.map((g) => ({ white: lccPlayer(g.white), black: lccPlayer(g.black), result: g.result, live: g.status === 'live' })),
+  };
+}
+
+export function lccTournament(source: LiveSource, eboards: string[]): LccTournament {
+  const t = source.tournament();
+  const rounds = source.rounds();
+  const byNumber = new Map(rounds.map((r) => [r.round, r]));
+  const count = Math.max(t.roundCount, ...rounds.map((r) => r.round));
+  const list: { count: number; live: number }[] = [];
+  for (let n = 1; n <= count; n++) {
+    const games = source.games(n) ?? [];
+    list.push({ count: byNumber.get(n)?.gameCount ?? games.length, live: games.filter((g) => g.status === 'live').length });
+  }
+  return {
+    id: t.id,
+    name: t.name,
+    location: t.site,
+    country: null,
+    website: null,
+    rules: t.variant === 'chess960' ? 'CHESS960' : 'STANDARD',
+    chess960: t.variant === 'chess960' ? 'CUSTOM' : 'STANDARD',
+    timecontrol: t.timeControl,
+    rounds: list,
+    eboards,
+  };
+}
+
+const KNIGHT_PAIRS = ['01', '02', '03', '04', '12', '13', '14', '23', '24', '34'];
+
+/**
+ * LCC names the start array by its Chess960 number (Scharnagl numbering, 518 = RNBQKBNR): light
+ * bishop file, dark bishop file, queen among the six squares left, knight pair among the five left.
+ * Null when White's back rank is not a Chess960 array.
+ */
+export function chess960Number(fen: string): number | null {
+  const rank1 = fen.split(' ')[0]?.split('/')[7];
+  if (!rank1 || !/^[RNBQK]{8}$/.test(rank1)) return null;
+  const files = [...rank1];
+  const bishops = files.flatMap((p, i) => (p === 'B' ? [i] : []));
+  if (bishops.length !== 2) return null;
+  const light = bishops.find((i) => i % 2 === 1);
+  const dark = bishops.find((i) => i % 2 === 0);
+  if (light === undefined || dark === undefined) return null;
+  const rest = files.filter((p) => p !== 'B');
+  const q = rest.indexOf('Q');
+  const rest5 = rest.filter((p) => p !== 'Q');
+  const knights = rest5.flatMap((p, i) => (p === 'N' ? [String(i)] : [])).join('');
+  const kn = KNIGHT_PAIRS.indexOf(knights);
+  if (q < 0 || kn < 0 || rest5.filter((p) => p !== 'N').join('') !== 'RKR') return null;
+  return 96 * kn + 16 * q + 4 * (dark / 2) + (light - 1) / 2;
+}
