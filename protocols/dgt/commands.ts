@@ -105,11 +105,11 @@ export function readHostCommand(b: ArrayLike<number>, i: number, len: number): H
   const simple = SIMPLE_BY_CODE.get(byte);
   if (simple !== undefined) return { kind: 'command', command: { type: simple }, size: 1 };
   if (byte === CMD.SET_LEDS) {
-    if (i + 6 > len) {
-      if (i + 1 < len && b[i + 1] !== SET_LEDS_SIZE) return { kind: 'bad-frame', reason: `SET_LEDS with size byte 0x${b[i + 1]!.toString(16)}` };
-      return { kind: 'need-more' };
-    }
-    if (b[i + 1] !== SET_LEDS_SIZE || b[i + 5] !== 0x00) return { kind: 'bad-frame', reason: 'SET_LEDS without size 0x04 or end byte 0x00' };
+    // The size byte is judged as soon as it arrives, with the same reason whether or not the rest
+    // of the frame is buffered, so how the bytes were chunked never changes what is reported.
+    if (i + 1 < len && b[i + 1] !== SET_LEDS_SIZE) return { kind: 'bad-frame', reason: `SET_LEDS with size byte 0x${b[i + 1]!.toString(16)}` };
+    if (i + 6 > len) return { kind: 'need-more' };
+    if (b[i + 5] !== 0x00) return { kind: 'bad-frame', reason: 'SET_LEDS without end byte 0x00' };
     return { kind: 'command', command: { type: 'set-leds', pattern: b[i + 2]!, start: b[i + 3]!, end: b[i + 4]! }, size: 6 };
   }
   if (byte === CLOCK_MESSAGE) {

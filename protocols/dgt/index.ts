@@ -6,3 +6,4 @@ export * from './messages.ts';
 export * from './decoder.ts';
 export * from './commands.ts';
 export * from './bus.ts';
+export * from './host-stream.ts';
