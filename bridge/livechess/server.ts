@@ -53,6 +53,8 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`LiveChess eBoard API: websocket at ${LIVECHESS_PATH}\n`);
   });
   const wss = new WebSocketServer({ server: http, path: LIVECHESS_PATH, maxPayload: 64 * 1024 });
+  // ws re-emits the HTTP server's errors (a taken port) on itself; the listen below reports them.
+  wss.on('error', () => {});
   const clients = new Map<WebSocket, Map<number, Subscription>>();
 
   const boardOf = (serialnr: string): BoardInfo | undefined => opts.boards().find((b) => b.serialnr === serialnr);
