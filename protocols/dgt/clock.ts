@@ -98,6 +98,11 @@ function commandBody(cmd: ClockCommand): [number, number[]] {
   }
 }
 
+/** The id byte a clock command travels with inside CLOCK_MESSAGE (what the clock's ACK names in ack1). */
+export function clockCommandId(cmd: ClockCommand): number {
+  return cmd.type === 'unknown' ? cmd.id : commandBody(cmd)[0];
+}
+
 function padTo(values: readonly number[], n: number): number[] {
   const out = values.slice(0, n);
   while (out.length < n) out.push(0);

@@ -1,11 +1,20 @@
 import type { Color } from 'chessops';
+import { encodeBusReply, serialToBusAddress } from '../dgt/bus.ts';
+import type { BusCommandType, BusReply } from '../dgt/bus.ts';
+import { clockAck, clockCommandId } from '../dgt/clock.ts';
+import type { ClockCommand } from '../dgt/clock.ts';
+import type { HostCommand, SimpleCommandType } from '../dgt/commands.ts';
+import { parseEeprom } from '../dgt/eeprom.ts';
+import { HostStreamDecoder } from '../dgt/host-stream.ts';
+import type { HostStreamItem } from '../dgt/host-stream.ts';
+import { batteryMessage, encodeMessage } from '../dgt/messages.ts';
+import type { BoardMessage } from '../dgt/messages.ts';
 import { type DgtField, type PieceCode } from '../dgt/squares.ts';
 import type { PhysicalAction } from './physical.ts';
+import { concatBytes } from './script.ts';
 import { Tabletop, type TimeControl } from './tabletop.ts';
-import { CLOCK_BUTTON, Dgt3000, type ClockButton, type ClockDisplay } from './dgt3000.ts';
+import { CLOCK_BUTTON, Dgt3000, clockTimesMessage, type ClockButton, type ClockDisplay } from './dgt3000.ts';
 import { EE, EepromLog } from './eeprom-log.ts';
-import { BUS_CMD, CMD, HostInputParser, type HostInput } from './host-input.ts';
-import { BUS_REPLY, MSG, busAddressOf, busFrame, bwtimeData, clockAckData, fieldUpdate, frame } from './wire.ts';
 
 export type BoardMode = 'idle' | 'update' | 'update-board' | 'update-nice';
 
@@ -69,7 +78,8 @@ export function pingSlotMs(address: number): number {
 
 const DEFAULT_CLOCK: TimeControl = { baseMs: 90 * 60_000, incrementMs: 30_000 };
 
-const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0) & 0x7f);
+/** Bus commands every board obeys when sent to address 0 (dgtbrd.h). */
+const TO_EVERYONE: ReadonlySet<BusCommandType> = new Set(['ping', 'end-busmode', 'reset']);
 
 /**
  * A DGT e-board with a DGT3000 clock, answering the host byte for byte as dgtbrd.h describes.
@@ -84,7 +94,7 @@ export class BoardEmulator {
   private readonly table: Tabletop;
   private readonly clock: Dgt3000;
   private readonly log = new EepromLog();
-  private parser = new HostInputParser();
+  private parser = new HostStreamDecoder();
   private currentMode: BoardMode = 'idle';
   private inBusMode: boolean;
   private now = 0;
@@ -100,7 +110,7 @@ export class BoardEmulator {
   constructor(opts: BoardEmulatorOptions) {
     this.opts = opts;
     this.serial = /^\d{5}$/.test(opts.serial) ? opts.serial : opts.serial.replace(/\D/g, '').padStart(5, '0').slice(-5);
-    this.address = busAddressOf(this.serial);
+    this.address = Math.max(0, serialToBusAddress(this.serial));
     const tc = opts.clock === undefined ? DEFAULT_CLOCK : opts.clock;
     this.table = new Tabletop({ board: opts.board, clock: tc });
     this.clock = new Dgt3000(
@@ -154,7 +164,7 @@ export class BoardEmulator {
       this.counters.lostWhileUnplugged += hostBytes.length;
       return;
     }
-    for (const input of this.parser.push(hostBytes)) this.handle(input);
+    for (const item of this.parser.push(hostBytes)) this.handle(item);
   }
 
   act(action: EmulatorAction): void {
@@ -195,7 +205,7 @@ export class BoardEmulator {
     for (const c of changes) {
       board[c.field] = c.piece;
       this.log.field(c.field, c.piece, at, board);
-      if (this.sendsFieldUpdates()) this.emit(fieldUpdate(c.field, c.piece));
+      if (this.sendsFieldUpdates()) this.send({ type: 'field-update', field: c.field, piece: c.piece });
     }
   }
 
@@ -203,7 +213,7 @@ export class BoardEmulator {
   pressButton(button: ClockButton, at: number): void {
     this.advanceTo(at);
     if (!this.clock.attached || !this.sendsClock()) return;
-    this.emit(frame(MSG.BWTIME, clockAckData(0x10, 0x88, 0, CLOCK_BUTTON[button])));
+    this.send(clockAck(0x10, 0x88, 0, CLOCK_BUTTON[button]));
   }
 
   /** Lets emulated time pass: periodic clock messages and delayed bus replies go out. */
@@ -224,15 +234,7 @@ export class BoardEmulator {
   }
 
   takeOutput(): Uint8Array {
-    const chunks = this.takeTimedOutput();
-    const total = chunks.reduce((n, c) => n + c.bytes.length, 0);
-    const bytes = new Uint8Array(total);
-    let o = 0;
-    for (const c of chunks) {
-      bytes.set(c.bytes, o);
-      o += c.bytes.length;
-    }
-    return bytes;
+    return concatBytes(this.takeTimedOutput());
   }
 
   takeTimedOutput(): TimedBytes[] {
@@ -252,7 +254,7 @@ export class BoardEmulator {
   private powerUp(at: number): void {
     this.currentMode = 'idle';
     this.inBusMode = this.opts.busMode ?? false;
-    this.parser = new HostInputParser();
+    this.parser = new HostStreamDecoder();
     this.lastClock = null;
     this.ignoreNextPing = false;
     this.scheduled = [];
@@ -271,6 +273,16 @@ export class BoardEmulator {
     if (this.connected) this.out.push({ at: this.now, bytes });
   }
 
+  /** A single-board message, framed by the codec. */
+  private send(msg: BoardMessage): void {
+    this.emit(encodeMessage(msg));
+  }
+
+  /** A bus reply from this board, framed and checksummed by the codec. */
+  private reply(r: BusReply): Uint8Array {
+    return encodeBusReply(r, this.address);
+  }
+
   private schedule(at: number, bytes: Uint8Array): void {
     this.scheduled.push({ at, bytes });
     this.scheduled.sort((a, b) => a.at - b.at);
@@ -284,7 +296,7 @@ export class BoardEmulator {
   }
 
   private clockMessage(at: number): Uint8Array {
-    return frame(MSG.BWTIME, bwtimeData(this.clock.face(at)));
+    return encodeMessage(clockTimesMessage(this.clock.face(at)));
   }
 
   private sendClock(at: number): void {
@@ -319,30 +331,30 @@ export class BoardEmulator {
     if (this.sendsClock()) this.sendClock(at);
   }
 
-  private handle(input: HostInput): void {
-    switch (input.kind) {
-      case 'junk':
+  private handle(item: HostStreamItem): void {
+    switch (item.type) {
+      case 'unknown-byte':
         this.counters.junkBytes++;
         return;
-      case 'leds':
-        this.leaveBusMode();
+      case 'bad-frame':
+        // A malformed LEDs/clock frame (its first byte) or a bus command cut short: dropped.
+        this.counters.junkBytes += item.raw.length;
         return;
-      case 'single':
-        if (this.inBusMode && input.code === CMD.TO_BUSMODE) return;
+      case 'command':
+        if (this.inBusMode && item.command.type === 'to-bus-mode') return;
         this.leaveBusMode();
-        this.single(input.code);
+        this.single(item.command);
         return;
-      case 'clock':
-        this.leaveBusMode();
-        this.clockCommand(input.id, input.content, input.wellFormed);
-        return;
-      case 'bus':
+      case 'bus-command':
+      case 'bus-unknown':
+      case 'bad-checksum':
         if (!this.inBusMode) {
           // dgtbrd.h: a bus command in single-board mode switches to bus mode and is not processed.
           this.inBusMode = true;
           return;
         }
-        this.busCommand(input.code, input.address, input.checksumOk);
+        if (item.type === 'bad-checksum') this.counters.badChecksums++;
+        else if (item.type === 'bus-command') this.busCommand(item.command.type, item.address);
         return;
     }
   }
@@ -354,54 +366,66 @@ export class BoardEmulator {
     this.currentMode = 'idle';
   }
 
-  private single(code: number): void {
+  private single(cmd: HostCommand): void {
+    switch (cmd.type) {
+      case 'set-leds':
+        return;
+      case 'clock':
+        this.clockCommand(cmd.command);
+        return;
+      default:
+        this.simple(cmd.type);
+    }
+  }
+
+  private simple(type: SimpleCommandType): void {
     const v = this.opts.version ?? { major: 1, minor: 8 };
-    switch (code) {
-      case CMD.RESET:
+    switch (type) {
+      case 'reset':
         this.currentMode = 'idle';
         return;
-      case CMD.SEND_CLK:
+      case 'send-clock':
         this.emit(this.clockMessage(this.now));
         return;
-      case CMD.SEND_BRD:
-        this.emit(frame(MSG.BOARD_DUMP, this.table.board()));
+      case 'send-board':
+        this.send({ type: 'board-dump', board: this.table.board() });
         return;
-      case CMD.SEND_UPDATE:
+      case 'send-update':
         this.enterMode('update');
         return;
-      case CMD.SEND_UPDATE_BRD:
+      case 'send-update-board':
         this.enterMode('update-board');
         return;
-      case CMD.SEND_UPDATE_NICE:
+      case 'send-update-nice':
         this.enterMode('update-nice');
         return;
-      case CMD.RETURN_SERIALNR:
-        this.emit(frame(MSG.SERIALNR, ascii(this.serial)));
+      case 'send-serial':
+        this.send({ type: 'serial-number', serial: this.serial });
         return;
-      case CMD.RETURN_LONG_SERIALNR:
-        this.emit(frame(MSG.LONG_SERIALNR, ascii(this.serial.padStart(10, '0'))));
+      case 'send-long-serial':
+        this.send({ type: 'long-serial-number', serial: this.serial.padStart(10, '0') });
         return;
-      case CMD.RETURN_BUSADRES:
-        this.emit(frame(MSG.BUSADRES, [(this.address >> 7) & 0x7f, this.address & 0x7f]));
+      case 'send-bus-address':
+        this.send({ type: 'bus-address', address: this.address });
         return;
-      case CMD.SEND_TRADEMARK:
-        this.emit(frame(MSG.TRADEMARK, ascii(this.trademark(v))));
+      case 'send-trademark':
+        this.send({ type: 'trademark', text: this.trademark(v) });
         return;
-      case CMD.SEND_VERSION:
-        this.emit(frame(MSG.VERSION, [v.major, v.minor]));
+      case 'send-version':
+        this.send({ type: 'version', major: v.major, minor: v.minor });
         return;
-      case CMD.SEND_BATTERY_STATUS: {
+      case 'send-battery': {
         const b = this.opts.battery ?? { percent: 100, status: 0 };
         // dgtbrd.h lists 9 data bytes (its size constant 7 contradicts that); 0x7f = not available.
         const onMin = Math.floor(this.now / 60_000);
-        this.emit(frame(MSG.BATTERY_STATUS, [Math.min(100, b.percent), 0x7f, 0x7f, Math.min(127, Math.floor(onMin / 60)), onMin % 60, 0, 0, 0, b.status & 0x7f]));
+        this.send(batteryMessage([Math.min(100, b.percent), 0x7f, 0x7f, Math.min(127, Math.floor(onMin / 60)), onMin % 60, 0, 0, 0, b.status & 0x7f]));
         return;
       }
-      case CMD.SEND_EE_MOVES:
-        this.emit(frame(MSG.EE_MOVES, [...this.log.all(), EE.EOF]));
+      case 'send-ee-moves':
+        this.send({ type: 'ee-moves', entries: parseEeprom([...this.log.all(), EE.EOF]) });
         this.log.tag(EE.DOWNLOADED);
         return;
-      case CMD.TO_BUSMODE:
+      case 'to-bus-mode':
         this.inBusMode = true;
         return;
     }
@@ -423,117 +447,106 @@ export class BoardEmulator {
   }
 
   /** Clock commands are always carried out; the ACK goes out only in UPDATE / UPDATE_NICE (dgtbrd.h). */
-  private clockCommand(id: number, content: number[], wellFormed: boolean): void {
+  private clockCommand(cmd: ClockCommand): void {
     if (!this.clock.attached) return;
     let ack0 = 0x10;
     let ack2 = 0;
-    if (!wellFormed) {
-      ack0 = 0x40;
-    } else {
-      switch (id) {
-        case 0x01:
-          this.clock.display = { kind: 'segments', segments: content.slice(0, 6), icons: content[6] ?? 0, beep: content[7] === 0x03 };
-          if (content[7] === 0x03) this.clock.beepMs += 64;
-          break;
-        case 0x02:
-          break;
-        case 0x03:
-          this.clock.display = { kind: 'times' };
-          break;
-        case 0x08:
-          break;
-        case 0x09:
-          ack2 = ((this.clock.version.major & 0x0f) << 4) | (this.clock.version.minor & 0x0f);
-          break;
-        case 0x0a:
-          if (!this.clock.setAndRun(content, this.now)) ack0 = 0x40;
-          break;
-        case 0x0b:
-          this.clock.beepMs += (content[0] ?? 0) * 64;
-          break;
-        case 0x0c: {
-          const text = String.fromCharCode(...content.slice(0, 8));
-          const beep = content[8] ?? 0;
-          this.clock.display = { kind: 'text', text, beep };
-          if (beep > 0) this.clock.beepMs += 62.5 + (beep / 16) * 1000;
-          break;
-        }
-        default:
-          ack0 = 0x40;
-      }
+    switch (cmd.type) {
+      case 'display':
+        this.clock.display = { kind: 'segments', segments: cmd.segments.slice(0, 6), icons: cmd.dots, beep: cmd.beep };
+        if (cmd.beep) this.clock.beepMs += 64;
+        break;
+      case 'icons':
+      case 'button':
+        break;
+      case 'end':
+        this.clock.display = { kind: 'times' };
+        break;
+      case 'version':
+        ack2 = ((this.clock.version.major & 0x0f) << 4) | (this.clock.version.minor & 0x0f);
+        break;
+      case 'setnrun':
+        if (!this.clock.setAndRun(cmd, this.now)) ack0 = 0x40;
+        break;
+      case 'beep':
+        this.clock.beepMs += cmd.units * 64;
+        break;
+      case 'ascii':
+        this.clock.display = { kind: 'text', text: cmd.text, beep: cmd.beep };
+        if (cmd.beep > 0) this.clock.beepMs += 62.5 + (cmd.beep / 16) * 1000;
+        break;
+      case 'unknown':
+        // An id the clock does not know, or a known one with content it cannot take (e.g. a
+        // SETNRUN with too few bytes): an error ACK (ack0 0x40).
+        ack0 = 0x40;
+        break;
     }
     if (!this.sendsClock()) return;
-    if (this.opts.zeroBwtimeAfterClockCommand) this.emit(frame(MSG.BWTIME, [0, 0, 0, 0, 0, 0, 0]));
-    const ack = frame(MSG.BWTIME, clockAckData(ack0, id & 0x7f, ack2, 0));
+    if (this.opts.zeroBwtimeAfterClockCommand) this.send({ type: 'clock-zero' });
+    const ack = encodeMessage(clockAck(ack0, clockCommandId(cmd) & 0x7f, ack2, 0));
     const delay = this.opts.clockAckDelayMs ?? 0;
     if (delay > 0) this.schedule(this.now + delay, ack);
     else this.emit(ack);
   }
 
-  private busCommand(code: number, address: number, checksumOk: boolean): void {
-    if (!checksumOk) {
-      this.counters.badChecksums++;
-      return;
-    }
-    const everyone = address === 0 && (code === BUS_CMD.PING || code === BUS_CMD.END_BUSMODE || code === BUS_CMD.RESET);
-    if (address !== this.address && !everyone) return;
-    const me = this.address;
-    switch (code) {
-      case BUS_CMD.SEND_CLK:
-        this.emit(busFrame(BUS_REPLY.BWTIME, me, bwtimeData(this.clock.face(this.now))));
+  private busCommand(type: BusCommandType, address: number): void {
+    if (address !== this.address && !(address === 0 && TO_EVERYONE.has(type))) return;
+    switch (type) {
+      case 'send-clock':
+        this.emit(this.reply({ type: 'bwtime', clock: clockTimesMessage(this.clock.face(this.now)) }));
         return;
-      case BUS_CMD.SEND_BRD:
-        this.emit(busFrame(BUS_REPLY.BRD_DUMP, me, this.table.board()));
+      case 'send-board':
+        this.emit(this.reply({ type: 'brd-dump', board: this.table.board() }));
         return;
-      case BUS_CMD.SEND_CHANGES:
+      case 'send-changes':
         this.sendChanges();
         return;
-      case BUS_CMD.REPEAT_CHANGES:
-        this.emit(this.lastChanges ?? busFrame(BUS_REPLY.UPDATE, me, []));
+      case 'repeat-changes':
+        this.emit(this.lastChanges ?? this.reply({ type: 'update', entries: [] }));
         return;
-      case BUS_CMD.SET_START_GAME:
+      case 'set-start-game':
         this.log.startGame(this.table.board(), this.now);
-        this.schedule(this.now + START_GAME_REPLY_MS, busFrame(BUS_REPLY.START_GAME_WRITTEN, me, []));
+        this.schedule(this.now + START_GAME_REPLY_MS, this.reply({ type: 'start-game-written', data: [] }));
         return;
-      case BUS_CMD.SEND_FROM_START: {
+      case 'send-from-start': {
         const start = this.log.lastTag(EE.START_TAG);
         const data = start < 0 ? [] : this.log.between(start, Math.max(start, this.changesFrom));
-        this.emit(busFrame(BUS_REPLY.FROM_START, me, data));
+        this.emit(this.reply({ type: 'from-start', entries: parseEeprom(data) }));
         return;
       }
-      case BUS_CMD.PING:
+      case 'ping':
         if (address === 0) {
           if (this.ignoreNextPing) {
             this.ignoreNextPing = false;
             return;
           }
-          this.schedule(this.now + pingSlotMs(me), busFrame(BUS_REPLY.PING, me, []));
+          this.schedule(this.now + pingSlotMs(this.address), this.reply({ type: 'ping' }));
         } else {
-          this.emit(busFrame(BUS_REPLY.PING, me, []));
+          this.emit(this.reply({ type: 'ping' }));
         }
         return;
-      case BUS_CMD.IGNORE_NEXT_BUS_PING:
+      case 'ignore-next-bus-ping':
         this.ignoreNextPing = true;
-        this.emit(busFrame(BUS_REPLY.PING, me, []));
+        this.emit(this.reply({ type: 'ping' }));
         return;
-      case BUS_CMD.END_BUSMODE:
+      case 'end-busmode':
         this.inBusMode = false;
         this.currentMode = 'idle';
         return;
-      case BUS_CMD.RESET:
+      case 'reset':
         this.powerUp(this.now);
         this.inBusMode = true;
         return;
-      case BUS_CMD.SEND_VERSION: {
+      case 'send-version': {
         const v = this.opts.version ?? { major: 1, minor: 8 };
-        this.emit(busFrame(BUS_REPLY.VERSION, me, [v.major, v.minor]));
+        this.emit(this.reply({ type: 'version', major: v.major, minor: v.minor }));
         return;
       }
-      case BUS_CMD.SEND_ALL_D:
+      case 'send-all-d':
         // dgtbrd.h: "sends consecutively: CHANGES, CLOCK, BOARD".
         this.sendChanges();
-        this.emit(busFrame(BUS_REPLY.BWTIME, me, bwtimeData(this.clock.face(this.now))));
-        this.emit(busFrame(BUS_REPLY.BRD_DUMP, me, this.table.board()));
+        this.emit(this.reply({ type: 'bwtime', clock: clockTimesMessage(this.clock.face(this.now)) }));
+        this.emit(this.reply({ type: 'brd-dump', board: this.table.board() }));
         return;
     }
   }
@@ -541,8 +554,7 @@ export class BoardEmulator {
   private sendChanges(): void {
     const data = this.log.since(this.changesFrom);
     this.changesFrom = this.log.end;
-    this.lastChanges = busFrame(BUS_REPLY.UPDATE, this.address, data);
+    this.lastChanges = this.reply({ type: 'update', entries: parseEeprom(data) });
     this.emit(this.lastChanges);
   }
 }
-

@@ -1,8 +1,54 @@
 import type { Color } from 'chessops';
+import { msToHms } from '../dgt/clock.ts';
+import type { ClockCommand, ClockSide as WireClockSide, ClockTimesMessage } from '../dgt/clock.ts';
 import type { Tabletop } from './tabletop.ts';
-import type { ClockFaceState } from './wire.ts';
 
 export type ClockSideName = 'left' | 'right';
+
+/** One side of the clock face: remaining time, flag, time-per-move indicator. */
+export interface ClockSide {
+  ms: number;
+  /** Flag fallen, clock blocked at zero (BWTIME hours byte bit 4). */
+  flag: boolean;
+  /** Time-per-move (increment) indicator (bit 5). */
+  perMove: boolean;
+}
+
+export interface ClockFaceState {
+  left: ClockSide;
+  right: ClockSide;
+  /** Whose time runs; null: not started or paused. */
+  running: ClockSideName | null;
+  /** True when no clock is attached: the reading is invalid (status bit 5). */
+  absent?: boolean;
+}
+
+const ZERO_SIDE: WireClockSide = {
+  hours: 0, minutes: 0, seconds: 0, ms: 0, flagFallenBlocked: false, timePerMove: false, flagFallenShown: false,
+};
+
+function wireSide(s: ClockSide): WireClockSide {
+  // The face shows remaining time rounded up (0:00:00 only once it is gone), at most 9:59:59.
+  const { hours, minutes, seconds } = msToHms(s.ms);
+  const ms = ((hours * 60 + minutes) * 60 + seconds) * 1000;
+  return { hours, minutes, seconds, ms, flagFallenBlocked: s.flag, timePerMove: s.perMove, flagFallenShown: false };
+}
+
+/** What BWTIME reports for a face: the lever is high on the side whose time runs (the other player pressed it down). */
+export function clockTimesMessage(face: ClockFaceState): ClockTimesMessage {
+  const r = face.running;
+  const status = {
+    running: r !== null,
+    rightLeverHigh: r === 'right',
+    batteryLow: false,
+    rightToMove: r === 'right',
+    leftToMove: r === 'left',
+    noClock: face.absent === true,
+  };
+  // No clock: the times are invalid and sent as zeros (an absent face never runs).
+  if (face.absent) return { type: 'clock-times', right: ZERO_SIDE, left: ZERO_SIDE, status };
+  return { type: 'clock-times', right: wireSide(face.right), left: wireSide(face.left), status };
+}
 
 /** The DGT3000's five buttons and the ack3 code each sends (dgtbrd.h, unsolicited ack 0x88). */
 export const CLOCK_BUTTON = { back: 0x31, plus: 0x32, run: 0x33, minus: 0x34, ok: 0x35 } as const;
@@ -66,18 +112,17 @@ export class Dgt3000 {
       : { left: black, right: white, running };
   }
 
-  /** SETNRUN content: left h m s, right h m s (binary), flags. */
-  setAndRun(content: number[], at: number): boolean {
-    if (!this.present || content.length < 7) return false;
-    const ms = (h: number, m: number, s: number): number => (((h & 0x0f) * 60 + m) * 60 + s) * 1000;
-    const flags = content[6]!;
-    const running: ClockSideName | null = flags & 0x01 ? 'left' : flags & 0x02 ? 'right' : null;
+  /** SETNRUN (clock mode 23): the host sets both times and who runs; false when no clock is attached. */
+  setAndRun(cmd: Extract<ClockCommand, { type: 'setnrun' }>, at: number): boolean {
+    if (!this.present) return false;
+    const ms = (t: { hours: number; minutes: number; seconds: number }): number => (((t.hours & 0x0f) * 60 + t.minutes) * 60 + t.seconds) * 1000;
+    const running: ClockSideName | null = cmd.leftRuns ? 'left' : cmd.rightRuns ? 'right' : null;
     this.host = {
-      leftMs: ms(content[0]!, content[1]!, content[2]!),
-      rightMs: ms(content[3]!, content[4]!, content[5]!),
+      leftMs: ms(cmd.left),
+      rightMs: ms(cmd.right),
       running,
-      paused: (flags & 0x04) !== 0,
-      toggleOnLever: (flags & 0x08) !== 0,
+      paused: cmd.pause,
+      toggleOnLever: cmd.toggleOnLever,
       since: at,
     };
     return true;

@@ -1,19 +1,20 @@
+import { msToHms } from '../dgt/clock.ts';
+import { EE_TAG_CODES, encodeEeprom } from '../dgt/eeprom.ts';
 import { PIECE, type PieceCode } from '../dgt/squares.ts';
 import { standardStartBoard } from './tabletop.ts';
-import { bcd, clockFace } from './wire.ts';
 
-/** One-byte EEPROM tags (dgtbrd.h). */
+/** One-byte EEPROM tags (dgtbrd.h), by their header names; the codes are the codec's. */
 export const EE = {
-  POWERUP: 0x6a,
-  EOF: 0x6b,
-  FOURROWS: 0x6c,
-  EMPTYBOARD: 0x6d,
-  DOWNLOADED: 0x6e,
-  BEGINPOS: 0x6f,
-  BEGINPOS_ROT: 0x7a,
-  START_TAG: 0x7b,
-  WATCHDOG: 0x7c,
-  NOP: 0x7f,
+  POWERUP: EE_TAG_CODES.powerup,
+  EOF: EE_TAG_CODES.eof,
+  FOURROWS: EE_TAG_CODES.fourrows,
+  EMPTYBOARD: EE_TAG_CODES.emptyboard,
+  DOWNLOADED: EE_TAG_CODES.downloaded,
+  BEGINPOS: EE_TAG_CODES.beginpos,
+  BEGINPOS_ROT: EE_TAG_CODES['beginpos-rot'],
+  START_TAG: EE_TAG_CODES['start-tag'],
+  WATCHDOG: EE_TAG_CODES.watchdog,
+  NOP: EE_TAG_CODES.nop,
 } as const;
 
 /** The board's cyclic log holds 0x1f00 bytes; older entries are overwritten. */
@@ -103,8 +104,8 @@ export class EepromLog {
 
   /** The halted side's time, written when the lever changes (dgtbrd.h: times per side, not colour). */
   clock(side: 'left' | 'right', ms: number): void {
-    const f = clockFace(ms);
-    this.write([(side === 'left' ? 0x70 : 0x60) | Math.min(9, f.h), bcd(f.m), bcd(f.s)]);
+    const { hours, minutes, seconds } = msToHms(ms);
+    this.write(encodeEeprom([{ type: 'clock', side, hours, minutes, seconds }]));
   }
 
   tag(tag: number): void {
@@ -122,7 +123,7 @@ export class EepromLog {
   private fieldChange(field: number, piece: PieceCode, at: number, timed: boolean): void {
     // Bit 4: less than ~250 ms since the previous update tag (dgtbrd.h).
     const quick = timed && at - this.lastUpdateAt < 250;
-    this.write([0x40 | (quick ? 0x10 : 0) | (piece & 0x0f), field & 0x3f]);
+    this.write(encodeEeprom([{ type: 'field-update', piece, field, quick }]));
     this.lastUpdateAt = at;
   }
 
@@ -140,8 +141,8 @@ export class EepromLog {
     this.tagged = { situation: s, board: board.slice() };
   }
 
-  private write(entry: number[]): void {
-    this.bytes.push(...entry);
+  private write(entry: ArrayLike<number>): void {
+    for (let i = 0; i < entry.length; i++) this.bytes.push(entry[i]!);
     const over = this.bytes.length - EEPROM_SIZE;
     if (over > 0) {
       this.bytes.splice(0, over);
