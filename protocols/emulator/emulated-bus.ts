@@ -1,4 +1,5 @@
 import type { BoardEmulator, TimedBytes } from './board-emulator.ts';
+import { concatBytes } from './script.ts';
 
 /** 9600 baud, 10 bits per byte on the wire (start, 8 data, stop). */
 export const BYTE_TIME_MS = 10_000 / 9600;
@@ -43,14 +44,7 @@ export class EmulatedBus {
   }
 
   takeOutput(): Uint8Array {
-    const chunks = this.takeTimedOutput();
-    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.bytes.length, 0));
-    let o = 0;
-    for (const c of chunks) {
-      bytes.set(c.bytes, o);
-      o += c.bytes.length;
-    }
-    return bytes;
+    return concatBytes(this.takeTimedOutput());
   }
 
   private collect(): void {
