@@ -56,6 +56,31 @@ describe('golden bytes', () => {
   });
 });
 
+describe('one host write mixing single-board and bus commands', () => {
+  // 4d SEND_VERSION; 87 00 64 6b PING 100 (switches to bus mode, not answered); 83 00 a SEND_CHANGES
+  // cut short by the next id byte; 87 00 64 6b PING 100 (answered); 82 00 64 67 SEND_BRD with a bad
+  // checksum (66 is right); 8c 00 64 70 an id dgtbrd.h does not define; 45 RETURN_SERIALNR (back
+  // to single-board mode, answered).
+  const burst = '4d 87 00 64 6b 83 00 87 00 64 6b 82 00 64 67 8c 00 64 70 45';
+  const expected = '93 00 05 01 08 87 00 06 00 64 71 91 00 08 30 30 31 30 30';
+  const bytes = Uint8Array.from(burst.split(' ').map((b) => Number.parseInt(b, 16)));
+
+  it('in one read: each command handled in its mode, problems counted', () => {
+    const emu = new BoardEmulator({ serial: '00100' });
+    emu.receive(bytes, 0);
+    expect(hex(emu.takeOutput())).toBe(expected);
+    expect(emu.busMode).toBe(false);
+    expect(emu.counters).toEqual({ junkBytes: 2, badChecksums: 1, lostWhileUnplugged: 0 });
+  });
+
+  it('byte by byte: the same answers', () => {
+    const emu = new BoardEmulator({ serial: '00100' });
+    for (const b of bytes) emu.receive(Uint8Array.of(b), 0);
+    expect(hex(emu.takeOutput())).toBe(expected);
+    expect(emu.counters).toEqual({ junkBytes: 2, badChecksums: 1, lostWhileUnplugged: 0 });
+  });
+});
+
 describe('EmulatedBus collisions', () => {
   it('two boards in the same ping slot collide: counted, and the later reply waits for the wire', () => {
     // 100 and 111 are both slot 1 (address % 11)
