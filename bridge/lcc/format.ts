@@ -36,7 +36,8 @@ export interface LccTournament {
   rules: string;
   chess960: string;
   timecontrol: string | null;
-  rounds: { count: number; live: number }[];
+  /** `live` is a flag, 1 while any game of the round is being played. */
+  rounds: { count: number; live: 0 | 1 }[];
   eboards: string[];
 }
 
@@ -49,12 +50,18 @@ export interface LccClock {
   run: 'white' | 'black' | null;
 }
 
+/** LCC's game result words; the round index carries PGN tokens instead. Null while running. */
+export type LccResult = 'WHITEWIN' | 'BLACKWIN' | 'DRAW' | null;
+
+const LCC_RESULT: Record<GameResult, LccResult> = { '1-0': 'WHITEWIN', '0-1': 'BLACKWIN', '1/2-1/2': 'DRAW', '*': null };
+
 export interface LccGame {
   live: boolean;
   serialNr: string | null;
+  /** Epoch ms of the first move. */
   firstMove: number | null;
   chess960: number;
-  result: GameResult;
+  result: LccResult;
   comment: string | null;
   clock: LccClock | null;
   moves: string[];
@@ -87,12 +94,16 @@ export function lccPlayer(p: PlayerInfo): LccPlayer {
 }
 
 /**
- * One move as LCC lists it: SAN, a space, the mover's remaining whole seconds after the move (rounded
- * down like the DGT display). Readers take the leading digits after the space (lichess RelayFetch:
- * `takeWhile(isDigit)`), so a move without a clock reading is the bare SAN.
+ * One move as LCC lists it: SAN, a space, the mover's remaining whole seconds after the move, then
+ * `+` and the seconds the move took, e.g. `"Bc5 5222+326"` (a public LCC game file, as quoted in
+ * lichess-org/pgn-mule's LCC test). LCC itself omits `+N` on some moves; readers take the leading
+ * digits after the space (lichess RelayFetch `takeWhile(isDigit)`, pgn-mule `parseInt`). Without a
+ * clock reading the move is the bare SAN; the first move has no previous move to time it from.
  */
-export function lccMove(m: MoveRecord): string {
-  return m.clockMs === null ? m.san : `${m.san} ${Math.max(0, Math.floor(m.clockMs / 1000))}`;
+export function lccMove(m: MoveRecord, previous: MoveRecord | undefined): string {
+  if (m.clockMs === null) return m.san;
+  const left = `${m.san} ${Math.max(0, Math.floor(m.clockMs / 1000))}`;
+  return previous ? `${left}+${Math.max(0, Math.floor((m.at - previous.at) / 1000))}` : left;
 }
 
 export function lccGame(g: GameState, serialNr: string | null): LccGame {
@@ -102,12 +113,12 @@ export function lccGame(g: GameState, serialNr: string | null): LccGame {
     serialNr,
     firstMove: g.moves[0]?.at ?? null,
     chess960: chess960Number(g.startFen) ?? 518,
-    result: g.result,
+    result: LCC_RESULT[g.result],
     comment: g.termination,
     clock: c
       ? { white: Math.max(0, Math.floor(c.whiteMs / 1000)), black: Math.max(0, Math.floor(c.blackMs / 1000)), time: c.readAt, run: c.running }
       : null,
-    moves: g.moves.map(lccMove),
+    moves: g.moves.map((m, i) => lccMove(m, g.moves[i - 1])),
   };
 }
 
@@ -123,10 +134,10 @@ export function lccTournament(source: LiveSource, eboards: string[]): LccTournam
   const rounds = source.rounds();
   const byNumber = new Map(rounds.map((r) => [r.round, r]));
   const count = Math.max(t.roundCount, ...rounds.map((r) => r.round));
-  const list: { count: number; live: number }[] = [];
+  const list: { count: number; live: 0 | 1 }[] = [];
   for (let n = 1; n <= count; n++) {
     const games = source.games(n) ?? [];
-    list.push({ count: byNumber.get(n)?.gameCount ?? games.length, live: games.filter((g) => g.status === 'live').length });
+    list.push({ count: byNumber.get(n)?.gameCount ?? games.length, live: games.some((g) => g.status === 'live') ? 1 : 0 });
   }
   return {
     id: t.id,
@@ -134,8 +145,10 @@ export function lccTournament(source: LiveSource, eboards: string[]): LccTournam
     location: t.site,
     country: null,
     website: null,
-    rules: t.variant === 'chess960' ? 'CHESS960' : 'STANDARD',
-    chess960: t.variant === 'chess960' ? 'CUSTOM' : 'STANDARD',
+    rules: 'STANDARD',
+    // Public feeds show "STANDARD"; what LCC writes for Chess960 events is not documented, so
+    // readers should rely on the per-game `chess960` number.
+    chess960: t.variant === 'chess960' ? 'CHESS960' : 'STANDARD',
     timecontrol: t.timeControl,
     rounds: list,
     eboards,

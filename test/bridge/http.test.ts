@@ -13,9 +13,14 @@ let http: Server;
 let base: string;
 
 beforeAll(async () => {
-  hall = new Hall({ tables: 3 });
+  // The source's wall clock follows the players: 65 s per move on table 1.
+  let wall = Date.UTC(2026, 10, 21, 15, 0, 0);
+  hall = new Hall({ tables: 3, now: () => wall });
   hall.connectAll();
-  for (const san of LINES[0]!.slice(0, 6)) hall.play('r1-t1', san, 65_000);
+  for (const san of LINES[0]!.slice(0, 6)) {
+    wall += 65_000;
+    hall.play('r1-t1', san, 65_000);
+  }
   for (const san of ['f3', 'e5', 'g4', 'Qh4#']) hall.play('r1-t3', san);
   const app = express();
   mountBridges(app, hall.source, { lcc: { serialOf: (t) => `2461${t}` } });
@@ -38,7 +43,9 @@ describe('LiveChess Cloud JSON', () => {
     expect(t.name).toBe('Ljubljana Open 2026');
     expect(t.timecontrol).toBe('5400+30');
     expect(t.rounds).toHaveLength(9);
-    expect(t.rounds[0]).toEqual({ count: 3, live: 2 });
+    expect(t.rounds[0]).toEqual({ count: 3, live: 1 });
+    expect(t.rounds[1]).toEqual({ count: 0, live: 0 });
+    expect(t.rules).toBe('STANDARD');
     expect(t.eboards).toEqual(['24611', '24612', '24613']);
   });
 
@@ -56,28 +63,28 @@ describe('LiveChess Cloud JSON', () => {
     expect((await get('/lcc/round-7/index.json')).status).toBe(404);
   });
 
-  it('serves round-N/game-M.json with SAN and the mover\'s remaining seconds on each move', async () => {
+  it('serves round-N/game-M.json with SAN, the mover\'s remaining seconds and the move\'s time', async () => {
     const r = await get('/lcc/round-1/game-1.json?poll');
     expect(r.status).toBe(200);
     const g = (await r.json()) as LccGame;
     expect(g.live).toBe(true);
     expect(g.serialNr).toBe('24611');
     expect(g.chess960).toBe(518);
-    expect(g.result).toBe('*');
-    expect(typeof g.firstMove).toBe('number');
+    expect(g.result).toBeNull();
+    expect(g.firstMove).toBe(Date.UTC(2026, 10, 21, 15, 1, 5));
     expect(g.moves).toHaveLength(6);
     const state = hall.source.game('r1-t1')!;
     g.moves.forEach((m, i) => {
-      expect(m).toMatch(/^\S+ \d+$/);
+      expect(m).toMatch(i === 0 ? /^\S+ \d+$/ : /^\S+ \d+\+65$/);
       const [san, secs] = m.split(' ');
       expect(san).toBe(LINES[0]![i]);
-      expect(Number(secs)).toBe(Math.floor(state.moves[i]!.clockMs! / 1000));
+      expect(Number.parseInt(secs!, 10)).toBe(Math.floor(state.moves[i]!.clockMs! / 1000));
     });
     // 90+30, nobody's clock runs before White's first move; Black then thinks 65.6 s and gains 30 s.
-    expect(g.moves.slice(0, 3)).toEqual(['e4 5400', 'e5 5364', 'Nf3 5364']);
+    expect(g.moves.slice(0, 3)).toEqual(['e4 5400', 'e5 5364+65', 'Nf3 5364+65']);
     expect(g.clock).not.toBeNull();
     const finished = (await (await get('/lcc/round-1/game-3.json')).json()) as LccGame;
-    expect(finished.result).toBe('0-1');
+    expect(finished.result).toBe('BLACKWIN');
     expect(finished.live).toBe(false);
     expect(finished.moves.map((m) => m.split(' ')[0])).toEqual(['f3', 'e5', 'g4', 'Qh4#']);
     expect((await get('/lcc/round-1/game-4.json')).status).toBe(404);
@@ -93,6 +100,7 @@ describe('LiveChess Cloud JSON', () => {
     const r2 = await get('/lcc/round-1/game-2.json', { 'If-None-Match': etag });
     expect(r2.status).toBe(200);
     expect(((await r2.json()) as LccGame).moves[0]).toMatch(/^d4 \d+$/);
+    expect(r2.headers.get('etag')).not.toBe(etag);
   });
 
   it('numbers Chess960 start arrays the Scharnagl way', () => {
