@@ -1,0 +1,88 @@
+import { resolve } from 'node:path';
+import { UsageError, type Command } from '../command.ts';
+import { createLogger } from '../../log/logger.ts';
+import { loadConfig } from '../../tournament/config.ts';
+import { startDaemon } from '../../runtime/daemon.ts';
+
+const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--pace X] [--no-viewer]
+
+Runs the broadcast: every configured board (or, with no config, 8 emulated tables replaying real
+games at a human pace) → store → reconstruction → HTTP API, websocket feed and viewer.
+On start, the live state is rebuilt by replaying the stored raw board events.
+
+  --config FILE   tournament config (default: the embedded config/default.json)
+  --port N        HTTP port (overrides httpPort; 0 picks a free one)
+  --data DIR      data directory (overrides dataDir)
+  --pace X        emulated tables play X times faster than real time (default 1)
+  --no-viewer     serve the API and feed only`;
+
+interface Args {
+  config?: string;
+  port?: number;
+  data?: string;
+  pace: number;
+  viewer: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { pace: 1, viewer: true };
+  for (let i = 0; i < argv.length; i++) {
+    const opt = argv[i]!;
+    const val = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${opt} needs a value`);
+      return v;
+    };
+    if (opt === '--config') a.config = val();
+    else if (opt === '--data') a.data = resolve(val());
+    else if (opt === '--port') {
+      const n = Number(val());
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError('--port needs an integer 0..65535');
+      a.port = n;
+    } else if (opt === '--pace') {
+      const n = Number(val());
+      if (!Number.isFinite(n) || n <= 0) throw new UsageError('--pace needs a number > 0');
+      a.pace = n;
+    } else if (opt === '--no-viewer') a.viewer = false;
+    else throw new UsageError(`unknown option ${opt}`);
+  }
+  return a;
+}
+
+const serve: Command = {
+  summary: 'run the broadcast daemon (boards → store → live games → HTTP/websocket/viewer)',
+  usage,
+  async run(argv) {
+    const args = parseArgs(argv);
+    const log = createLogger({ component: 'serve' });
+    const loaded = loadConfig(args.config);
+    if (!loaded.ok) {
+      for (const m of loaded.error.messages) console.error(loaded.error.file ? `${loaded.error.file}: ${m}` : m);
+      return 1;
+    }
+    const config = { ...loaded.value, ...(args.data ? { dataDir: args.data } : {}) };
+    const started = await startDaemon({ config, log, pace: args.pace, viewer: args.viewer, ...(args.port !== undefined ? { port: args.port } : {}) });
+    if (!started.ok) {
+      console.error(started.error);
+      return 1;
+    }
+    const daemon = started.value;
+    await new Promise<void>((done) => {
+      const stop = (signal: string): void => {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+        log.info('shutting down', { signal });
+        done();
+      };
+      const onInt = (): void => stop('SIGINT');
+      const onTerm = (): void => stop('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+    });
+    await daemon.stop();
+    log.info('stopped');
+    return 0;
+  },
+};
+
+export default serve;

@@ -1,0 +1,277 @@
+import { join } from 'node:path';
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import { PIECE, type PieceCode } from '../../protocols/dgt/squares.ts';
+import { BoardSession, type SessionState } from '../board/session.ts';
+import type { Timers } from '../board/timers.ts';
+import { MockPortLink } from '../emulation/mock-port.ts';
+import type { Logger } from '../log/logger.ts';
+import type { GameState, PlayerInfo, TournamentInfo } from '../server/live-source.ts';
+import { MemoryLiveSource } from '../server/memory-live-source.ts';
+import { startServer, type RunningServer } from '../server/server.ts';
+import { describeStoreOpenError } from '../store/errors.ts';
+import { RawEventWriter } from '../store/raw-event-writer.ts';
+import { err, ok, type Result } from '../store/result.ts';
+import { openStore, type Store } from '../store/store.ts';
+import type { RawEventInput, StoredRawEvent } from '../store/types.ts';
+import type { BoardcastConfig } from '../tournament/config.ts';
+import { pgnTimeControl } from '../tournament/time-control.ts';
+import { mockPortFactory, serialTransportFactory } from '../transport/serial-transport.ts';
+import type { TransportFactory } from '../transport/byte-transport.ts';
+import { demoGame, isNoiseModel, resolveGameSource } from './demo-games.ts';
+import { EmulatedTable } from './emulated-table.ts';
+
+export const STORE_FILE = 'boardcast.sqlite';
+
+export interface DaemonOptions {
+  config: BoardcastConfig;
+  log: Logger;
+  /** Overrides config.httpPort (0: a free port). */
+  port?: number;
+  host?: string;
+  /** Emulated time runs this many times faster than real time (tests, demos). Default 1. */
+  pace?: number;
+  viewer?: boolean;
+}
+
+export interface TableStatus {
+  table: number;
+  board: string;
+  serial: string | null;
+  state: SessionState;
+  gameId: string | null;
+}
+
+export interface RunningDaemon {
+  url: string;
+  live: MemoryLiveSource;
+  store: Store;
+  tables(): TableStatus[];
+  /** Raw events replayed at start, and how long the rebuild took. */
+  rebuilt: { events: number; games: number; ms: number };
+  stop(): Promise<void>;
+}
+
+const WHITE_BACK: PieceCode[] = [PIECE.WROOK, PIECE.WKNIGHT, PIECE.WBISHOP, PIECE.WQUEEN, PIECE.WKING, PIECE.WBISHOP, PIECE.WKNIGHT, PIECE.WROOK];
+const BLACK_BACK: PieceCode[] = [PIECE.BROOK, PIECE.BKNIGHT, PIECE.BBISHOP, PIECE.BQUEEN, PIECE.BKING, PIECE.BBISHOP, PIECE.BKNIGHT, PIECE.BROOK];
+
+/** The standard start position in DGT field order (0 = a8), either way round on the table. */
+function isStartPosition(board: readonly PieceCode[]): boolean {
+  const start: PieceCode[] = [...BLACK_BACK, ...Array(8).fill(PIECE.BPAWN), ...Array(32).fill(PIECE.EMPTY), ...Array(8).fill(PIECE.WPAWN), ...WHITE_BACK];
+  const same = (b: readonly PieceCode[]): boolean => b.every((p, i) => p === board[i]);
+  return same(start) || same([...start].reverse());
+}
+
+const unnamed = (name: string): PlayerInfo => ({ name, title: null, rating: null, federation: null, fideId: null });
+
+/**
+ * Game boundaries of one table, decided from its event stream alone so a replay finds the same
+ * ones: a table's next game begins when, after a result, the board shows the start position again.
+ */
+interface TableTrack {
+  number: number;
+  gameId: string | null;
+  gamesPlayed: number;
+}
+
+/** Routes one committed board event to the game it belongs to. Pure in (track, live, event). */
+export function routeEvent(live: MemoryLiveSource, track: TableTrack, ev: BoardEvent): void {
+  const current = track.gameId ? live.game(track.gameId) : undefined;
+  const newGame = !current || (current.status === 'finished' && ev.type === 'dump' && isStartPosition(ev.board));
+  if (newGame) {
+    track.gamesPlayed++;
+    const round = track.gamesPlayed;
+    track.gameId = `r${round}-t${track.number}`;
+    live.addGame({
+      id: track.gameId,
+      round,
+      table: track.number,
+      white: unnamed(`White (table ${track.number})`),
+      black: unnamed(`Black (table ${track.number})`),
+    });
+  }
+  live.push(track.gameId!, ev);
+}
+
+function tournamentInfo(c: BoardcastConfig): TournamentInfo {
+  return {
+    id: 'boardcast',
+    name: c.event.name,
+    site: c.event.site,
+    startDate: c.rounds.dates[0] ?? null,
+    endDate: c.rounds.dates[c.rounds.dates.length - 1] ?? null,
+    timeControl: pgnTimeControl(c.timeControl),
+    variant: c.rules.chess960 ? 'chess960' : 'standard',
+    roundCount: c.rounds.count,
+  };
+}
+
+/** Session time is wall-clock ms, so events of a run before a restart stay earlier than the new ones. */
+const wallTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof globalThis.setTimeout>),
+};
+
+interface TableRuntime {
+  track: TableTrack;
+  board: string;
+  session: BoardSession;
+  link: MockPortLink | null;
+}
+
+export function newLiveSource(config: BoardcastConfig): MemoryLiveSource {
+  return new MemoryLiveSource({ tournament: tournamentInfo(config), rounds: [], games: [] });
+}
+
+/** Rebuilds every table's live games by replaying its stored raw events through fresh engines. */
+export function rebuildFromStore(store: Store, live: MemoryLiveSource, tracks: TableTrack[]): number {
+  let n = 0;
+  for (const t of tracks) {
+    for (const e of store.readRawEvents(t.number)) {
+      if (e.event) routeEvent(live, t, e.event);
+      n++;
+    }
+  }
+  return n;
+}
+
+export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDaemon, string>> {
+  const { config, log } = opts;
+  const opened = openStore(join(config.dataDir, STORE_FILE));
+  if (!opened.ok) return err(describeStoreOpenError(opened.error));
+  const store = opened.value;
+
+  const boards: { number: number; board: string; transport: TransportFactory; link: MockPortLink | null }[] = [];
+  for (const t of config.tables) {
+    if (!t.board.startsWith('/')) {
+      store.close();
+      return err(`config error: tables: board ${t.board} on table ${t.number}: serial-number discovery is not supported by serve yet; give the device path`);
+    }
+    boards.push({ number: t.number, board: t.board, transport: serialTransportFactory(t.board), link: null });
+  }
+  if (config.emulate) {
+    const e = config.emulate;
+    if (!isNoiseModel(e.noise)) {
+      store.close();
+      return err(`config error: emulate.noise: unknown noise model "${e.noise}"`);
+    }
+    const source = resolveGameSource(e.games, e.seed);
+    if (typeof source === 'string') {
+      store.close();
+      return err(`config error: emulate.games: ${source}`);
+    }
+    log.info('emulated hall', { tables: e.count, games: source.kind === 'files' ? `${source.games.length} games from ${source.dir}` : `random (seed ${source.seed})` });
+    const pace = opts.pace ?? 1;
+    const first = config.tables.reduce((m, t) => Math.max(m, t.number), 0) + 1;
+    for (let i = 0; i < e.count; i++) {
+      const number = first + i;
+      const device = new EmulatedTable({
+        serial: String(e.serialBase + i).padStart(5, '0'),
+        nextGame: (k) => demoGame(source, e.count, number, k, e.noise as never, e.seed, config.timeControl).script,
+      });
+      const start = performance.now();
+      const path = `/boardcast-emulated/${process.pid}/table${number}`;
+      const link = new MockPortLink(device, path, { now: () => (performance.now() - start) * pace });
+      boards.push({ number, board: `emulated:${device.serial}`, transport: serialTransportFactory(path, mockPortFactory), link });
+    }
+  }
+
+  const live = newLiveSource(config);
+  const tables: TableRuntime[] = boards.map((b) => ({
+    track: { number: b.number, gameId: null, gamesPlayed: 0 },
+    board: b.board,
+    link: b.link,
+    session: new BoardSession({ transport: b.transport, timers: wallTimers }),
+  }));
+  const byNumber = new Map(tables.map((t) => [t.track.number, t]));
+  if (config.tables.length > 0) {
+    store.syncTables(config.tables.map((t) => ({ number: t.number, board: t.board, whiteOnClock: t.whiteOnClock }) as never));
+  }
+
+  const t0 = performance.now();
+  const events = rebuildFromStore(store, live, tables.map((t) => t.track));
+  const rebuilt = { events, games: tables.reduce((n, t) => n + t.track.gamesPlayed, 0), ms: performance.now() - t0 };
+  log.info('live state rebuilt from the store', { rawEvents: events, games: rebuilt.games, ms: Math.round(rebuilt.ms) });
+
+  const writer = new RawEventWriter(store, {
+    // Only committed events reach the engines and the feed (store-before-broadcast).
+    onCommitted: (batch: StoredRawEvent[]) => {
+      for (const e of batch) {
+        const t = byNumber.get(e.tableNumber);
+        if (t && e.event) routeEvent(live, t.track, e.event);
+      }
+    },
+    onError: (e, phase, pending) => log.error(`raw event ${phase} failed`, { error: String(e), pending }),
+  });
+
+  for (const t of tables) {
+    const tlog = log.child(`table ${t.track.number}`);
+    let last: RawEventInput | null = null;
+    t.session.on((se) => {
+      switch (se.type) {
+        case 'frame':
+          last = { tableNumber: t.track.number, boardSerial: t.session.serialNumber, monoMs: se.at, wallMs: Date.now(), event: null, raw: se.raw };
+          writer.push(last);
+          return;
+        case 'board': {
+          // A frame's decoded event rides with its bytes; events no frame carries (a lost link,
+          // the second event of a dump that brings the board live) are stored with no bytes.
+          if (last && last.event === null && last.monoMs === se.event.at && se.event.type !== 'connection') {
+            last.event = se.event;
+          } else {
+            writer.push({ tableNumber: t.track.number, boardSerial: t.session.serialNumber, monoMs: se.event.at, wallMs: Date.now(), event: se.event, raw: new Uint8Array(0) });
+          }
+          return;
+        }
+        case 'state':
+          tlog.info(`board ${se.state}`, { board: t.board, ...(se.detail ? { detail: se.detail } : {}), ...(se.retryInMs !== undefined ? { retryInMs: se.retryInMs } : {}) });
+          return;
+        case 'serial':
+          tlog.debug('board serial', { serial: se.serial });
+          return;
+        case 'drift':
+          tlog.warn('board dump differs from tracked board (lost update)', { fields: se.fields });
+          return;
+        case 'problem':
+          tlog.warn(se.detail);
+          return;
+        default:
+          return;
+      }
+    });
+  }
+
+  let server: RunningServer;
+  try {
+    server = await startServer({ source: live, port: opts.port ?? config.httpPort, host: opts.host ?? '127.0.0.1', viewer: opts.viewer ?? true });
+  } catch (e) {
+    writer.close();
+    store.close();
+    for (const t of tables) t.link?.close();
+    return err(`cannot serve on port ${opts.port ?? config.httpPort}: ${(e as Error).message}`);
+  }
+  if (server.viewerError) log.warn('viewer not served', { reason: server.viewerError });
+  for (const t of tables) t.session.start();
+  log.info('serving', { url: server.url, tables: tables.length, store: store.file });
+
+  let stopped = false;
+  return ok({
+    url: server.url,
+    live,
+    store,
+    rebuilt,
+    tables: () =>
+      tables.map((t) => ({ table: t.track.number, board: t.board, serial: t.session.serialNumber, state: t.session.state, gameId: t.track.gameId })),
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await Promise.all(tables.map((t) => t.session.stop()));
+      for (const t of tables) t.link?.close();
+      writer.close();
+      await server.close();
+      store.close();
+    },
+  });
+}
+
+export type { GameState };

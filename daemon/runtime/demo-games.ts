@@ -1,0 +1,58 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SourceGame } from '../../protocols/games/game.ts';
+import { loadPgn } from '../../protocols/games/pgn.ts';
+import { randomGame } from '../../protocols/games/random.ts';
+import { NOISE_MODELS, playNoisy, type NoiseModel } from '../../protocols/noisy-player/player.ts';
+import type { TimeControl } from '../tournament/time-control.ts';
+import type { TableGame } from './emulated-table.ts';
+
+/** The shared corpus of real games, next to the repository (../shared/data/games). */
+export const SHARED_GAMES_DIR = fileURLToPath(new URL('../../../shared/data/games/', import.meta.url));
+
+export type GameSource = { kind: 'files'; dir: string; games: SourceGame[] } | { kind: 'random'; seed: number };
+
+/** Loads the games an emulated hall replays: a PGN file or directory, or null when none could be read. */
+export function loadSourceGames(path: string): SourceGame[] | string {
+  let files: string[];
+  try {
+    files = statSync(path).isDirectory()
+      ? readdirSync(path).filter((f) => f.endsWith('.pgn')).sort().map((f) => join(path, f))
+      : [path];
+  } catch (e) {
+    return `cannot read games from ${path}: ${(e as Error).message}`;
+  }
+  const games: SourceGame[] = [];
+  for (const f of files) games.push(...loadPgn(readFileSync(f, 'utf8'), f).games.filter((g) => !g.chess960 && g.moves.length >= 2));
+  return games.length > 0 ? games : `no playable games in ${path}`;
+}
+
+/** "random" means the shared real games when they are on this machine, else seeded random games. */
+export function resolveGameSource(games: string, seed: number): GameSource | string {
+  if (games === 'random') {
+    if (existsSync(SHARED_GAMES_DIR)) {
+      const loaded = loadSourceGames(SHARED_GAMES_DIR);
+      if (typeof loaded !== 'string') return { kind: 'files', dir: SHARED_GAMES_DIR, games: loaded };
+    }
+    return { kind: 'random', seed };
+  }
+  const loaded = loadSourceGames(games);
+  return typeof loaded === 'string' ? loaded : { kind: 'files', dir: games, games: loaded };
+}
+
+export function isNoiseModel(s: string): s is NoiseModel {
+  return (NOISE_MODELS as readonly string[]).includes(s);
+}
+
+/**
+ * Game `index` (0-based) at table `table` (1-based) of a hall of `tables`: each table walks its own
+ * slice of the corpus, so eight tables show eight different games. Deterministic in its inputs.
+ */
+export function demoGame(source: GameSource, tables: number, table: number, index: number, model: NoiseModel, seed: number, tc: TimeControl): { game: SourceGame; script: TableGame } {
+  const k = index * tables + (table - 1);
+  const game = source.kind === 'files' ? source.games[k % source.games.length]! : randomGame(source.seed * 100_003 + k);
+  const clock = { baseMs: tc.baseSeconds * 1000, incrementMs: tc.incrementSeconds * 1000 };
+  const s = playNoisy(game, { model, seed: seed + k, clock, reversed: false });
+  return { game, script: { board: s.board, clock: s.clock, actions: s.actions } };
+}

@@ -1,0 +1,118 @@
+import { BoardEmulator, type EmulatorAction, type TimedBytes } from '../../protocols/emulator/board-emulator.ts';
+import { ScriptCursor, type EmulatedDevice } from '../../protocols/emulator/script.ts';
+import type { PieceCode } from '../../protocols/dgt/squares.ts';
+import type { TimeControl } from '../../protocols/emulator/tabletop.ts';
+import { HANDSHAKE_BYTES } from '../board/wire.ts';
+
+/** One game to be played at an emulated table: set-up and the people's physical actions. */
+export interface TableGame {
+  board: PieceCode[];
+  clock: TimeControl | null;
+  actions: EmulatorAction[];
+}
+
+export interface EmulatedTableOptions {
+  serial: string;
+  /** The next game to play at this table (called at start and after each game); null: stop. */
+  nextGame(index: number): TableGame | null;
+  /** Emulated ms between games (the arbiter sets the next board up). Default 5 s. */
+  pauseMs?: number;
+}
+
+/**
+ * An emulated board and clock at a table that plays one scripted game after another, so the demo
+ * hall never goes quiet. Each game runs on a fresh BoardEmulator (new pieces set up, clock reset);
+ * the host's last start-up commands are repeated to it, as the board stays in the mode the driver
+ * put it in when the arbiter only resets the pieces and the clock. Time is the caller's (emulated) ms.
+ */
+export class EmulatedTable implements EmulatedDevice {
+  private board: BoardEmulator;
+  private cursor: ScriptCursor;
+  private offset = 0;
+  private gameIndex = 0;
+  private nextStartAt: number | null = null;
+  private finished = false;
+  private hostSpoke = false;
+
+  constructor(private readonly opts: EmulatedTableOptions) {
+    const g = opts.nextGame(0);
+    this.board = this.emulatorFor(g);
+    this.cursor = new ScriptCursor(g?.actions ?? []);
+    this.finished = g === null;
+  }
+
+  get serial(): string {
+    return this.board.serial;
+  }
+
+  get gamesStarted(): number {
+    return this.gameIndex + 1;
+  }
+
+  private emulatorFor(g: TableGame | null): BoardEmulator {
+    return new BoardEmulator({ serial: this.opts.serial, ...(g ? { board: g.board, clock: g.clock } : {}) });
+  }
+
+  receive(hostBytes: Uint8Array, at: number): void {
+    this.hostSpoke = true;
+    this.advanceTo(at);
+    this.board.receive(hostBytes, at - this.offset);
+  }
+
+  advanceTo(at: number): void {
+    const local = at - this.offset;
+    if (this.nextStartAt !== null && at >= this.nextStartAt) {
+      this.startNext(this.nextStartAt);
+    }
+    for (const action of this.cursor.due(at - this.offset)) this.board.act(action);
+    this.board.advanceTo(Math.max(this.board.time, at - this.offset));
+    void local;
+    if (!this.finished && this.nextStartAt === null && this.cursor.next === null) {
+      this.nextStartAt = at + (this.opts.pauseMs ?? 5000);
+    }
+  }
+
+  private startNext(at: number): void {
+    // Output of the old board is delivered before it is replaced.
+    this.pendingOutput.push(...this.board.takeTimedOutput().map((t) => ({ ...t, at: t.at + this.offset })));
+    this.nextStartAt = null;
+    this.gameIndex++;
+    const g = this.opts.nextGame(this.gameIndex);
+    if (g === null) {
+      this.finished = true;
+      return;
+    }
+    this.offset = at;
+    this.board = this.emulatorFor(g);
+    this.cursor = new ScriptCursor(g.actions);
+    if (this.hostSpoke) this.board.receive(HANDSHAKE_BYTES, 0);
+  }
+
+  private pendingOutput: TimedBytes[] = [];
+
+  takeOutput(): Uint8Array {
+    const parts = this.takeTimedOutput();
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.bytes.length, 0));
+    let o = 0;
+    for (const p of parts) {
+      out.set(p.bytes, o);
+      o += p.bytes.length;
+    }
+    return out;
+  }
+
+  takeTimedOutput(): TimedBytes[] {
+    const out = this.pendingOutput;
+    this.pendingOutput = [];
+    for (const t of this.board.takeTimedOutput()) out.push({ ...t, at: t.at + this.offset });
+    return out;
+  }
+
+  nextWakeup(): number | null {
+    const w = this.board.nextWakeup();
+    const a = this.cursor.next;
+    const cands = [w, a].filter((x): x is number => x !== null).map((x) => x + this.offset);
+    if (this.nextStartAt !== null) cands.push(this.nextStartAt);
+    return cands.length === 0 ? null : Math.min(...cands);
+  }
+}
