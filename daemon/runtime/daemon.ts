@@ -18,6 +18,7 @@ import { pgnTimeControl } from '../tournament/time-control.ts';
 import { mockPortFactory, serialTransportFactory } from '../transport/serial-transport.ts';
 import type { TransportFactory } from '../transport/byte-transport.ts';
 import { demoGame, isNoiseModel, resolveGameSource } from './demo-games.ts';
+import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
@@ -71,6 +72,9 @@ interface TableTrack {
   number: number;
   gameId: string | null;
   gamesPlayed: number;
+  /** Wall ms of the current game's first event and of the table's last event (resuming emulators). */
+  gameStartWall: number | null;
+  lastWall: number | null;
 }
 
 /** Routes one committed board event to the game it belongs to. Pure in (track, live, event). */
@@ -128,7 +132,10 @@ export function rebuildFromStore(store: Store, live: MemoryLiveSource, tracks: T
   let n = 0;
   for (const t of tracks) {
     for (const e of store.readRawEvents(t.number)) {
+      const before = t.gamesPlayed;
       if (e.event) routeEvent(live, t, e.event);
+      if (t.gamesPlayed !== before) t.gameStartWall = e.wallMs;
+      t.lastWall = e.wallMs;
       n++;
     }
   }
@@ -141,7 +148,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
   if (!opened.ok) return err(describeStoreOpenError(opened.error));
   const store = opened.value;
 
-  const boards: { number: number; board: string; transport: TransportFactory; link: MockPortLink | null }[] = [];
+  const boards: { number: number; board: string; transport: TransportFactory | null; link: MockPortLink | null }[] = [];
   for (const t of config.tables) {
     if (!t.board.startsWith('/')) {
       store.close();
@@ -149,49 +156,66 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
     }
     boards.push({ number: t.number, board: t.board, transport: serialTransportFactory(t.board), link: null });
   }
-  if (config.emulate) {
-    const e = config.emulate;
+  const e = config.emulate;
+  const source = e ? resolveGameSource(e.games, e.seed) : null;
+  if (e) {
     if (!isNoiseModel(e.noise)) {
       store.close();
       return err(`config error: emulate.noise: unknown noise model "${e.noise}"`);
     }
-    const source = resolveGameSource(e.games, e.seed);
     if (typeof source === 'string') {
       store.close();
       return err(`config error: emulate.games: ${source}`);
     }
-    log.info('emulated hall', { tables: e.count, games: source.kind === 'files' ? `${source.games.length} games from ${source.dir}` : `random (seed ${source.seed})` });
-    const pace = opts.pace ?? 1;
     const first = config.tables.reduce((m, t) => Math.max(m, t.number), 0) + 1;
     for (let i = 0; i < e.count; i++) {
-      const number = first + i;
-      const device = new EmulatedTable({
-        serial: String(e.serialBase + i).padStart(5, '0'),
-        nextGame: (k) => demoGame(source, e.count, number, k, e.noise as never, e.seed, config.timeControl).script,
-      });
-      const start = performance.now();
-      const path = `/boardcast-emulated/${process.pid}/table${number}`;
-      const link = new MockPortLink(device, path, { now: () => (performance.now() - start) * pace });
-      boards.push({ number, board: `emulated:${device.serial}`, transport: serialTransportFactory(path, mockPortFactory), link });
+      boards.push({ number: first + i, board: `emulated:${String(e.serialBase + i).padStart(5, '0')}`, transport: null, link: null });
     }
+  }
+  if (config.tables.length > 0) {
+    store.syncTables(config.tables.map((t) => ({ number: t.number, board: t.board, whiteOnClock: t.whiteOnClock })));
   }
 
   const live = newLiveSource(config);
-  const tables: TableRuntime[] = boards.map((b) => ({
-    track: { number: b.number, gameId: null, gamesPlayed: 0 },
-    board: b.board,
-    link: b.link,
-    session: new BoardSession({ transport: b.transport, timers: wallTimers }),
-  }));
-  const byNumber = new Map(tables.map((t) => [t.track.number, t]));
-  if (config.tables.length > 0) {
-    store.syncTables(config.tables.map((t) => ({ number: t.number, board: t.board, whiteOnClock: t.whiteOnClock }) as never));
+  const tracks: TableTrack[] = boards.map((b) => ({ number: b.number, gameId: null, gamesPlayed: 0, gameStartWall: null, lastWall: null }));
+  const t0 = performance.now();
+  const events = rebuildFromStore(store, live, tracks);
+  const rebuilt = { events, games: tracks.reduce((n, t) => n + t.gamesPlayed, 0), ms: performance.now() - t0 };
+  log.info('live state rebuilt from the store', { rawEvents: events, games: rebuilt.games, ms: Math.round(rebuilt.ms) });
+
+  if (e && source && typeof source !== 'string') {
+    log.info('emulated hall', { tables: e.count, games: source.kind === 'files' ? `${source.games.length} games from ${source.dir}` : `random (seed ${source.seed})` });
+    const pace = opts.pace ?? 1;
+    boards.forEach((b, i) => {
+      if (b.transport !== null) return;
+      const track = tracks[i]!;
+      const current = track.gameId ? live.game(track.gameId) : undefined;
+      // An in-process board dies with the daemon: resume its script where the store says the game
+      // stands (a finished game: the next one), so a restart neither replays nor skips moves.
+      const resume = !current
+        ? undefined
+        : current.status === 'finished'
+          ? { gameIndex: track.gamesPlayed, atMs: 0 }
+          : { gameIndex: track.gamesPlayed - 1, atMs: Math.max(0, ((track.lastWall ?? 0) - (track.gameStartWall ?? 0)) * pace) };
+      const device = new EmulatedTable({
+        serial: b.board.slice('emulated:'.length),
+        nextGame: (k) => demoGame(source, e.count, b.number, k, e.noise as NoiseModel, e.seed, config.timeControl).script,
+        ...(resume ? { resume } : {}),
+      });
+      const start = performance.now();
+      const path = `/boardcast-emulated/${process.pid}/table${b.number}`;
+      b.link = new MockPortLink(device, path, { now: () => (performance.now() - start) * pace });
+      b.transport = serialTransportFactory(path, mockPortFactory);
+    });
   }
 
-  const t0 = performance.now();
-  const events = rebuildFromStore(store, live, tables.map((t) => t.track));
-  const rebuilt = { events, games: tables.reduce((n, t) => n + t.track.gamesPlayed, 0), ms: performance.now() - t0 };
-  log.info('live state rebuilt from the store', { rawEvents: events, games: rebuilt.games, ms: Math.round(rebuilt.ms) });
+  const tables: TableRuntime[] = boards.map((b, i) => ({
+    track: tracks[i]!,
+    board: b.board,
+    link: b.link,
+    session: new BoardSession({ transport: b.transport!, timers: wallTimers }),
+  }));
+  const byNumber = new Map(tables.map((t) => [t.track.number, t]));
 
   const writer = new RawEventWriter(store, {
     // Only committed events reach the engines and the feed (store-before-broadcast).

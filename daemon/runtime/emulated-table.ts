@@ -17,6 +17,11 @@ export interface EmulatedTableOptions {
   nextGame(index: number): TableGame | null;
   /** Emulated ms between games (the arbiter sets the next board up). Default 5 s. */
   pauseMs?: number;
+  /**
+   * Pick the table up where a previous run of the daemon left it: game `gameIndex`, `atMs`
+   * emulated ms into its script (the people kept playing the moves the store already has).
+   */
+  resume?: { gameIndex: number; atMs: number };
 }
 
 /**
@@ -35,10 +40,20 @@ export class EmulatedTable implements EmulatedDevice {
   private hostSpoke = false;
 
   constructor(private readonly opts: EmulatedTableOptions) {
-    const g = opts.nextGame(0);
+    this.gameIndex = opts.resume?.gameIndex ?? 0;
+    const g = opts.nextGame(this.gameIndex);
     this.board = this.emulatorFor(g);
     this.cursor = new ScriptCursor(g?.actions ?? []);
     this.finished = g === null;
+    const atMs = opts.resume?.atMs ?? 0;
+    if (atMs > 0) {
+      // Played before the driver connects: the board is idle and reports nothing until the
+      // handshake, whose dump then shows the position reached.
+      for (const action of this.cursor.due(atMs)) this.board.act(action);
+      this.board.advanceTo(atMs);
+      this.board.takeOutput();
+      this.offset = -atMs;
+    }
   }
 
   get serial(): string {
@@ -60,13 +75,11 @@ export class EmulatedTable implements EmulatedDevice {
   }
 
   advanceTo(at: number): void {
-    const local = at - this.offset;
     if (this.nextStartAt !== null && at >= this.nextStartAt) {
       this.startNext(this.nextStartAt);
     }
     for (const action of this.cursor.due(at - this.offset)) this.board.act(action);
     this.board.advanceTo(Math.max(this.board.time, at - this.offset));
-    void local;
     if (!this.finished && this.nextStartAt === null && this.cursor.next === null) {
       this.nextStartAt = at + (this.opts.pauseMs ?? 5000);
     }
