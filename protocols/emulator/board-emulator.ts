@@ -58,7 +58,11 @@ export interface TimedBytes {
 }
 
 export interface EmulatorCounters {
-  /** Host bytes that started no known command (dropped, like the real board). */
+  /**
+   * Host bytes dropped, like the real board: bytes that start no known command, the first byte of
+   * a malformed SET_LEDS / CLOCK_MESSAGE frame (reading resumes at the next byte), and the bytes of
+   * a bus command cut short by the next command's id byte.
+   */
   junkBytes: number;
   /** Bus commands ignored for a bad checksum. */
   badChecksums: number;

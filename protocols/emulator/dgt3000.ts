@@ -1,5 +1,5 @@
 import type { Color } from 'chessops';
-import { msToHms } from '../dgt/clock.ts';
+import { buttonCode, msToHms } from '../dgt/clock.ts';
 import type { ClockCommand, ClockSide as WireClockSide, ClockTimesMessage } from '../dgt/clock.ts';
 import type { Tabletop } from './tabletop.ts';
 
@@ -51,7 +51,13 @@ export function clockTimesMessage(face: ClockFaceState): ClockTimesMessage {
 }
 
 /** The DGT3000's five buttons and the ack3 code each sends (dgtbrd.h, unsolicited ack 0x88). */
-export const CLOCK_BUTTON = { back: 0x31, plus: 0x32, run: 0x33, minus: 0x34, ok: 0x35 } as const;
+export const CLOCK_BUTTON = {
+  back: buttonCode('back'),
+  plus: buttonCode('plus'),
+  run: buttonCode('run'),
+  minus: buttonCode('minus'),
+  ok: buttonCode('ok'),
+} as const;
 export type ClockButton = keyof typeof CLOCK_BUTTON;
 
 /** What the clock's display shows besides the times, for tests and the emulate command's log. */

@@ -33,6 +33,15 @@ describe('golden bytes', () => {
     expect(hex(emu.takeOutput())).toBe('8d 00 0a 0a 40 0a 0a 00 00 00');
   });
 
+  it('a clock frame with a wrong size byte is not a clock command: its bytes are dropped one by one, no ACK', () => {
+    const emu = updating();
+    // size 2 < 3: 2b is dropped, then 02 03 0b 00 start nothing (as the codec's CommandDecoder reads it)
+    emu.receive(Uint8Array.of(0x2b, 0x02, 0x03, 0x0b, 0x00), 400);
+    expect(hex(emu.takeOutput())).toBe('');
+    expect(emu.counters.junkBytes).toBe(5);
+    expect(emu.beepMs).toBe(0);
+  });
+
   it('field update and battery status', () => {
     const emu = updating();
     emu.act({ kind: 'lift', at: 500, field: 52 });
