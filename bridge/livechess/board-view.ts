@@ -25,20 +25,37 @@ function positionKey(fen: string): string {
   return `${placement ?? ''} ${turn ?? 'w'}`;
 }
 
-/**
- * The moves played since the position `setupFen` (LiveChess `setup`), which is how LiveChess
- * numbers its `san` list; with no setup, since the game's start. When the game never passed through
- * the setup position the list is empty (the client then follows the board placement only).
- */
-export function sanSince(g: GameState, setupFen: string | null): string[] {
-  if (setupFen === null) return g.moves.map((m) => m.san);
-  const want = positionKey(setupFen);
-  if (positionKey(g.startFen) === want) return g.moves.map((m) => m.san);
-  const i = g.moves.findIndex((m) => positionKey(m.fenAfter) === want);
-  return i < 0 ? [] : g.moves.slice(i + 1).map((m) => m.san);
+/** The position after `ply` confirmed moves (0 = the start position). */
+function fenAt(g: GameState, ply: number): string | undefined {
+  return ply === 0 ? g.startFen : g.moves[ply - 1]?.fenAfter;
 }
 
-export function eboardEvent(serialnr: string, g: GameState | undefined, setupFen: string | null): EboardEvent {
+/**
+ * Where the `setup` position stands in the game: the ply it was found at before, if the game still
+ * passes through it there, else its latest occurrence (the client sends `setup` with the position
+ * both sides have now, so a repetition earlier in the game is not it). Null while the game has not
+ * reached it, e.g. the opponent's online move is not yet made on the board.
+ */
+export function resolveSetupPly(g: GameState, setupFen: string, knownPly: number | null): number | null {
+  const want = positionKey(setupFen);
+  if (knownPly !== null) {
+    const f = fenAt(g, knownPly);
+    if (f !== undefined && positionKey(f) === want) return knownPly;
+  }
+  for (let ply = g.moves.length; ply >= 0; ply--) if (positionKey(fenAt(g, ply)!) === want) return ply;
+  return null;
+}
+
+/**
+ * The moves since the setup (LiveChess numbers its `san` list from the last `setup`), or since the
+ * game's start without one; empty while the game has not reached the setup position.
+ */
+export function sanSince(g: GameState, setup: { fen: string; ply: number | null } | null): string[] {
+  if (setup === null) return g.moves.map((m) => m.san);
+  return setup.ply === null ? [] : g.moves.slice(setup.ply).map((m) => m.san);
+}
+
+export function eboardEvent(serialnr: string, g: GameState | undefined, setup: { fen: string; ply: number | null } | null): EboardEvent {
   if (!g) return { serialnr, flipped: false, board: '8/8/8/8/8/8/8/8', clock: null, san: [] };
-  return { serialnr, flipped: false, board: g.fen.split(' ')[0] ?? '', clock: liveChessClock(g.clock), san: sanSince(g, setupFen) };
+  return { serialnr, flipped: false, board: g.fen.split(' ')[0] ?? '', clock: liveChessClock(g.clock), san: sanSince(g, setup) };
 }

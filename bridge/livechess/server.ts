@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LiveSource } from '../../daemon/server/live-source.ts';
-import { currentGame, eboardEvent, liveChessClock } from './board-view.ts';
+import { currentGame, eboardEvent, liveChessClock, resolveSetupPly } from './board-view.ts';
 import { decodeClientMessage, type BoardState, type ClientMessage, type EboardInfo, type ServerMessage } from './messages.ts';
 
 export const LIVECHESS_PATH = '/api/v1.0';
@@ -37,7 +37,8 @@ export type StartResult = { ok: true; api: LiveChessApi } | { ok: false; message
 
 interface Subscription {
   serialnr: string;
-  setupFen: string | null;
+  /** The last `setup` position and the ply it was found at (null while not reached). */
+  setup: { fen: string; ply: number | null } | null;
   lastSent: string | null;
 }
 
@@ -67,7 +68,9 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
   const feed = (ws: WebSocket, subId: number, sub: Subscription): void => {
-    const param = eboardEvent(sub.serialnr, gameOf(sub.serialnr), sub.setupFen);
+    const g = gameOf(sub.serialnr);
+    if (g && sub.setup) sub.setup.ply = resolveSetupPly(g, sub.setup.fen, sub.setup.ply);
+    const param = eboardEvent(sub.serialnr, g, sub.setup);
     const text = JSON.stringify(param);
     // The client ignores exact duplicates anyway; not sending them saves it the work.
     if (text === sub.lastSent) return;
@@ -106,7 +109,7 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
           send(ws, { response: 'error', id: m.id, param: { message: `no board ${m.serialnr}` } });
           return;
         }
-        const sub: Subscription = { serialnr: m.serialnr, setupFen: null, lastSent: null };
+        const sub: Subscription = { serialnr: m.serialnr, setup: null, lastSent: null };
         subs.set(m.subscription, sub);
         send(ws, { response: 'call', id: m.id, param: null });
         feed(ws, m.subscription, sub);
@@ -125,7 +128,7 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
           send(ws, { response: 'error', id: m.id, param: { message: why } });
           return;
         }
-        sub.setupFen = fen;
+        sub.setup = { fen, ply: null };
         sub.lastSent = null;
         send(ws, { response: 'call', id: m.id, param: null });
         feed(ws, m.subscription, sub);

@@ -35,6 +35,10 @@ class LiveChessClient {
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve) => this.waiters.push({ pred, resolve }));
   }
+  /** Waits for a matching message that arrives after the first `mark` messages. */
+  nextAfter(mark: number, pred: (m: LiveChessClient['messages'][number]) => boolean): Promise<LiveChessClient['messages'][number]> {
+    return this.next((m) => this.messages.indexOf(m) >= mark && pred(m));
+  }
   feeds(subId: number): EboardEvent[] {
     return this.messages.filter((m) => m.response === 'feed' && m.id === subId).map((m) => m.param as EboardEvent);
   }
@@ -119,6 +123,37 @@ describe('LiveChess eBoard API', () => {
     hall.play('r1-t1', 'Bb5');
     const next = await c.next((x) => x.response === 'feed' && x.id === 1 && (x.param as EboardEvent).san.length === 3);
     expect((next.param as EboardEvent).san).toEqual(['Nf3', 'Nc6', 'Bb5']);
+    c.close();
+  });
+
+  it('waits for a setup position the board has not reached yet, and picks its latest occurrence', async () => {
+    // Table 2 stands after 1.d4 (played above). The online game is a move ahead: 1.d4 d5.
+    const c = await LiveChessClient.open(api.url);
+    c.send({ id: 2, call: 'subscribe', param: { feed: 'eboardevent', id: 1, param: { serialnr: '24618' } } });
+    await c.next((x) => x.response === 'feed' && x.id === 1);
+    const afterD5 = 'rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2';
+    const mark0 = c.messages.length;
+    c.send({ id: 3, call: 'call', param: { id: 1, method: 'setup', param: { fen: afterD5 } } });
+    await c.next((x) => x.response === 'call' && x.id === 3);
+    const waiting = await c.nextAfter(mark0, (x) => x.response === 'feed' && x.id === 1);
+    expect((waiting.param as EboardEvent).san).toEqual([]);
+    const mark1 = c.messages.length;
+    hall.play('r1-t2', 'd5');
+    hall.play('r1-t2', 'c4');
+    const fed = await c.nextAfter(mark1, (x) => x.response === 'feed' && x.id === 1 && (x.param as EboardEvent).san.length === 1);
+    expect((fed.param as EboardEvent).san).toEqual(['c4']);
+
+    // Knights out and back: the position after 2.c4 comes again; a setup now counts from the latest one.
+    for (const san of ['Nf6', 'Nf3', 'Ng8', 'Ng1']) hall.play('r1-t2', san);
+    await c.nextAfter(mark1, (x) => x.response === 'feed' && x.id === 1 && (x.param as EboardEvent).san.length === 5);
+    const mark2 = c.messages.length;
+    c.send({ id: 4, call: 'call', param: { id: 1, method: 'setup', param: { fen: hall.fen('r1-t2') } } });
+    const reset = await c.nextAfter(mark2, (x) => x.response === 'feed' && x.id === 1);
+    expect((reset.param as EboardEvent).san).toEqual([]);
+    hall.play('r1-t2', 'e6');
+    const after = await c.nextAfter(mark2, (x) => x.response === 'feed' && x.id === 1 && (x.param as EboardEvent).san.length > 0);
+    expect((after.param as EboardEvent).san).toEqual(['e6']);
+    expect((after.param as EboardEvent).board).toBe(hall.fen('r1-t2').split(' ')[0]);
     c.close();
   });
 
