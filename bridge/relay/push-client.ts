@@ -101,7 +101,8 @@ export function startRelayPush(opts: RelayPushOptions): RelayPush {
       return s.inFlight;
     }
     const pgn = roundPgn(opts.source, s.target.round);
-    if (pgn === undefined || pgn === s.lastPushed) return Promise.resolve();
+    // An empty round has nothing to push (lichess answers an empty body with an error).
+    if (pgn === undefined || pgn === '' || pgn === s.lastPushed) return Promise.resolve();
     s.dirty = false;
     s.inFlight = send(s, pgn).finally(() => {
       s.inFlight = null;
