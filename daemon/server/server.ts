@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
+import { mountBridges } from '../../bridge/index.ts';
 import { FEED_PATH } from '../../protocols/feed/messages.ts';
 import { arbiterTokenCheck } from './arbiter-auth.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
@@ -24,6 +25,11 @@ export interface ServerOptions {
   viewer?: boolean;
   /** permessage-deflate only pays for larger frames (snapshots); small deltas go uncompressed. */
   deflateThresholdBytes?: number;
+  /**
+   * The read-only feeds broadcast platforms poll (/lcc LiveChess Cloud JSON, /relay round PGN);
+   * on by default. `serialOf` names the board serial of a table for the LCC game files.
+   */
+  bridges?: false | { serialOf?(table: number): string | null };
 }
 
 export interface RunningServer {
@@ -67,6 +73,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
     } else viewerError = built.message;
   }
+  if (opts.bridges !== false) mountBridges(app, opts.source, { lcc: { serialOf: opts.bridges?.serialOf } });
   app.use((req, res) => {
     res.status(404).json({ error: { status: 404, code: 'not-found', message: `nothing at ${req.method} ${req.path}` } });
   });

@@ -89,6 +89,16 @@ describe('HTTP API', () => {
     expect(pgn).toContain('1. d4 { [%clk');
   });
 
+  it('serves the broadcast bridges on the same port: LiveChess Cloud JSON and the relay round PGN', async () => {
+    const index = (await (await get('/lcc/round-1/index.json')).json()) as { pairings: unknown[] };
+    expect(index.pairings).toHaveLength(4);
+    const game = (await (await get('/lcc/round-1/game-4.json')).json()) as { moves: string[]; result: string };
+    expect(game.moves.map((m) => m.split(' ')[0])).toEqual(['f3', 'e5', 'g4', 'Qh4#']);
+    expect(game.result).toBe('BLACKWIN');
+    const relay = await (await get('/relay/round-1.pgn')).text();
+    expect(relay.match(/\[Event /g)?.length).toBe(4);
+  });
+
   it('answers unknown things with 404 and malformed ones with 400, as JSON', async () => {
     const cases: [string, number, string][] = [
       ['/api/games/nope', 404, 'unknown-game'],
