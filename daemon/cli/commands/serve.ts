@@ -4,7 +4,7 @@ import { createLogger } from '../../log/logger.ts';
 import { loadConfig } from '../../tournament/config.ts';
 import { startDaemon } from '../../runtime/daemon.ts';
 
-const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--pace X] [--no-viewer]
+const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--board T=PATH]... [--pace X] [--no-viewer]
 
 Runs the broadcast: every configured board (or, with no config, 8 emulated tables replaying real
 games at a human pace) → store → reconstruction → HTTP API, websocket feed and viewer.
@@ -13,6 +13,8 @@ On start, the live state is rebuilt by replaying the stored raw board events.
   --config FILE   tournament config (default: the embedded config/default.json)
   --port N        HTTP port (overrides httpPort; 0 picks a free one)
   --data DIR      data directory (overrides dataDir)
+  --board T=PATH  put table T on the board at PATH (any device path, e.g. a pseudo-terminal of
+                  \`boardcast emulate\`); replaces the config's board for T or adds the table
   --pace X        emulated tables play X times faster than real time (default 1)
   --no-viewer     serve the API and feed only`;
 
@@ -22,10 +24,11 @@ interface Args {
   data?: string;
   pace: number;
   viewer: boolean;
+  boards: { table: number; path: string }[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { pace: 1, viewer: true };
+  const a: Args = { pace: 1, viewer: true, boards: [] };
   for (let i = 0; i < argv.length; i++) {
     const opt = argv[i]!;
     const val = (): string => {
@@ -43,6 +46,10 @@ function parseArgs(argv: string[]): Args {
       const n = Number(val());
       if (!Number.isFinite(n) || n <= 0) throw new UsageError('--pace needs a number > 0');
       a.pace = n;
+    } else if (opt === '--board') {
+      const m = /^(\d+)=(\/.+)$/.exec(val());
+      if (!m || Number(m[1]) < 1) throw new UsageError('--board needs TABLE=/absolute/path, e.g. 3=/dev/ttyUSB0');
+      a.boards.push({ table: Number(m[1]), path: resolve(m[2]!) });
     } else if (opt === '--no-viewer') a.viewer = false;
     else throw new UsageError(`unknown option ${opt}`);
   }
@@ -61,6 +68,12 @@ const serve: Command = {
       return 1;
     }
     const config = { ...loaded.value, ...(args.data ? { dataDir: args.data } : {}) };
+    // The config schema only takes /dev paths; --board also reaches pseudo-terminals elsewhere.
+    for (const b of args.boards) {
+      const tables = config.tables.filter((t) => t.number !== b.table);
+      const old = config.tables.find((t) => t.number === b.table);
+      config.tables = [...tables, { number: b.table, board: b.path, whiteOnClock: old?.whiteOnClock ?? 'left' }].sort((x, y) => x.number - y.number);
+    }
     const started = await startDaemon({ config, log, pace: args.pace, viewer: args.viewer, ...(args.port !== undefined ? { port: args.port } : {}) });
     if (!started.ok) {
       console.error(started.error);
