@@ -68,7 +68,7 @@ const unnamed = (name: string): PlayerInfo => ({ name, title: null, rating: null
  * Game boundaries of one table, decided from its event stream alone so a replay finds the same
  * ones: a table's next game begins when, after a result, the board shows the start position again.
  */
-interface TableTrack {
+export interface TableTrack {
   number: number;
   gameId: string | null;
   gamesPlayed: number;

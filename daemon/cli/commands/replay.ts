@@ -1,0 +1,137 @@
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { UsageError, type Command } from '../command.ts';
+import { loadConfig } from '../../tournament/config.ts';
+import { fieldName } from '../../../protocols/dgt/squares.ts';
+import type { BoardEvent } from '../../../protocols/board-events.ts';
+import type { GameChange } from '../../server/live-source.ts';
+import { openExistingStore } from '../../runtime/open-existing.ts';
+import { newLiveSource } from '../../runtime/daemon.ts';
+import { replayTable, storedTables } from '../../runtime/store-replay.ts';
+
+const usage = `usage: boardcast replay --data DIR [--table N | --game ID] [--speed X | --step]
+
+Replays the stored raw board events through a fresh reconstruction engine, printing each event
+and the moves, incidents and results it produced: the arbiter's tool for a disputed sequence.
+
+  --data DIR   the daemon's data directory (required)
+  --table N    only table N (default: every table, one after the other)
+  --game ID    only the events of this game (e.g. r2-t5)
+  --speed X    replay at X times the recorded pace (default: as fast as possible)
+  --step       wait for Enter after each event that changed something`;
+
+function describeEvent(e: BoardEvent | null): string {
+  if (!e) return 'undecoded bytes';
+  switch (e.type) {
+    case 'field':
+      return `field ${fieldName(e.field)} ${e.piece === 0 ? 'emptied' : `piece 0x${e.piece.toString(16)}`}`;
+    case 'dump':
+      return `board dump (${e.board.filter((p) => p !== 0).length} pieces)`;
+    case 'clock':
+      return `clock white ${(e.whiteMs / 1000).toFixed(1)}s black ${(e.blackMs / 1000).toFixed(1)}s running ${e.running ?? 'none'}${e.whiteFlag || e.blackFlag ? ' FLAG' : ''}`;
+    case 'connection':
+      return e.connected ? 'board connected' : 'board disconnected';
+  }
+}
+
+function describeChange(c: GameChange): string | null {
+  switch (c.kind) {
+    case 'move':
+      return `move ${c.move.ply}: ${c.move.san} (${c.move.uci})`;
+    case 'amendment':
+      return `amended from ply ${c.fromPly}: ${c.moves.map((m) => m.san).join(' ')}`;
+    case 'takeback':
+      return `takeback to ply ${c.toPly}`;
+    case 'result':
+      return `result ${c.result}${c.termination ? ` (${c.termination})` : ''}`;
+    case 'incident':
+      return `incident ${c.incident.kind}${c.incident.article ? ` [Art. ${c.incident.article}]` : ''}: ${c.incident.message}${c.incident.consequence ? ` → ${c.incident.consequence}` : ''}`;
+    case 'game':
+      return `game ${c.gameId} (round ${c.summary.round}, table ${c.summary.table})`;
+    case 'clock':
+      return null;
+  }
+}
+
+const replay: Command = {
+  summary: 'replay stored raw board events through the engine, printing what each produced',
+  usage,
+  async run(argv) {
+    let data: string | undefined;
+    let table: number | undefined;
+    let game: string | undefined;
+    let speed: number | undefined;
+    let step = false;
+    for (let i = 0; i < argv.length; i++) {
+      const opt = argv[i]!;
+      const val = (): string => {
+        const v = argv[++i];
+        if (v === undefined) throw new UsageError(`${opt} needs a value`);
+        return v;
+      };
+      if (opt === '--data') data = resolve(val());
+      else if (opt === '--table') {
+        table = Number(val());
+        if (!Number.isInteger(table) || table < 1) throw new UsageError('--table needs an integer >= 1');
+      } else if (opt === '--game') game = val();
+      else if (opt === '--speed') {
+        speed = Number(val());
+        if (!Number.isFinite(speed) || speed <= 0) throw new UsageError('--speed needs a number > 0');
+      } else if (opt === '--step') step = true;
+      else throw new UsageError(`unknown option ${opt}`);
+    }
+    if (!data) throw new UsageError('--data DIR is required');
+    if (table !== undefined && game !== undefined) throw new UsageError('give --table or --game, not both');
+    if (speed !== undefined && step) throw new UsageError('give --speed or --step, not both');
+    const gameTable = game === undefined ? undefined : /^r\d+-t(\d+)$/.exec(game)?.[1];
+    if (game !== undefined && gameTable === undefined) throw new UsageError(`--game needs an id like r1-t3, not ${game}`);
+
+    const cfg = loadConfig();
+    if (!cfg.ok) {
+      for (const m of cfg.error.messages) console.error(m);
+      return 1;
+    }
+    const store = openExistingStore(data);
+    if (!store.ok) {
+      console.error(store.error);
+      return 1;
+    }
+    const rl = step ? createInterface({ input: process.stdin }) : null;
+    const lines = rl ? rl[Symbol.asyncIterator]() : null;
+    try {
+      const live = newLiveSource(cfg.value);
+      const tables = table !== undefined ? [table] : gameTable !== undefined ? [Number(gameTable)] : storedTables(store.value);
+      let seen = 0;
+      for (const t of tables) {
+        let prevMono: number | null = null;
+        for (const s of replayTable(store.value, live, t)) {
+          if (game !== undefined && s.gameId !== game) continue;
+          seen++;
+          if (speed !== undefined && prevMono !== null) {
+            const wait = Math.min(10_000, Math.max(0, (s.event.monoMs - prevMono) / speed));
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          }
+          prevMono = s.event.monoMs;
+          const when = new Date(s.event.wallMs).toISOString();
+          console.log(`#${s.event.id} ${when} table ${t}${s.gameId ? ` ${s.gameId}` : ''}: ${describeEvent(s.event.event)}`);
+          const produced = s.changes.map(describeChange).filter((x): x is string => x !== null);
+          for (const p of produced) console.log(`    → ${p}`);
+          if (lines && produced.length > 0) {
+            process.stdout.write('  [Enter] ');
+            if ((await lines.next()).done) return 0;
+          }
+        }
+      }
+      if (seen === 0) {
+        console.error(`replay: no stored events${table !== undefined ? ` for table ${table}` : ''}${game !== undefined ? ` for game ${game}` : ''}`);
+        return 1;
+      }
+      return 0;
+    } finally {
+      rl?.close();
+      store.value.close();
+    }
+  },
+};
+
+export default replay;
