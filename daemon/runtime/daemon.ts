@@ -79,8 +79,10 @@ export interface TableTrack {
 
 /** Routes one committed board event to the game it belongs to. Pure in (track, live, event). */
 export function routeEvent(live: MemoryLiveSource, track: TableTrack, ev: BoardEvent): void {
-  const current = track.gameId ? live.game(track.gameId) : undefined;
-  const newGame = !current || (current.status === 'finished' && ev.type === 'dump' && isStartPosition(ev.board));
+  // game() copies the whole game: only looked at for the rare dump that could start a new one.
+  const newGame =
+    track.gameId === null ||
+    (ev.type === 'dump' && isStartPosition(ev.board) && live.game(track.gameId)?.status === 'finished');
   if (newGame) {
     track.gamesPlayed++;
     const round = track.gamesPlayed;
