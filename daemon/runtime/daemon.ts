@@ -20,6 +20,7 @@ import type { TransportFactory } from '../transport/byte-transport.ts';
 import { demoGame, isNoiseModel, resolveGameSource } from './demo-games.ts';
 import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
+import { serveHealth } from './health.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
 
@@ -276,6 +277,17 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
     for (const t of tables) t.link?.close();
     return err(`cannot serve on port ${opts.port ?? config.httpPort}: ${(e as Error).message}`);
   }
+  const startedAt = Date.now();
+  serveHealth(server.http, () => {
+    const list = tables.map((t) => ({ table: t.track.number, board: t.board, serial: t.session.serialNumber, state: t.session.state, gameId: t.track.gameId }));
+    return {
+      ok: true,
+      uptimeMs: Date.now() - startedAt,
+      boardsLive: list.filter((t) => t.state === 'live').length,
+      tables: list,
+      store: { file: store.file, pendingRawEvents: writer.pending },
+    };
+  });
   if (server.viewerError) log.warn('viewer not served', { reason: server.viewerError });
   for (const t of tables) t.session.start();
   log.info('serving', { url: server.url, tables: tables.length, store: store.file });

@@ -18,8 +18,17 @@ describe('boardcast serve with the embedded default', () => {
     const child = runCli(['serve', '--port', '0', '--data', data, '--pace', '30', '--no-viewer']);
     children.push(child);
     const url = await servingUrl(child);
-    const health = await getJson<{ ok: boolean }>(`${url}/health`);
+    const health = await eventually(
+      async () => {
+        const h = await getJson<{ ok: boolean; boardsLive: number; tables: { table: number; state: string; board: string }[] }>(`${url}/health`);
+        return h.boardsLive === 8 ? h : undefined;
+      },
+      20_000,
+      'all 8 emulated boards live in /health',
+    );
     expect(health.ok).toBe(true);
+    expect(health.tables.map((t) => t.table)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(health.tables.every((t) => t.state === 'live' && t.board.startsWith('emulated:'))).toBe(true);
     const t = await getJson<TournamentInfo>(`${url}/api/tournament`);
     expect(t.name).toBe('boardcast demo');
     expect(t.timeControl).toBe('5400+30');
