@@ -21,6 +21,7 @@ import { demoGame, isNoiseModel, resolveGameSource } from './demo-games.ts';
 import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
 import { serveHealth } from './health.ts';
+import { DerivedRows } from './derived-rows.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
 
@@ -220,13 +221,29 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
   }));
   const byNumber = new Map(tables.map((t) => [t.track.number, t]));
 
+  const derived = new DerivedRows(store);
+  const dlog = log.child('derived');
+  const reconcile = (gameId: string): void => {
+    const g = live.game(gameId);
+    if (!g) return;
+    const r = derived.reconcile(g, g.round - 1);
+    for (const p of r.problems) dlog.warn('derived row not written', { gameId, problem: p });
+  };
+  // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
+  for (const t of tracks) for (let k = 1; k <= t.gamesPlayed; k++) reconcile(`r${k}-t${t.number}`);
+
   const writer = new RawEventWriter(store, {
     // Only committed events reach the engines and the feed (store-before-broadcast).
     onCommitted: (batch: StoredRawEvent[]) => {
+      const touched = new Set<string>();
       for (const e of batch) {
         const t = byNumber.get(e.tableNumber);
-        if (t && e.event) routeEvent(live, t.track, e.event);
+        if (!t || !e.event) continue;
+        if (t.track.gameId) touched.add(t.track.gameId);
+        routeEvent(live, t.track, e.event);
+        if (t.track.gameId) touched.add(t.track.gameId);
       }
+      for (const id of touched) reconcile(id);
     },
     onError: (e, phase, pending) => log.error(`raw event ${phase} failed`, { error: String(e), pending }),
   });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../daemon/store/store.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
 import type { GameState } from '../../daemon/server/live-source.ts';
@@ -127,6 +128,16 @@ describe('daemon crash and restart mid-round (real ptys, emulator in its own pro
 
     second.proc.kill('SIGTERM');
     expect(await second.exit).toBe(0);
+
+    // The derived rows in the store agree with the replay: the same moves, none twice.
+    const store = openStore(join(root, 'data', 'boardcast.sqlite'));
+    if (!store.ok) throw new Error(store.error.message);
+    for (const t of [1, 2]) {
+      const games = store.value.db.prepare('SELECT id FROM games WHERE table_number = ?').pluck().all(t) as number[];
+      expect(games, `store games at table ${t}`).toHaveLength(1);
+      expect(store.value.moves(games[0]!).map((m) => m.san), `stored moves at table ${t}`).toEqual(expected);
+    }
+    store.value.close();
     emu.proc.kill('SIGTERM');
     await emu.exit;
   }, 120_000);

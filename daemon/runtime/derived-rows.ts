@@ -1,0 +1,87 @@
+import type { GameState } from '../server/live-source.ts';
+import type { Store } from '../store/store.ts';
+
+/**
+ * The store's derived rows (games, moves, results, incidents) are a function of the raw events:
+ * the runtime makes them equal to the live read model the engines built from those events, after
+ * every committed batch and once after the start-up replay. Making them equal (not appending what
+ * the engine just said) is what keeps a crash between the raw commit and the derived write from
+ * losing or duplicating anything: the next reconcile finds the gap and fills it, and a second
+ * reconcile of the same state writes nothing.
+ */
+export class DerivedRows {
+  /** live game id → store game id */
+  private readonly ids = new Map<string, number>();
+
+  constructor(private readonly store: Store) {}
+
+  /** The store id of a table's `index`-th game (0-based, creation order), creating the row when missing. */
+  private storeId(g: GameState, index: number): number {
+    const known = this.ids.get(g.id);
+    if (known !== undefined) return known;
+    const rows = this.store.db.prepare('SELECT id FROM games WHERE table_number = ? ORDER BY id').pluck().all(g.table) as number[];
+    let id = rows[index];
+    if (id === undefined) {
+      // Rows of earlier games are created first, so indices stay in creation order.
+      for (let i = rows.length; i <= index; i++) {
+        id = this.store.createGame({ roundId: null, pairingId: null, table: g.table, startFen: g.startFen, wallMs: Date.now() });
+      }
+    }
+    this.ids.set(g.id, id!);
+    return id!;
+  }
+
+  /** Writes what differs between the store and `g` (the `index`-th game at its table); idempotent. */
+  reconcile(g: GameState, index: number): { written: number; problems: string[] } {
+    const problems: string[] = [];
+    let written = 0;
+    const note = (r: { ok: boolean; error?: string } | { ok: true; value: void } | { ok: false; error: string }): void => {
+      if (!r.ok) problems.push(String((r as { error: string }).error));
+      else written++;
+    };
+    this.store.transaction(() => {
+      const id = this.storeId(g, index);
+      const row = this.store.game(id);
+      if (!row) {
+        problems.push(`store game ${id} vanished`);
+        return;
+      }
+      if (row.startFen !== g.startFen) {
+        this.store.setStartFen(id, g.startFen);
+        written++;
+      }
+      if (g.status !== 'pending' && row.status === 'pending') {
+        this.store.markGameLive(id, Date.now());
+        written++;
+      }
+      const stored = this.store.moves(id);
+      let same = 0;
+      while (same < stored.length && same < g.moves.length && stored[same]!.uci === g.moves[same]!.uci && stored[same]!.san === g.moves[same]!.san) same++;
+      if (same < stored.length) {
+        if (same < g.moves.length) {
+          note(this.store.amendMoves(id, same + 1, g.moves.slice(same).map((m) => ({ ply: m.ply, san: m.san, uci: m.uci, fenAfter: m.fenAfter, wallMs: m.at, clockMs: m.clockMs }))));
+        } else note(this.store.takeback(id, same));
+      } else {
+        for (const m of g.moves.slice(same)) note(this.store.recordMove(id, { ply: m.ply, san: m.san, uci: m.uci, fenAfter: m.fenAfter, wallMs: m.at, clockMs: m.clockMs }));
+      }
+      // %clk of confirmed moves (the press that confirms a move carries the mover's time).
+      const now = same < stored.length ? this.store.moves(id) : stored;
+      for (let i = 0; i < Math.min(now.length, g.moves.length); i++) {
+        const live = g.moves[i]!;
+        if (live.clockMs !== null && now[i]!.clockMs !== live.clockMs) note(this.store.confirmMove(id, live.ply, live.clockMs));
+      }
+      const incidents = this.store.incidents(id);
+      for (const inc of g.incidents.slice(incidents.length)) {
+        this.store.recordIncident(id, { ply: inc.ply, kind: inc.kind, article: inc.article, consequence: inc.consequence, message: inc.message, wallMs: inc.at });
+        written++;
+      }
+      const after = this.store.game(id)!;
+      if (g.status === 'finished' && g.result !== '*' && (after.status !== 'finished' || after.result !== g.result)) {
+        if (after.resultSource !== 'arbiter') note(this.store.finishGame(id, { result: g.result, source: 'engine', termination: g.termination, wallMs: Date.now() }));
+      } else if (g.status !== 'finished' && after.status === 'finished' && after.resultSource !== 'arbiter') {
+        note(this.store.reopenGame(id));
+      }
+    });
+    return { written, problems };
+  }
+}
