@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newLiveSource, routeEvent, type TableTrack } from '../../daemon/runtime/daemon.ts';
+import { DerivedRows } from '../../daemon/runtime/derived-rows.ts';
+import { openStore, type Store } from '../../daemon/store/store.ts';
+import { loadConfig } from '../../daemon/tournament/config.ts';
+import { randomGame } from '../../protocols/games/random.ts';
+import { playNoisy, sessionEvents } from '../../protocols/noisy-player/player.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tempStore(): Store {
+  const dir = mkdtempSync(join(tmpdir(), 'boardcast-derived-'));
+  dirs.push(dir);
+  const r = openStore(join(dir, 'boardcast.sqlite'));
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+function hall() {
+  const cfg = loadConfig();
+  if (!cfg.ok) throw new Error(cfg.error.messages.join('\n'));
+  const live = newLiveSource(cfg.value);
+  const track: TableTrack = { number: 4, gameId: null, gamesPlayed: 0, gameStartWall: null, lastWall: null };
+  const script = playNoisy(randomGame(11, { maxPlies: 40 }), { model: 'clean', seed: 2, clock: { baseMs: 600_000, incrementMs: 5_000 }, reversed: false });
+  return { live, track, events: sessionEvents(script), sans: script.expected.sans };
+}
+
+describe('DerivedRows: the store made equal to the replayed read model', () => {
+  it('fills a gap left by a crash between raw and derived writes, and a second reconcile writes nothing', () => {
+    const store = tempStore();
+    const { live, track, events, sans } = hall();
+    const derived = new DerivedRows(store);
+    const half = Math.floor(events.length / 2);
+    for (const e of events.slice(0, half)) routeEvent(live, track, e);
+    derived.reconcile(live.game(track.gameId!)!, 0);
+    const id = store.db.prepare('SELECT id FROM games WHERE table_number = 4').pluck().get() as number;
+    const before = store.moves(id).length;
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(sans.length);
+
+    // The rest arrives, but the derived writes are "lost" (as if the daemon died first).
+    for (const e of events.slice(half)) routeEvent(live, track, e);
+    const fresh = new DerivedRows(store);
+    const first = fresh.reconcile(live.game(track.gameId!)!, 0);
+    expect(first.problems).toEqual([]);
+    expect(first.written).toBeGreaterThan(0);
+    expect(store.moves(id).map((m) => m.san)).toEqual(sans);
+    const clocks = store.moves(id).map((m) => m.clockMs);
+    expect(clocks.every((c) => c !== null)).toBe(true);
+
+    const again = fresh.reconcile(live.game(track.gameId!)!, 0);
+    expect(again).toEqual({ written: 0, problems: [] });
+    expect(store.db.prepare('SELECT COUNT(*) FROM games').pluck().get()).toBe(1);
+    expect(store.moves(id, { includeSuperseded: true })).toHaveLength(sans.length);
+    store.close();
+  });
+
+  it('replaces moves the read model no longer has (an amended or taken-back tail)', () => {
+    const store = tempStore();
+    const { live, track, events } = hall();
+    for (const e of events) routeEvent(live, track, e);
+    const g = live.game(track.gameId!)!;
+    const derived = new DerivedRows(store);
+    derived.reconcile(g, 0);
+    const id = store.db.prepare('SELECT id FROM games').pluck().get() as number;
+    // A read model two plies shorter (the engine took them back): the store follows.
+    const shorter = { ...g, moves: g.moves.slice(0, -2), ply: g.ply - 2, status: 'live' as const, result: '*' as const };
+    const r = derived.reconcile(shorter, 0);
+    expect(r.problems).toEqual([]);
+    expect(store.moves(id).map((m) => m.uci)).toEqual(shorter.moves.map((m) => m.uci));
+    store.close();
+  });
+});
