@@ -79,12 +79,19 @@ export interface TableTrack {
   lastWall: number | null;
 }
 
+function isOver(g: GameState | undefined): boolean {
+  return g !== undefined && (g.status === 'finished' || g.ply >= 2);
+}
+
 /** Routes one committed board event to the game it belongs to. Pure in (track, live, event). */
 export function routeEvent(live: MemoryLiveSource, track: TableTrack, ev: BoardEvent): void {
   // game() copies the whole game: only looked at for the rare dump that could start a new one.
+  // A full scan showing the start position after a result, or after moves were played (a game
+  // abandoned without a result recognised on the board, e.g. a resignation), is the arbiter
+  // setting up the next game: a dump cannot show a position the players reached by moving.
   const newGame =
     track.gameId === null ||
-    (ev.type === 'dump' && isStartPosition(ev.board) && live.game(track.gameId)?.status === 'finished');
+    (ev.type === 'dump' && isStartPosition(ev.board) && isOver(live.game(track.gameId)));
   if (newGame) {
     track.gamesPlayed++;
     const round = track.gamesPlayed;
