@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, type PieceCode } from '../../protocols/dgt/squares.ts';
@@ -13,7 +14,7 @@ import { RawEventWriter } from '../store/raw-event-writer.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import { openStore, type Store } from '../store/store.ts';
 import type { RawEventInput, StoredRawEvent } from '../store/types.ts';
-import type { BoardcastConfig } from '../tournament/config.ts';
+import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
 import { pgnTimeControl } from '../tournament/time-control.ts';
 import { mockPortFactory, serialTransportFactory } from '../transport/serial-transport.ts';
 import type { TransportFactory } from '../transport/byte-transport.ts';
@@ -21,6 +22,7 @@ import { demoGame, isNoiseModel, resolveGameSource } from './demo-games.ts';
 import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
 import { serveHealth } from './health.ts';
+import { lockDataDir } from './data-lock.ts';
 import { DerivedRows } from './derived-rows.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
@@ -83,8 +85,22 @@ function isOver(g: GameState | undefined): boolean {
   return g !== undefined && (g.status === 'finished' || g.ply >= 2);
 }
 
-/** Routes one committed board event to the game it belongs to. Pure in (track, live, event). */
-export function routeEvent(live: MemoryLiveSource, track: TableTrack, ev: BoardEvent): void {
+/** The players of a round's game at a table, from the imported pairings; undefined when unpaired. */
+export type PairingLookup = (round: number, table: number) => { white: PlayerInfo; black: PlayerInfo } | undefined;
+
+/** Pairings of the config's tournament in the store (boardcast import-pairings writes them). */
+export function storePairings(store: Store, tournamentId: number): PairingLookup {
+  return (round, table) => {
+    const r = store.round(tournamentId, round);
+    const p = r ? store.pairings(r.id).find((x) => x.table === table) : undefined;
+    if (!p) return undefined;
+    const strip = ({ id: _id, ...info }: PlayerInfo & { id: number }): PlayerInfo => info;
+    return { white: strip(p.white), black: strip(p.black) };
+  };
+}
+
+/** Routes one committed board event to the game it belongs to. Pure in (track, live, event, pairings). */
+export function routeEvent(live: MemoryLiveSource, track: TableTrack, ev: BoardEvent, pairings?: PairingLookup): void {
   // game() copies the whole game: only looked at for the rare dump that could start a new one.
   // A full scan showing the start position after a result, or after moves were played (a game
   // abandoned without a result recognised on the board, e.g. a resignation), is the arbiter
@@ -96,12 +112,13 @@ export function routeEvent(live: MemoryLiveSource, track: TableTrack, ev: BoardE
     track.gamesPlayed++;
     const round = track.gamesPlayed;
     track.gameId = `r${round}-t${track.number}`;
+    const paired = pairings?.(round, track.number);
     live.addGame({
       id: track.gameId,
       round,
       table: track.number,
-      white: unnamed(`White (table ${track.number})`),
-      black: unnamed(`Black (table ${track.number})`),
+      white: paired?.white ?? unnamed(`White (table ${track.number})`),
+      black: paired?.black ?? unnamed(`Black (table ${track.number})`),
     });
   }
   live.push(track.gameId!, ev);
@@ -139,12 +156,12 @@ export function newLiveSource(config: BoardcastConfig): MemoryLiveSource {
 }
 
 /** Rebuilds every table's live games by replaying its stored raw events through fresh engines. */
-export function rebuildFromStore(store: Store, live: MemoryLiveSource, tracks: TableTrack[]): number {
+export function rebuildFromStore(store: Store, live: MemoryLiveSource, tracks: TableTrack[], pairings?: PairingLookup): number {
   let n = 0;
   for (const t of tracks) {
     for (const e of store.readRawEvents(t.number)) {
       const before = t.gamesPlayed;
-      if (e.event) routeEvent(live, t, e.event);
+      if (e.event) routeEvent(live, t, e.event, pairings);
       if (t.gamesPlayed !== before) t.gameStartWall = e.wallMs;
       t.lastWall = e.wallMs;
       n++;
@@ -155,9 +172,31 @@ export function rebuildFromStore(store: Store, live: MemoryLiveSource, tracks: T
 
 export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDaemon, string>> {
   const { config, log } = opts;
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+  } catch (e) {
+    return err(`store error: cannot create the data directory ${config.dataDir}: ${(e as Error).message}`);
+  }
+  const lock = lockDataDir(config.dataDir);
+  if (!lock.ok) return lock;
   const opened = openStore(join(config.dataDir, STORE_FILE));
-  if (!opened.ok) return err(describeStoreOpenError(opened.error));
-  const store = opened.value;
+  if (!opened.ok) {
+    lock.value.release();
+    return err(describeStoreOpenError(opened.error));
+  }
+  const opendStore = opened.value;
+  // Every way out before serving closes the store and releases the directory.
+  const store: Store = { ...opendStore, close: () => { opendStore.close(); lock.value.release(); } };
+  try {
+    return await startOnStore(opts, store);
+  } catch (e) {
+    store.close();
+    return err(`store error: ${store.file}: ${(e as Error).message}`);
+  }
+}
+
+async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<RunningDaemon, string>> {
+  const { config, log } = opts;
 
   const boards: { number: number; board: string; transport: TransportFactory | null; link: MockPortLink | null }[] = [];
   for (const t of config.tables) {
@@ -187,10 +226,12 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
     store.syncTables(config.tables.map((t) => ({ number: t.number, board: t.board, whiteOnClock: t.whiteOnClock })));
   }
 
+  const tournamentId = store.upsertTournament(tournamentSetup(config));
+  const pairings = storePairings(store, tournamentId);
   const live = newLiveSource(config);
   const tracks: TableTrack[] = boards.map((b) => ({ number: b.number, gameId: null, gamesPlayed: 0, gameStartWall: null, lastWall: null }));
   const t0 = performance.now();
-  const events = rebuildFromStore(store, live, tracks);
+  const events = rebuildFromStore(store, live, tracks, pairings);
   const rebuilt = { events, games: tracks.reduce((n, t) => n + t.gamesPlayed, 0), ms: performance.now() - t0 };
   log.info('live state rebuilt from the store', { rawEvents: events, games: rebuilt.games, ms: Math.round(rebuilt.ms) });
 
@@ -228,7 +269,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
   }));
   const byNumber = new Map(tables.map((t) => [t.track.number, t]));
 
-  const derived = new DerivedRows(store);
+  const derived = new DerivedRows(store, (round) => store.round(tournamentId, round)?.id ?? null);
   const dlog = log.child('derived');
   const reconcile = (gameId: string): void => {
     const g = live.game(gameId);
@@ -247,7 +288,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
         const t = byNumber.get(e.tableNumber);
         if (!t || !e.event) continue;
         if (t.track.gameId) touched.add(t.track.gameId);
-        routeEvent(live, t.track, e.event);
+        routeEvent(live, t.track, e.event, pairings);
         if (t.track.gameId) touched.add(t.track.gameId);
       }
       for (const id of touched) reconcile(id);

@@ -13,17 +13,40 @@ export class DerivedRows {
   /** live game id → store game id */
   private readonly ids = new Map<string, number>();
 
-  constructor(private readonly store: Store) {}
+  /** `roundId`: the store's round row for a round number (null when the tournament has no such round). */
+  constructor(
+    private readonly store: Store,
+    private readonly roundId: (round: number) => number | null = () => null,
+  ) {}
 
-  /** The store id of a table's `index`-th game (0-based, creation order), creating the row when missing. */
+  /**
+   * The store row of a game: the one the round's start created for this table (round-lifecycle
+   * startRound), else the table's `index`-th game (0-based, creation order), created when missing.
+   */
   private storeId(g: GameState, index: number): number {
     const known = this.ids.get(g.id);
     if (known !== undefined) return known;
-    const rows = this.store.db.prepare('SELECT id FROM games WHERE table_number = ? ORDER BY id').pluck().all(g.table) as number[];
-    let id = rows[index];
+    const roundId = this.roundId(g.round);
+    if (roundId !== null) {
+      const paired = this.store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck().get(roundId, g.table) as number | undefined;
+      if (paired !== undefined) {
+        this.ids.set(g.id, paired);
+        return paired;
+      }
+      const id = this.store.createGame({ roundId, pairingId: null, table: g.table, startFen: g.startFen, wallMs: Date.now() });
+      this.ids.set(g.id, id);
+      return id;
+    }
+    // Games beyond the tournament's rounds (the demo hall keeps playing) have no round row: the
+    // table's games of such rounds, in creation order.
+    let slot = 0;
+    for (let r = 1; r < g.round; r++) if (this.roundId(r) === null) slot++;
+    void index;
+    const rows = this.store.db.prepare('SELECT id FROM games WHERE table_number = ? AND round_id IS NULL ORDER BY id').pluck().all(g.table) as number[];
+    let id = rows[slot];
     if (id === undefined) {
       // Rows of earlier games are created first, so indices stay in creation order.
-      for (let i = rows.length; i <= index; i++) {
+      for (let i = rows.length; i <= slot; i++) {
         id = this.store.createGame({ roundId: null, pairingId: null, table: g.table, startFen: g.startFen, wallMs: Date.now() });
       }
     }

@@ -42,6 +42,12 @@ describe('boardcast serve with the embedded default', () => {
       'moves on all 8 tables',
     );
     expect(games.map((g) => g.table)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+
+    // A second daemon on the same data directory is refused at start, naming the first.
+    const second = runCli(['serve', '--port', '0', '--data', data, '--no-viewer']);
+    children.push(second);
+    expect(await second.exit).toBe(1);
+    expect(second.stderr()).toContain(`pid ${child.proc.pid}`);
     child.proc.kill('SIGTERM');
     expect(await child.exit).toBe(0);
     expect(child.stdout()).toContain('"message":"stopped"');
