@@ -18,7 +18,7 @@ import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
 import { pgnTimeControl } from '../tournament/time-control.ts';
 import { mockPortFactory, serialTransportFactory } from '../transport/serial-transport.ts';
 import type { TransportFactory } from '../transport/byte-transport.ts';
-import { demoGame, isNoiseModel, resolveGameSource } from './demo-games.ts';
+import { demoGame, isNoiseModel, resolveGameSource, resumePoint } from './demo-games.ts';
 import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
 import { serveHealth } from './health.ts';
@@ -248,7 +248,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
         ? undefined
         : current.status === 'finished'
           ? { gameIndex: track.gamesPlayed, atMs: 0 }
-          : { gameIndex: track.gamesPlayed - 1, atMs: Math.max(0, ((track.lastWall ?? 0) - (track.gameStartWall ?? 0)) * pace) };
+          : { gameIndex: track.gamesPlayed - 1, atMs: resumePoint(demoGame(source, e.count, b.number, track.gamesPlayed - 1, e.noise as NoiseModel, e.seed, config.timeControl).script, current.ply) };
       const device = new EmulatedTable({
         serial: b.board.slice('emulated:'.length),
         nextGame: (k) => demoGame(source, e.count, b.number, k, e.noise as NoiseModel, e.seed, config.timeControl).script,

@@ -7,6 +7,9 @@ import { randomGame } from '../../protocols/games/random.ts';
 import { NOISE_MODELS, playNoisy, type NoiseModel } from '../../protocols/noisy-player/player.ts';
 import type { TimeControl } from '../tournament/time-control.ts';
 import type { TableGame } from './emulated-table.ts';
+import { GameEngine } from '../reconstruction/engine.ts';
+import { observe } from '../../protocols/emulator/tabletop.ts';
+import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
 
 /** The shared corpus of real games, next to the repository (../shared/data/games). */
 export const SHARED_GAMES_DIR = fileURLToPath(new URL('../../../shared/data/games/', import.meta.url));
@@ -55,4 +58,22 @@ export function demoGame(source: GameSource, tables: number, table: number, inde
   const clock = { baseMs: tc.baseSeconds * 1000, incrementMs: tc.incrementSeconds * 1000 };
   const s = playNoisy(game, { model, seed: seed + k, clock, reversed: false });
   return { game, script: { board: s.board, clock: s.clock, actions: s.actions } };
+}
+
+/**
+ * Where in a table's script the game stood after `plies` moves: the emulated time of the action
+ * that completed that move, found by running the script's observations through an engine. A
+ * restarted daemon resumes its in-process boards there, whatever pace either run used.
+ */
+export function resumePoint(script: TableGame, plies: number): number {
+  if (plies <= 0) return 0;
+  const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' } });
+  const events = [{ type: 'dump' as const, at: 0, board: script.board.slice() }, ...observe(script.actions.filter((a): a is PhysicalAction => a.kind !== 'button'), { board: script.board, clock: script.clock })];
+  let at = 0;
+  for (const ev of events) {
+    for (const ge of engine.push(ev)) {
+      if (ge.type === 'move-made' && ge.ply === plies) at = ev.at;
+    }
+  }
+  return at;
 }
