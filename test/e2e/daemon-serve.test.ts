@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { GameSummary, TournamentInfo } from '../../daemon/server/live-source.ts';
+import type { GameState, GameSummary, TournamentInfo } from '../../daemon/server/live-source.ts';
+import { openStore } from '../../daemon/store/store.ts';
 import { eventually, getJson, runCli, servingUrl, type Child } from '../runtime/daemon-child.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'boardcast-serve-'));
@@ -52,4 +53,52 @@ describe('boardcast serve with the embedded default', () => {
     expect(await child.exit).toBe(0);
     expect(child.stdout()).toContain('"message":"stopped"');
   }, 60_000);
+});
+
+describe('restart of the embedded demo', () => {
+  it('after SIGKILL, a restart (at another pace) rebuilds every game and the boards carry on: no move lost, none twice', async () => {
+    const data = join(root, 'restart');
+    const first = runCli(['serve', '--port', '0', '--data', data, '--pace', '30', '--no-viewer']);
+    children.push(first);
+    let url = await servingUrl(first);
+    await eventually(
+      async () => ((await getJson<GameSummary[]>(`${url}/api/rounds/1/games`)).every((g) => g.ply >= 6) ? true : undefined),
+      20_000,
+      'six plies on every table',
+    );
+    first.proc.kill('SIGKILL');
+    await first.exit;
+    const store = openStore(join(data, 'boardcast.sqlite'));
+    if (!store.ok) throw new Error(store.error.message);
+    const before = new Map<number, string[]>();
+    for (const row of store.value.db.prepare('SELECT id, table_number FROM games WHERE round_id IS NOT NULL').all() as { id: number; table_number: number }[]) {
+      before.set(row.table_number, store.value.moves(row.id).map((m) => m.uci));
+    }
+    store.value.close();
+    expect(before.size).toBe(8);
+
+    const second = runCli(['serve', '--port', '0', '--data', data, '--pace', '10', '--no-viewer']);
+    children.push(second);
+    url = await servingUrl(second);
+    const after = await eventually(
+      async () => {
+        const games = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((t) => getJson<GameState>(`${url}/api/games/r1-t${t}`)));
+        return games.every((g) => g.ply >= (before.get(g.table)?.length ?? 0) + 2 || g.status === 'finished') ? games : undefined;
+      },
+      30_000,
+      'two more plies on every table after the restart',
+    );
+    for (const g of after) {
+      const prior = before.get(g.table)!;
+      expect(g.moves.slice(0, prior.length).map((m) => m.uci), `table ${g.table}`).toEqual(prior);
+      expect(g.incidents.filter((i) => i.kind === 'illegal-move')).toEqual([]);
+    }
+    second.proc.kill('SIGTERM');
+    expect(await second.exit).toBe(0);
+    const again = openStore(join(data, 'boardcast.sqlite'));
+    if (!again.ok) throw new Error(again.error.message);
+    expect(again.value.db.prepare('SELECT COUNT(*) FROM moves WHERE superseded_by IS NOT NULL').pluck().get()).toBe(0);
+    expect(again.value.db.prepare('SELECT COUNT(*) FROM games WHERE round_id IS NOT NULL').pluck().get()).toBe(8);
+    again.value.close();
+  }, 90_000);
 });
