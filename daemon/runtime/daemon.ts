@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import express from 'express';
+import { mountBridges } from '../../bridge/index.ts';
 import { join } from 'node:path';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, type PieceCode } from '../../protocols/dgt/squares.ts';
@@ -343,6 +345,11 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     return err(`cannot serve on port ${opts.port ?? config.httpPort}: ${(e as Error).message}`);
   }
   const startedAt = Date.now();
+  // The polled bridges (LiveChess Cloud-style JSON under /lcc, round PGN under /relay) for existing
+  // broadcast tools, on the same port.
+  const bridges = express();
+  bridges.disable('x-powered-by');
+  mountBridges(bridges, live);
   serveHealth(server.http, () => {
     const list = tables.map((t) => ({ table: t.track.number, board: t.board, serial: t.session.serialNumber, state: t.session.state, gameId: t.track.gameId }));
     return {
@@ -352,7 +359,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       tables: list,
       store: { file: store.file, pendingRawEvents: writer.pending },
     };
-  });
+  }, { prefixes: ['/lcc', '/relay'], handler: bridges });
   if (server.viewerError) log.warn('viewer not served', { reason: server.viewerError });
   for (const t of tables) t.session.start();
   log.info('serving', { url: server.url, tables: tables.length, store: store.file });

@@ -44,6 +44,13 @@ describe('boardcast serve with the embedded default', () => {
     );
     expect(games.map((g) => g.table)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 
+    // The polled bridges on the same port: round PGN and LiveChess Cloud-style JSON.
+    const pgn = await (await fetch(`${url}/relay/round-1.pgn`)).text();
+    expect(pgn.match(/^\[Event "boardcast demo"\]/gm)).toHaveLength(8);
+    const lcc = await fetch(`${url}/lcc/tournament.json`);
+    expect(lcc.status).toBe(200);
+    expect((await fetch(`${url}/api/nothing`)).status).toBe(404);
+
     // A second daemon on the same data directory is refused at start, naming the first.
     const second = runCli(['serve', '--port', '0', '--data', data, '--no-viewer']);
     children.push(second);
