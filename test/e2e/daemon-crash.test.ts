@@ -25,8 +25,12 @@ import { eventually, getJson, runCli, servingUrl, waitForOutput, type Child } fr
 
 const root = mkdtempSync(join(tmpdir(), 'boardcast-crash-'));
 const children: Child[] = [];
-afterAll(() => {
-  for (const c of children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+afterAll(async () => {
+  // SIGTERM first: `boardcast emulate` stops its socat children only when it shuts down itself.
+  const running = children.filter((c) => c.proc.exitCode === null);
+  for (const c of running) c.proc.kill('SIGTERM');
+  await Promise.race([Promise.all(running.map((c) => c.exit)), new Promise((r) => setTimeout(r, 5000))]);
+  for (const c of running) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
   rmSync(root, { recursive: true, force: true });
 });
 
