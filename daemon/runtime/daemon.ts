@@ -1,6 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import express from 'express';
-import { mountBridges } from '../../bridge/index.ts';
 import { join } from 'node:path';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, type PieceCode } from '../../protocols/dgt/squares.ts';
@@ -23,7 +21,6 @@ import type { TransportFactory } from '../transport/byte-transport.ts';
 import { demoGame, isNoiseModel, resolveGameSource, resumePoint } from './demo-games.ts';
 import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
-import { serveHealth } from './health.ts';
 import { lockDataDir } from './data-lock.ts';
 import { DerivedRows } from './derived-rows.ts';
 
@@ -335,31 +332,33 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     });
   }
 
+  const startedAt = Date.now();
+  const tableList = () =>
+    tables.map((t) => ({ table: t.track.number, board: t.board, serial: t.session.serialNumber, state: t.session.state, gameId: t.track.gameId }));
   let server: RunningServer;
   try {
-    server = await startServer({ source: live, port: opts.port ?? config.httpPort, host: opts.host ?? '127.0.0.1', viewer: opts.viewer ?? true });
+    server = await startServer({
+      source: live,
+      port: opts.port ?? config.httpPort,
+      host: opts.host ?? config.httpHost,
+      viewer: opts.viewer ?? true,
+      bridges: { serialOf: (table) => tables.find((t) => t.track.number === table)?.session.serialNumber ?? null },
+      health: () => {
+        const list = tableList();
+        return {
+          uptimeMs: Date.now() - startedAt,
+          boardsLive: list.filter((t) => t.state === 'live').length,
+          tables: list,
+          store: { file: store.file, pendingRawEvents: writer.pending },
+        };
+      },
+    });
   } catch (e) {
     writer.close();
     store.close();
     for (const t of tables) t.link?.close();
     return err(`cannot serve on port ${opts.port ?? config.httpPort}: ${(e as Error).message}`);
   }
-  const startedAt = Date.now();
-  // The polled bridges (LiveChess Cloud-style JSON under /lcc, round PGN under /relay) for existing
-  // broadcast tools, on the same port.
-  const bridges = express();
-  bridges.disable('x-powered-by');
-  mountBridges(bridges, live);
-  serveHealth(server.http, () => {
-    const list = tables.map((t) => ({ table: t.track.number, board: t.board, serial: t.session.serialNumber, state: t.session.state, gameId: t.track.gameId }));
-    return {
-      ok: true,
-      uptimeMs: Date.now() - startedAt,
-      boardsLive: list.filter((t) => t.state === 'live').length,
-      tables: list,
-      store: { file: store.file, pendingRawEvents: writer.pending },
-    };
-  }, { prefixes: ['/lcc', '/relay'], handler: bridges });
   if (server.viewerError) log.warn('viewer not served', { reason: server.viewerError });
   for (const t of tables) t.session.start();
   log.info('serving', { url: server.url, tables: tables.length, store: store.file });
@@ -370,8 +369,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     live,
     store,
     rebuilt,
-    tables: () =>
-      tables.map((t) => ({ table: t.track.number, board: t.board, serial: t.session.serialNumber, state: t.session.state, gameId: t.track.gameId })),
+    tables: tableList,
     stop: async () => {
       if (stopped) return;
       stopped = true;

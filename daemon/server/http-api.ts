@@ -27,7 +27,10 @@ function isArbiter(req: Request, check: TokenCheck): boolean {
  * The read-only JSON/PGN API (docs/api.md). Answers come straight from the LiveSource read model;
  * incidents are included in /api/games/:id only for `Authorization: Bearer <arbiter token>`.
  */
-export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt: number): Router {
+/** Extra fields for /health from whoever runs the server (the daemon adds its tables and boards). */
+export type HealthReport = () => Record<string, unknown>;
+
+export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt: number, health?: HealthReport): Router {
   const r = express.Router();
   // Public broadcast data: any web page may read it (other viewers, federation sites). No
   // credentials are allowed cross-origin, so arbiter requests only work from our own pages.
@@ -37,7 +40,7 @@ export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt:
     next();
   });
   r.get('/health', (_req, res) => {
-    res.json({ ok: true, uptimeMs: Date.now() - startedAt });
+    res.json({ ok: true, uptimeMs: Date.now() - startedAt, ...health?.() });
   });
   r.get('/api/tournament', (_req, res) => {
     res.json(source.tournament());

@@ -26,7 +26,7 @@ function playerTags(side: 'White' | 'Black', p: PlayerInfo): string[] {
   const out = [];
   if (p.title) out.push(tag(`${side}Title`, p.title));
   if (p.rating !== null) out.push(tag(`${side}Elo`, String(p.rating)));
-  if (p.federation) out.push(tag(`${side}FideFederation`, p.federation));
+  if (p.federation) out.push(tag(`${side}Fed`, p.federation));
   if (p.fideId !== null) out.push(tag(`${side}FideId`, String(p.fideId)));
   return out;
 }

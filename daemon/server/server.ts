@@ -7,7 +7,7 @@ import { mountBridges } from '../../bridge/index.ts';
 import { FEED_PATH } from '../../protocols/feed/messages.ts';
 import { arbiterTokenCheck } from './arbiter-auth.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
-import { apiRouter } from './http-api.ts';
+import { apiRouter, type HealthReport } from './http-api.ts';
 import type { LiveSource } from './live-source.ts';
 import { bundleViewer } from './viewer-bundle.ts';
 import { viewerHtml } from './viewer-html.ts';
@@ -30,6 +30,8 @@ export interface ServerOptions {
    * on by default. `serialOf` names the board serial of a table for the LCC game files.
    */
   bridges?: false | { serialOf?(table: number): string | null };
+  /** Fields added to GET /health (the daemon reports its tables and their board connections). */
+  health?: HealthReport;
 }
 
 export interface RunningServer {
@@ -51,7 +53,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const checkToken = arbiterTokenCheck(opts.arbiterToken);
   const app = express();
   app.disable('x-powered-by');
-  app.use(apiRouter(opts.source, checkToken, startedAt));
+  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {

@@ -34,6 +34,8 @@ export interface BoardcastConfig {
   rules: { edition: RulesEdition; category: GameCategory; chess960: boolean };
   tables: TableConfig[];
   httpPort: number;
+  /** Address the HTTP server listens on: 127.0.0.1 (this machine only) or 0.0.0.0 (the hall network). */
+  httpHost: string;
   /** Absolute: relative paths are resolved against the config file's directory (cwd for the default). */
   dataDir: string;
   emulate: EmulateConfig | null;
@@ -105,6 +107,7 @@ interface RawConfig {
   rules: { edition: RulesEdition; category: GameCategory; chess960: boolean };
   tables: TableConfig[];
   httpPort: number;
+  httpHost: string;
   dataDir: string;
   emulate?: EmulateConfig;
 }
@@ -171,6 +174,7 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     rules: c.rules,
     tables: c.tables,
     httpPort: c.httpPort,
+    httpHost: c.httpHost,
     dataDir: resolve(baseDir, c.dataDir),
     emulate: c.emulate
       ? { ...c.emulate, games: c.emulate.games === 'random' ? 'random' : resolve(baseDir, c.emulate.games) }

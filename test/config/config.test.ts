@@ -88,12 +88,20 @@ describe('loadConfig', () => {
     expect(errorsOf(t)).toEqual(['config error: tables[0].whiteOnClock: must be one of "left", "right"']);
   });
 
+  it('takes any absolute device path for a board, such as a pseudo-terminal outside /dev', () => {
+    const t = clone(good);
+    t.tables[2]!.board = '/tmp/hall/board3';
+    const r = load(t);
+    expect(r.ok && r.value.tables[2]!.board).toBe('/tmp/hall/board3');
+    expect(r.ok && r.value.httpHost).toBe('127.0.0.1');
+  });
+
   it('names a bad table board', () => {
     const t = clone(good);
     t.tables[2]!.board = 'ttyUSB3';
-    expect(errorsOf(t)).toEqual(['config error: tables[2].board: must be a device path or a 5-digit serial number']);
+    expect(errorsOf(t)).toEqual(['config error: tables[2].board: must be an absolute device path (/dev/ttyUSB0, a pseudo-terminal such as /tmp/boards/board1), COMn, or a 5-digit serial number']);
     t.tables[2]!.board = '1234';
-    expect(errorsOf(t)).toEqual(['config error: tables[2].board: must be a device path or a 5-digit serial number']);
+    expect(errorsOf(t)).toEqual(['config error: tables[2].board: must be an absolute device path (/dev/ttyUSB0, a pseudo-terminal such as /tmp/boards/board1), COMn, or a 5-digit serial number']);
   });
 
   it('reports a bad time control once, unknown keys, and duplicates', () => {

@@ -81,7 +81,7 @@ describe('PGN writer', () => {
     expect(pgn).toContain('[Round "2.7"]');
     expect(pgn).toContain(`[SetUp "1"]\n[FEN "${startFen}"]`);
     expect(pgn).toContain('[Termination "agreement"]');
-    expect(pgn).toContain('[BlackFideFederation "SVK"]');
+    expect(pgn).toContain('[BlackFed "SVK"]');
     expect(pgn).not.toContain('WhiteElo');
     expect(pgn.endsWith('\n\n12... Nf6 { [%clk 1:02:03] } 13. Nc3 1/2-1/2\n')).toBe(true);
     expect(formatClk(59_999)).toBe('0:00:59');

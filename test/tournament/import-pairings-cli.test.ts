@@ -60,7 +60,7 @@ describe('boardcast import-pairings', () => {
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ event: { name: 'x' }, rounds: { count: 1 }, timeControl: '90+30', tables: [{ number: 1, board: 'usb0' }] }));
     const code = await command.run(['--config', join(dir, 'bad.json'), '--round', '1', join(fixtures, 'ljubljana-open-r4.csv')]);
     expect(code).toBe(1);
-    expect(errs).toEqual(['config error: tables[0].board: must be a device path or a 5-digit serial number']);
+    expect(errs).toEqual(['config error: tables[0].board: must be an absolute device path (/dev/ttyUSB0, a pseudo-terminal such as /tmp/boards/board1), COMn, or a 5-digit serial number']);
   });
 
   it('dry run checks and writes nothing', async () => {
