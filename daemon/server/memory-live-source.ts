@@ -154,8 +154,23 @@ export class MemoryLiveSource implements LiveSource {
     return this.cfg.tournament;
   }
 
+  /**
+   * A configured status is kept once a round has no games yet; otherwise the games decide: any game
+   * live → 'live', all finished → 'finished', so viewers open on the round being played.
+   */
   rounds(): RoundInfo[] {
-    return this.cfg.rounds.map((r) => ({ ...r, gameCount: [...this.tables.values()].filter((t) => t.cfg.round === r.round).length }));
+    return this.cfg.rounds.map((r) => {
+      const games = [...this.tables.values()].filter((t) => t.cfg.round === r.round);
+      const status: RoundInfo['status'] =
+        games.length === 0
+          ? r.status
+          : games.some((t) => t.state.status === 'live')
+            ? 'live'
+            : games.every((t) => t.state.status === 'finished')
+              ? 'finished'
+              : r.status;
+      return { ...r, status, gameCount: games.length };
+    });
   }
 
   games(round: number): GameSummary[] | undefined {

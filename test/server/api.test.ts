@@ -34,6 +34,8 @@ describe('HTTP API', () => {
     expect(t.name).toBe('Ljubljana Open 2026');
     const rounds = (await (await get('/api/rounds')).json()) as RoundInfo[];
     expect(rounds.map((r) => [r.round, r.gameCount])).toEqual([[1, 4], [2, 0]]);
+    // Round 1 has games under way, so it is live (viewers open on it); round 2 has none yet.
+    expect(rounds.map((r) => r.status)).toEqual(['live', 'upcoming']);
     expect((await get('/api/rounds')).headers.get('access-control-allow-origin')).toBe('*');
   });
 

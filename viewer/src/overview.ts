@@ -20,7 +20,7 @@ export async function chooseRound(rounds?: RoundInfo[]): Promise<number> {
   const asked = Number(new URLSearchParams(location.search).get('round'));
   if (Number.isInteger(asked) && asked > 0) return asked;
   const all = rounds ?? (await fetchRounds());
-  const live = all.find((r) => r.status === 'live');
+  const live = all.filter((r) => r.status === 'live').at(-1);
   const started = all.filter((r) => r.status !== 'upcoming');
   return live?.round ?? started[started.length - 1]?.round ?? all[0]?.round ?? 1;
 }
