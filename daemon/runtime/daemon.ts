@@ -18,7 +18,7 @@ import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
 import { pgnTimeControl } from '../tournament/time-control.ts';
 import { mockPortFactory, serialTransportFactory } from '../transport/serial-transport.ts';
 import type { TransportFactory } from '../transport/byte-transport.ts';
-import { demoGame, isNoiseModel, resolveGameSource, resumePoint } from './demo-games.ts';
+import { demoGame, demoPairings, isNoiseModel, resolveGameSource, resumePoint } from './demo-games.ts';
 import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
 import { lockDataDir } from './data-lock.ts';
@@ -226,7 +226,10 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   }
 
   const tournamentId = store.upsertTournament(tournamentSetup(config));
-  const pairings = storePairings(store, tournamentId);
+  const imported = storePairings(store, tournamentId);
+  // The demo hall's players are the ones its scores name, unless pairings were imported for the round.
+  const demo = e && source && typeof source !== 'string' ? demoPairings(source, e.count, config.tables.reduce((m, t) => Math.max(m, t.number), 0) + 1) : undefined;
+  const pairings: PairingLookup = (round, table) => imported(round, table) ?? demo?.(round, table);
   const live = newLiveSource(config);
   const tracks: TableTrack[] = boards.map((b) => ({ number: b.number, gameId: null, gamesPlayed: 0, gameStartWall: null, lastWall: null }));
   const t0 = performance.now();

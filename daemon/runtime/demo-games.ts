@@ -10,6 +10,11 @@ import type { TableGame } from './emulated-table.ts';
 import { GameEngine } from '../reconstruction/engine.ts';
 import { observe } from '../../protocols/emulator/tabletop.ts';
 import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
+import type { EmulatorAction } from '../../protocols/emulator/board-emulator.ts';
+import { PIECE, squareToField, type PieceCode } from '../../protocols/dgt/squares.ts';
+import { positionFromFen } from '../../protocols/games/pgn.ts';
+import { parseSquare } from 'chessops/util';
+import type { PairingLookup } from './daemon.ts';
 
 /** The shared corpus of real games, next to the repository (../shared/data/games). */
 export const SHARED_GAMES_DIR = fileURLToPath(new URL('../../../shared/data/games/', import.meta.url));
@@ -54,10 +59,64 @@ export function isNoiseModel(s: string): s is NoiseModel {
  */
 export function demoGame(source: GameSource, tables: number, table: number, index: number, model: NoiseModel, seed: number, tc: TimeControl): { game: SourceGame; script: TableGame } {
   const k = index * tables + (table - 1);
-  const game = source.kind === 'files' ? source.games[k % source.games.length]! : randomGame(source.seed * 100_003 + k);
+  const game = demoSourceGame(source, tables, table, index);
   const clock = { baseMs: tc.baseSeconds * 1000, incrementMs: tc.incrementSeconds * 1000 };
   const s = playNoisy(game, { model, seed: seed + k, clock, reversed: false });
-  return { game, script: { board: s.board, clock: s.clock, actions: s.actions } };
+  return { game, script: { board: s.board, clock: s.clock, actions: [...s.actions, ...resultPieceActions(game, lastAt(s.actions))] } };
+}
+
+/** The score played as game `index` at `table` (see demoGame). */
+export function demoSourceGame(source: GameSource, tables: number, table: number, index: number): SourceGame {
+  const k = index * tables + (table - 1);
+  return source.kind === 'files' ? source.games[k % source.games.length]! : randomGame(source.seed * 100_003 + k);
+}
+
+/**
+ * The demo hall's pairings: round r at an emulated table is the r-th game that table plays (the
+ * runtime numbers a table's games as rounds), and its players are the ones the score names.
+ * Tables outside [firstTable, firstTable + tables) and generated games without players are unpaired.
+ */
+export function demoPairings(source: GameSource, tables: number, firstTable: number): PairingLookup {
+  return (round, table) => {
+    if (round < 1 || table < firstTable || table >= firstTable + tables) return undefined;
+    const players = demoSourceGame(source, tables, table, round - 1).players;
+    return players ? { white: { ...players.white }, black: { ...players.black } } : undefined;
+  };
+}
+
+function lastAt(actions: readonly EmulatorAction[]): number {
+  return actions.reduce((m, a) => Math.max(m, a.at), 0);
+}
+
+/** Where the result piece goes: the centre first, as arbiters and players put it where it is seen. */
+const RESULT_SQUARES = ['e4', 'd5', 'd4', 'e5', 'c4', 'f5', 'c5', 'f4'];
+
+const RESULT_PIECE: Record<'1-0' | '0-1' | '1/2-1/2', PieceCode> = {
+  '1-0': PIECE.WHITE_WINS,
+  '0-1': PIECE.BLACK_WINS,
+  '1/2-1/2': PIECE.DRAW,
+};
+
+/**
+ * A game that ended without mate on the board (resignation, agreed draw, flag, adjudication) is
+ * signalled the DGT way: a result "magic piece" stood on an empty square for a few seconds, then
+ * taken off (the reconstruction engine ends the game with termination 'result-pieces'). Games
+ * ending in mate or stalemate, or without a result, need nothing. The demo plays the board the
+ * right way round (reversed: false), so board fields follow the squares directly.
+ */
+export function resultPieceActions(game: SourceGame, after: number): PhysicalAction[] {
+  const result = game.result ?? '*';
+  if (result === '*') return [];
+  const pos = positionFromFen(game.startFen);
+  for (const m of game.moves) pos.play(m);
+  if (pos.isCheckmate() || pos.isStalemate()) return [];
+  const sq = [...RESULT_SQUARES.map((n) => parseSquare(n)!), ...Array.from({ length: 64 }, (_, i) => i)].find((s) => !pos.board.has(s));
+  if (sq === undefined) return [];
+  const field = squareToField(sq);
+  return [
+    { kind: 'place', at: after + 4000, field, piece: RESULT_PIECE[result] },
+    { kind: 'lift', at: after + 7000, field },
+  ];
 }
 
 /**

@@ -13,6 +13,23 @@ export interface SourceGame {
   moves: NormalMove[];
   /** SAN of each move, from the start position. */
   sans: string[];
+  /** The players as the score names them; absent for generated games. */
+  players?: { white: SourcePlayer; black: SourcePlayer };
+  /** The score's Result tag; '*' when absent or unknown. */
+  result?: SourceResult;
+  /** Every PGN header of the score as written (Event, Date, Site, Round, ...). */
+  tags?: Record<string, string>;
+}
+
+export type SourceResult = '1-0' | '0-1' | '1/2-1/2' | '*';
+
+/** A player as a PGN score's headers describe them (White/WhiteTitle/WhiteElo/WhiteFideId/WhiteFed). */
+export interface SourcePlayer {
+  name: string;
+  title: string | null;
+  rating: number | null;
+  federation: string | null;
+  fideId: number | null;
 }
 
 /** The start position of a game, fresh each call. */

@@ -3,7 +3,7 @@ import { Chess } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
 import { parsePgn, startingPosition } from 'chessops/pgn';
 import { makeSanAndPlay, parseSan } from 'chessops/san';
-import type { SourceGame } from './game.ts';
+import type { SourceGame, SourcePlayer, SourceResult } from './game.ts';
 
 /** A PGN game that could not be turned into a playable score, and why. */
 export interface PgnProblem {
@@ -51,9 +51,39 @@ export function loadPgn(text: string, name: string): LoadedPgn {
       sans.push(makeSanAndPlay(pos, move));
     }
     const chess960 = CHESS960_VARIANTS.has(variant);
-    games.push({ id, chess960, startFen, moves, sans });
+    const tags = Object.fromEntries(game.headers);
+    games.push({ id, chess960, startFen, moves, sans, players: { white: playerFromTags(tags, 'White'), black: playerFromTags(tags, 'Black') }, result: resultFromTag(tags['Result']), tags });
   });
   return { games, problems };
+}
+
+const RESULTS = new Set<string>(['1-0', '0-1', '1/2-1/2']);
+
+function resultFromTag(tag: string | undefined): SourceResult {
+  return tag !== undefined && RESULTS.has(tag) ? (tag as SourceResult) : '*';
+}
+
+/** PGN's "unknown" markers ("?", "-", "") are no value, not a name or rating. */
+function tagValue(tags: Record<string, string>, key: string): string | null {
+  const v = tags[key]?.trim();
+  return v === undefined || v === '' || v === '?' || v === '-' ? null : v;
+}
+
+function positiveInt(s: string | null): number | null {
+  if (s === null || !/^\d+$/.test(s)) return null;
+  const n = Number(s);
+  return n > 0 ? n : null;
+}
+
+/** One side's player from a score's headers (Seven Tag Roster plus the common title/Elo/FIDE id/federation tags). */
+export function playerFromTags(tags: Record<string, string>, side: 'White' | 'Black'): SourcePlayer {
+  return {
+    name: tagValue(tags, side) ?? side,
+    title: tagValue(tags, `${side}Title`),
+    rating: positiveInt(tagValue(tags, `${side}Elo`)),
+    federation: tagValue(tags, `${side}Fed`),
+    fideId: positiveInt(tagValue(tags, `${side}FideId`)),
+  };
 }
 
 /** The position a SourceGame starts from. */
