@@ -23,6 +23,8 @@ import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
 import { lockDataDir } from './data-lock.ts';
 import { DerivedRows } from './derived-rows.ts';
+import { BoardSources } from './board-sources.ts';
+import { SerialTransport } from '../transport/serial-transport.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
 
@@ -32,6 +34,8 @@ export interface DaemonOptions {
   /** Overrides config.httpPort (0: a free port). */
   port?: number;
   host?: string;
+  /** Extra directory/glob entries to look for serial-numbered boards in (default: BOARDCAST_DEVICE_DIRS). */
+  deviceDirs?: string[];
   /** Emulated time runs this many times faster than real time (tests, demos). Default 1. */
   pace?: number;
   viewer?: boolean;
@@ -41,7 +45,10 @@ export interface TableStatus {
   table: number;
   board: string;
   serial: string | null;
-  state: SessionState;
+  /** The device path the board is on: a path table's own, a serial table's match (null while searching). */
+  device: string | null;
+  /** 'searching': a table configured by serial number whose board has not been found (or vanished). */
+  state: SessionState | 'searching';
   gameId: string | null;
 }
 
@@ -198,12 +205,23 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const { config, log } = opts;
 
   const boards: { number: number; board: string; transport: TransportFactory | null; link: MockPortLink | null }[] = [];
+  const serialTables = config.tables.filter((t) => !t.board.startsWith('/')).map((t) => ({ number: t.number, serial: t.board }));
+  const sources = new BoardSources({
+    tables: serialTables,
+    reservedPaths: config.tables.filter((t) => t.board.startsWith('/')).map((t) => t.board),
+    log: log.child('board sources'),
+    ...(opts.deviceDirs ? { deviceDirs: opts.deviceDirs } : {}),
+    onMatch: (table) => byNumber.get(table)?.session.start(),
+  });
   for (const t of config.tables) {
-    if (!t.board.startsWith('/')) {
-      store.close();
-      return err(`config error: tables: board ${t.board} on table ${t.number}: serial-number discovery is not supported by serve yet; give the device path`);
+    if (t.board.startsWith('/')) {
+      boards.push({ number: t.number, board: t.board, transport: serialTransportFactory(t.board), link: null });
+      continue;
     }
-    boards.push({ number: t.number, board: t.board, transport: serialTransportFactory(t.board), link: null });
+    // Each (re)connection opens wherever the board was last found: after re-plugging it may be a new path.
+    let lastPath = '';
+    const transport: TransportFactory = () => new SerialTransport((lastPath = sources.pathOf(t.number) ?? lastPath));
+    boards.push({ number: t.number, board: t.board, transport, link: null });
   }
   const e = config.emulate;
   const source = e ? resolveGameSource(e.games, e.seed) : null;
@@ -318,6 +336,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
           return;
         }
         case 'state':
+          if (se.state === 'retrying' && sources.has(t.track.number)) sources.linkLost();
           tlog.info(`board ${se.state}`, { board: t.board, ...(se.detail ? { detail: se.detail } : {}), ...(se.retryInMs !== undefined ? { retryInMs: se.retryInMs } : {}) });
           return;
         case 'serial':
@@ -337,7 +356,12 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
 
   const startedAt = Date.now();
   const tableList = () =>
-    tables.map((t) => ({ table: t.track.number, board: t.board, serial: t.session.serialNumber, state: t.session.state, gameId: t.track.gameId }));
+    tables.map((t) => {
+      const bySerial = sources.has(t.track.number);
+      const device = bySerial ? sources.pathOf(t.track.number) : t.link ? null : t.board;
+      const state = bySerial && device === null ? ('searching' as const) : t.session.state;
+      return { table: t.track.number, board: t.board, serial: t.session.serialNumber, device, state, gameId: t.track.gameId };
+    });
   let server: RunningServer;
   try {
     server = await startServer({
@@ -363,7 +387,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     return err(`cannot serve on port ${opts.port ?? config.httpPort}: ${(e as Error).message}`);
   }
   if (server.viewerError) log.warn('viewer not served', { reason: server.viewerError });
-  for (const t of tables) t.session.start();
+  for (const t of tables) if (!sources.has(t.track.number)) t.session.start();
+  sources.start();
   log.info('serving', { url: server.url, tables: tables.length, store: store.file });
 
   let stopped = false;
@@ -376,6 +401,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      await sources.stop();
       await Promise.all(tables.map((t) => t.session.stop()));
       for (const t of tables) t.link?.close();
       writer.close();
