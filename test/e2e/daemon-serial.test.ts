@@ -47,13 +47,18 @@ function scriptFile(name: string, seed: number): { file: string; sans: string[] 
 }
 
 async function emulate(dir: string, boards: number, serialBase: number, script: string): Promise<string[]> {
+  return (await emulator(dir, boards, serialBase, script)).paths;
+}
+
+async function emulator(dir: string, boards: number, serialBase: number, script: string): Promise<{ child: Child; paths: string[] }> {
   const emu = runCli(['emulate', '--boards', String(boards), '--dir', dir, '--serial-base', String(serialBase), '--script', script]);
   children.push(emu);
-  return waitForOutput(emu, (out) => (out.split('\n').includes('ready') ? [...out.matchAll(/^board \d+: (\S+)/gm)].map((m) => m[1]!) : undefined));
+  const paths = await waitForOutput(emu, (out) => (out.split('\n').includes('ready') ? [...out.matchAll(/^board \d+: (\S+)/gm)].map((m) => m[1]!) : undefined));
+  return { child: emu, paths };
 }
 
 describe.skipIf(!socat)('serve finds boards configured by serial number (real ptys, emulators in their own processes)', () => {
-  it('attaches each table to the port its board is on, crossed serials included, and moves reach the right table', async () => {
+  it('attaches each table to the port its board is on, crossed serials included; moves reach the right table; a re-plugged board is found on its new path', async () => {
     const a = scriptFile('a.json', 11);
     const b = scriptFile('b.json', 12);
     expect(a.sans).not.toEqual(b.sans);
@@ -61,7 +66,8 @@ describe.skipIf(!socat)('serve finds boards configured by serial number (real pt
     const hall = join(root, 'hall');
     const other = join(root, 'other');
     const [pathA1, pathA2] = await emulate(hall, 2, 12001, a.file);
-    const [pathB1] = await emulate(other, 1, 12003, b.file);
+    const emuB = await emulator(other, 1, 12003, b.file);
+    const [pathB1] = emuB.paths;
     expect([pathA1, pathA2, pathB1]).toEqual([join(hall, 'board1'), join(hall, 'board2'), join(other, 'board1')]);
 
     const config = join(root, 'hall.json');
@@ -85,7 +91,7 @@ describe.skipIf(!socat)('serve finds boards configured by serial number (real pt
     );
     // `board?` and not the whole directory: the emulator's own ends (boardN.emu) sit next to the boards'.
     const serve = runCli(['serve', '--config', config, '--port', '0', '--no-viewer'], {
-      BOARDCAST_DEVICE_DIRS: `${join(hall, 'board?')}:${join(other, 'board?')}`,
+      BOARDCAST_DEVICE_DIRS: `${join(hall, 'board?')}:${join(other, 'board?')}:${join(root, 'moved', 'board?')}`,
     });
     children.push(serve);
     const url = await servingUrl(serve);
@@ -123,5 +129,22 @@ describe.skipIf(!socat)('serve finds boards configured by serial number (real pt
     const log = serve.stdout() + serve.stderr();
     expect(log).toMatch(/board found.*"table":1.*board2/);
     expect(log).toMatch(/boards not found yet.*table 4: 12099/);
-  }, 90_000);
+
+    // Re-plugged elsewhere: board 12003 vanishes from its port and comes back on another path.
+    emuB.child.proc.kill('SIGTERM');
+    expect(await emuB.child.exit).toBe(0);
+    const [moved] = await emulate(join(root, 'moved'), 1, 12003, b.file);
+    expect(moved).toBe(join(root, 'moved', 'board1'));
+    const again = await eventually(
+      async () => {
+        const h = await getJson<{ tables: HealthTable[] }>(`${url}/health`);
+        const t3 = h.tables.find((t) => t.table === 3);
+        return t3?.device === moved && t3.state === 'live' ? h : undefined;
+      },
+      45_000,
+      'table 3 live again on the new path',
+    );
+    expect(again.tables.find((t) => t.table === 1)).toMatchObject({ device: pathA2, state: 'live' });
+    expect(serve.stdout() + serve.stderr()).toMatch(/board device gone.*"table":3/);
+  }, 150_000);
 });
