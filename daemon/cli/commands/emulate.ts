@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
+import { intOption, parseOptions, pathOption } from '../args.ts';
 import { BoardEmulator } from '../../../protocols/emulator/board-emulator.ts';
 import { EmulatedBus } from '../../../protocols/emulator/emulated-bus.ts';
 import { PtyDevice } from '../../emulation/pty-board.ts';
@@ -35,32 +36,29 @@ interface Args {
   seed: number;
 }
 
-function positiveInt(v: string | undefined, what: string, min = 1): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${what} needs an integer >= ${min}`);
-  return n;
-}
-
-function parseArgs(argv: string[]): Args {
-  const a: Args = { boards: 1, dir: null, bus: false, serialBase: 10001, script: null, pgn: null, game: 1, noise: 'clean', seed: 1 };
-  for (let i = 0; i < argv.length; i++) {
-    const opt = argv[i]!;
-    const val = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${opt} needs a value`);
-      return v;
-    };
-    if (opt === '--boards') a.boards = positiveInt(val(), '--boards');
-    else if (opt === '--dir') a.dir = resolve(val());
-    else if (opt === '--bus') a.bus = true;
-    else if (opt === '--serial-base') a.serialBase = positiveInt(val(), '--serial-base', 0);
-    else if (opt === '--script') a.script = val();
-    else if (opt === '--pgn') a.pgn = val();
-    else if (opt === '--game') a.game = positiveInt(val(), '--game');
-    else if (opt === '--noise') a.noise = val();
-    else if (opt === '--seed') a.seed = positiveInt(val(), '--seed', 0);
-    else throw new UsageError(`unknown option ${opt}`);
-  }
+function parseEmulateArgs(argv: string[]): Args {
+  const { values: v } = parseOptions(argv, {
+    boards: { type: 'string' },
+    dir: { type: 'string' },
+    bus: { type: 'boolean' },
+    'serial-base': { type: 'string' },
+    script: { type: 'string' },
+    pgn: { type: 'string' },
+    game: { type: 'string' },
+    noise: { type: 'string' },
+    seed: { type: 'string' },
+  });
+  const a: Args = {
+    boards: v.boards === undefined ? 1 : intOption(v.boards, '--boards', { min: 1 }),
+    dir: v.dir === undefined ? null : pathOption(v.dir),
+    bus: v.bus ?? false,
+    serialBase: v['serial-base'] === undefined ? 10001 : intOption(v['serial-base'], '--serial-base', { min: 0 }),
+    script: v.script ?? null,
+    pgn: v.pgn ?? null,
+    game: v.game === undefined ? 1 : intOption(v.game, '--game', { min: 1 }),
+    noise: v.noise ?? 'clean',
+    seed: v.seed === undefined ? 1 : intOption(v.seed, '--seed', { min: 0 }),
+  };
   if (a.script && a.pgn) throw new UsageError('give --script or --pgn, not both');
   if (a.serialBase + a.boards - 1 > 99_999) throw new UsageError('serial numbers have five digits');
   return a;
@@ -103,7 +101,7 @@ const emulate: Command = {
   summary: 'run emulated DGT boards + clocks on pseudo-terminals (socat) for the driver to open',
   usage,
   async run(argv) {
-    const args = parseArgs(argv);
+    const args = parseEmulateArgs(argv);
     const script = await loadScript(args);
     if (typeof script === 'string') {
       console.error(`emulate: ${script}`);

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
+import { intOption, parseOptions, pathOption } from '../args.ts';
 import { loadConfig } from '../../tournament/config.ts';
 import { gameToPgn } from '../../server/pgn.ts';
 import { openExistingStore } from '../../runtime/open-existing.ts';
@@ -22,27 +22,18 @@ const exportCommand: Command = {
   summary: 'write stored games as PGN (full tags, %clk)',
   usage,
   async run(argv) {
-    let data: string | undefined;
-    let config: string | undefined;
-    let round: number | undefined;
-    let game: string | undefined;
-    let out: string | undefined;
-    for (let i = 0; i < argv.length; i++) {
-      const opt = argv[i]!;
-      const val = (): string => {
-        const v = argv[++i];
-        if (v === undefined) throw new UsageError(`${opt} needs a value`);
-        return v;
-      };
-      if (opt === '--data') data = resolve(val());
-      else if (opt === '--config') config = val();
-      else if (opt === '--round') {
-        round = Number(val());
-        if (!Number.isInteger(round) || round < 1) throw new UsageError('--round needs an integer >= 1');
-      } else if (opt === '--game') game = val();
-      else if (opt === '--out') out = resolve(val());
-      else throw new UsageError(`unknown option ${opt}`);
-    }
+    const { values: v } = parseOptions(argv, {
+      data: { type: 'string' },
+      config: { type: 'string' },
+      round: { type: 'string' },
+      game: { type: 'string' },
+      out: { type: 'string' },
+    });
+    const data = v.data === undefined ? undefined : pathOption(v.data);
+    const config = v.config;
+    const round = v.round === undefined ? undefined : intOption(v.round, '--round', { min: 1 });
+    const game = v.game;
+    const out = v.out === undefined ? undefined : pathOption(v.out);
     if (!data) throw new UsageError('--data DIR is required');
     const cfg = loadConfig(config);
     if (!cfg.ok) {

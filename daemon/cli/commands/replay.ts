@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError, type Command } from '../command.ts';
+import { intOption, numberOption, parseOptions, pathOption } from '../args.ts';
 import { loadConfig } from '../../tournament/config.ts';
 import { fieldName } from '../../../protocols/dgt/squares.ts';
 import type { BoardEvent } from '../../../protocols/board-events.ts';
@@ -57,29 +57,18 @@ const replay: Command = {
   summary: 'replay stored raw board events through the engine, printing what each produced',
   usage,
   async run(argv) {
-    let data: string | undefined;
-    let table: number | undefined;
-    let game: string | undefined;
-    let speed: number | undefined;
-    let step = false;
-    for (let i = 0; i < argv.length; i++) {
-      const opt = argv[i]!;
-      const val = (): string => {
-        const v = argv[++i];
-        if (v === undefined) throw new UsageError(`${opt} needs a value`);
-        return v;
-      };
-      if (opt === '--data') data = resolve(val());
-      else if (opt === '--table') {
-        table = Number(val());
-        if (!Number.isInteger(table) || table < 1) throw new UsageError('--table needs an integer >= 1');
-      } else if (opt === '--game') game = val();
-      else if (opt === '--speed') {
-        speed = Number(val());
-        if (!Number.isFinite(speed) || speed <= 0) throw new UsageError('--speed needs a number > 0');
-      } else if (opt === '--step') step = true;
-      else throw new UsageError(`unknown option ${opt}`);
-    }
+    const { values: v } = parseOptions(argv, {
+      data: { type: 'string' },
+      table: { type: 'string' },
+      game: { type: 'string' },
+      speed: { type: 'string' },
+      step: { type: 'boolean' },
+    });
+    const data = v.data === undefined ? undefined : pathOption(v.data);
+    const table = v.table === undefined ? undefined : intOption(v.table, '--table', { min: 1 });
+    const game = v.game;
+    const speed = v.speed === undefined ? undefined : numberOption(v.speed, '--speed', { above: 0 });
+    const step = v.step ?? false;
     if (!data) throw new UsageError('--data DIR is required');
     if (table !== undefined && game !== undefined) throw new UsageError('give --table or --game, not both');
     if (speed !== undefined && step) throw new UsageError('give --speed or --step, not both');
