@@ -1,4 +1,5 @@
 import { UsageError, type Command } from '../command.ts';
+import { numberOption, parseOptions } from '../args.ts';
 import { listCandidatePorts, type CandidatePort } from '../../transport/discovery.ts';
 import { identifyBoard, type Identification } from '../../transport/identify.ts';
 import { SerialTransport } from '../../transport/serial-transport.ts';
@@ -21,23 +22,16 @@ interface Args {
   scan: boolean;
 }
 
-function parseArgs(argv: string[]): Args {
-  const args: Args = { timeoutMs: 1_500, json: false, ports: [], scan: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--json') args.json = true;
-    else if (a === '--no-scan') args.scan = false;
-    else if (a === '--timeout') {
-      const v = Number(argv[++i]);
-      if (!Number.isFinite(v) || v <= 0) throw new UsageError('--timeout needs a positive number of milliseconds');
-      args.timeoutMs = v;
-    } else if (a === '--port') {
-      const p = argv[++i];
-      if (!p) throw new UsageError('--port needs a path');
-      args.ports.push(p);
-    } else throw new UsageError(`unknown option ${a}`);
-  }
-  return args;
+function parseBoardsArgs(argv: string[]): Args {
+  const { values: v } = parseOptions(argv, {
+    timeout: { type: 'string' },
+    json: { type: 'boolean' },
+    port: { type: 'string', multiple: true },
+    'no-scan': { type: 'boolean' },
+  });
+  const timeoutMs = v.timeout === undefined ? 1_500 : numberOption(v.timeout, '--timeout', { above: 0, message: '--timeout needs a positive number of milliseconds' });
+  if (v.port?.includes('')) throw new UsageError('--port needs a path');
+  return { timeoutMs, json: v.json ?? false, ports: v.port ?? [], scan: !(v['no-scan'] ?? false) };
 }
 
 function describe(c: CandidatePort | undefined): string {
@@ -50,7 +44,7 @@ const boards: Command = {
   summary: 'list serial ports and identify the DGT boards on them',
   usage,
   async run(argv) {
-    const args = parseArgs(argv);
+    const args = parseBoardsArgs(argv);
     if (!args.scan && args.ports.length === 0) throw new UsageError('--no-scan needs at least one --port');
     const candidates = args.scan ? await listCandidatePorts() : [];
     const byPath = new Map(candidates.map((c) => [c.path, c]));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
+import { choiceOption, intOption, parseOptions } from '../args.ts';
 import { describeStoreOpenError } from '../../store/errors.ts';
 import { openStore } from '../../store/store.ts';
 import { hallTables, loadConfig, STORE_FILE_NAME, tournamentSetup } from '../../tournament/config.ts';
@@ -33,39 +34,30 @@ interface Args {
   file: string;
 }
 
-function parseArgs(argv: string[]): Args {
-  let config: string | undefined;
-  let round: number | undefined;
-  let format: PairingsFormat | undefined;
-  let dryRun = false;
-  const files: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--config') {
-      config = argv[++i];
-      if (!config) throw new UsageError('--config needs a file');
-    } else if (a === '--round') {
-      const v = argv[++i];
-      if (!v || !/^\d+$/.test(v) || Number(v) < 1) throw new UsageError('--round needs a round number (1, 2, …)');
-      round = Number(v);
-    } else if (a === '--format') {
-      const v = argv[++i];
-      if (v !== 'trf' && v !== 'csv') throw new UsageError('--format must be trf or csv');
-      format = v;
-    } else if (a === '--dry-run') dryRun = true;
-    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-    else files.push(a);
-  }
-  if (round === undefined) throw new UsageError('--round is required');
+function parseImportArgs(argv: string[]): Args {
+  const { values: v, positionals: files } = parseOptions(
+    argv,
+    {
+      config: { type: 'string' },
+      round: { type: 'string' },
+      format: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+    },
+    { positionals: true },
+  );
+  if (v.config === '') throw new UsageError('--config needs a file');
+  if (v.round === undefined) throw new UsageError('--round is required');
+  const round = intOption(v.round, '--round', { min: 1, message: '--round needs a round number (1, 2, …)' });
+  const format = v.format === undefined ? undefined : choiceOption(v.format, '--format', ['trf', 'csv']);
   if (files.length !== 1) throw new UsageError(files.length === 0 ? 'name the pairings file' : 'give exactly one pairings file');
-  return { config, round, format, dryRun, file: files[0]! };
+  return { config: v.config, round, format, dryRun: v['dry-run'] ?? false, file: files[0]! };
 }
 
 const importPairingsCommand: Command = {
   summary: "import a round's pairings and players from a FIDE TRF or CSV file",
   usage,
   async run(argv) {
-    const args = parseArgs(argv);
+    const args = parseImportArgs(argv);
     const format = args.format ?? pairingsFormatOf(args.file);
     if (!format) throw new UsageError(`cannot tell the format of ${args.file} from its extension: use --format trf|csv`);
 
