@@ -3,7 +3,9 @@ import type { GameChange } from '../server/live-source.ts';
 import type { Store } from '../store/store.ts';
 import type { StoredRawEvent } from '../store/types.ts';
 import type { BoardcastConfig } from '../tournament/config.ts';
-import { newLiveSource, routeEvent, type TableTrack } from './daemon.ts';
+import { newLiveSource, routeEvent, type PairingLookup, type TableTrack } from './daemon.ts';
+import { resolveGameSource } from './demo-games.ts';
+import { hallPairings } from './hall-pairings.ts';
 
 /** Every table that has raw events in the store, in table order. */
 export function storedTables(store: Store): number[] {
@@ -26,14 +28,14 @@ export interface ReplayStep {
  * changed: the arbiter's view of a disputed sequence, and the same path the daemon's start-up
  * rebuild takes (so what it shows is what the broadcast showed).
  */
-export function* replayTable(store: Store, live: MemoryLiveSource, table: number): Generator<ReplayStep> {
+export function* replayTable(store: Store, live: MemoryLiveSource, table: number, pairings?: PairingLookup): Generator<ReplayStep> {
   const track = newTrack(table);
   let changes: GameChange[] = [];
   const off = live.subscribe((c) => changes.push(c));
   try {
     for (const event of store.readRawEvents(table)) {
       changes = [];
-      if (event.event) routeEvent(live, track, event.event);
+      if (event.event) routeEvent(live, track, event.event, pairings);
       yield { event, gameId: track.gameId, changes };
     }
   } finally {
@@ -41,9 +43,17 @@ export function* replayTable(store: Store, live: MemoryLiveSource, table: number
   }
 }
 
-/** The whole hall rebuilt from the store (export, benchmarks). */
+/** The players of the stored games: imported pairings, or the demo hall's scores. */
+export function storedHallPairings(store: Store, config: BoardcastConfig): PairingLookup {
+  const e = config.emulate;
+  const source = e ? resolveGameSource(e.games, e.seed) : null;
+  return hallPairings(store, config, source && typeof source !== 'string' ? source : null);
+}
+
+/** The whole hall rebuilt from the store, with its players (export, benchmarks). */
 export function rebuildHall(store: Store, config: BoardcastConfig): MemoryLiveSource {
   const live = newLiveSource(config);
-  for (const t of storedTables(store)) for (const _ of replayTable(store, live, t)) void _;
+  const pairings = storedHallPairings(store, config);
+  for (const t of storedTables(store)) for (const _ of replayTable(store, live, t, pairings)) void _;
   return live;
 }

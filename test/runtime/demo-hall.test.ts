@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDaemon, type RunningDaemon } from '../../daemon/runtime/daemon.ts';
+import { rebuildHall } from '../../daemon/runtime/store-replay.ts';
 import { SHARED_GAMES_DIR } from '../../daemon/runtime/demo-games.ts';
 import { createLogger } from '../../daemon/log/logger.ts';
 import { parseConfig } from '../../daemon/tournament/config.ts';
@@ -69,5 +70,12 @@ describe.skipIf(!shared)('demo hall replaying real games', () => {
       return games.length === 1 && games[0]!.ply >= 2 ? games[0] : undefined;
     }, 30_000, 'the next game to start');
     expect(next!.white.name).toBe('Caruana, Fabiano');
+
+    // What `boardcast export` rebuilds from the store alone carries the same players.
+    const rebuilt = rebuildHall(daemon.store, cfg.value);
+    const exported = rebuilt.pgn(g!.id)!;
+    expect(exported).toContain('[White "Esipenko, Andrey"]');
+    expect(exported).toContain('[BlackFideId "1503014"]');
+    expect(exported).toContain('[Result "1/2-1/2"]');
   }, 90_000);
 });
