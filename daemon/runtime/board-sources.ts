@@ -48,6 +48,11 @@ function resolvedSync(path: string): string {
   }
 }
 
+/** A table's `board` naming the board by the 5-digit serial printed under it (anything else is a port path, COMn included). */
+export function isSerialNumber(board: string): boolean {
+  return /^\d{5}$/.test(board);
+}
+
 export interface SerialTable {
   number: number;
   /** The configured serial number (5 digits, as printed under the board). */

@@ -23,7 +23,7 @@ import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
 import { lockDataDir } from './data-lock.ts';
 import { DerivedRows } from './derived-rows.ts';
-import { BoardSources } from './board-sources.ts';
+import { BoardSources, isSerialNumber } from './board-sources.ts';
 import { SerialTransport } from '../transport/serial-transport.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
@@ -205,16 +205,16 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const { config, log } = opts;
 
   const boards: { number: number; board: string; transport: TransportFactory | null; link: MockPortLink | null }[] = [];
-  const serialTables = config.tables.filter((t) => !t.board.startsWith('/')).map((t) => ({ number: t.number, serial: t.board }));
+  const serialTables = config.tables.filter((t) => isSerialNumber(t.board)).map((t) => ({ number: t.number, serial: t.board }));
   const sources = new BoardSources({
     tables: serialTables,
-    reservedPaths: config.tables.filter((t) => t.board.startsWith('/')).map((t) => t.board),
+    reservedPaths: config.tables.filter((t) => !isSerialNumber(t.board)).map((t) => t.board),
     log: log.child('board sources'),
     ...(opts.deviceDirs ? { deviceDirs: opts.deviceDirs } : {}),
     onMatch: (table) => byNumber.get(table)?.session.start(),
   });
   for (const t of config.tables) {
-    if (t.board.startsWith('/')) {
+    if (!isSerialNumber(t.board)) {
       boards.push({ number: t.number, board: t.board, transport: serialTransportFactory(t.board), link: null });
       continue;
     }
