@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
+import { intOption, numberOption, parseOptions, pathOption } from '../args.ts';
 import { createLogger } from '../../log/logger.ts';
 import { loadConfig } from '../../tournament/config.ts';
 import { startDaemon } from '../../runtime/daemon.ts';
@@ -27,40 +27,37 @@ interface Args {
   boards: { table: number; path: string }[];
 }
 
-function parseArgs(argv: string[]): Args {
-  const a: Args = { pace: 1, viewer: true, boards: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const opt = argv[i]!;
-    const val = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${opt} needs a value`);
-      return v;
-    };
-    if (opt === '--config') a.config = val();
-    else if (opt === '--data') a.data = resolve(val());
-    else if (opt === '--port') {
-      const n = Number(val());
-      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError('--port needs an integer 0..65535');
-      a.port = n;
-    } else if (opt === '--pace') {
-      const n = Number(val());
-      if (!Number.isFinite(n) || n <= 0) throw new UsageError('--pace needs a number > 0');
-      a.pace = n;
-    } else if (opt === '--board') {
-      const m = /^(\d+)=(\/.+)$/.exec(val());
-      if (!m || Number(m[1]) < 1) throw new UsageError('--board needs TABLE=/absolute/path, e.g. 3=/dev/ttyUSB0');
-      a.boards.push({ table: Number(m[1]), path: resolve(m[2]!) });
-    } else if (opt === '--no-viewer') a.viewer = false;
-    else throw new UsageError(`unknown option ${opt}`);
-  }
-  return a;
+/** TABLE=/absolute/path: the config schema only takes /dev paths; this also reaches pseudo-terminals. */
+function boardOption(value: string): { table: number; path: string } {
+  const m = /^(\d+)=(\/.+)$/.exec(value);
+  if (!m || Number(m[1]) < 1) throw new UsageError('--board needs TABLE=/absolute/path, e.g. 3=/dev/ttyUSB0');
+  return { table: Number(m[1]), path: pathOption(m[2]!) };
+}
+
+function parseServeArgs(argv: string[]): Args {
+  const { values: v } = parseOptions(argv, {
+    config: { type: 'string' },
+    data: { type: 'string' },
+    port: { type: 'string' },
+    pace: { type: 'string' },
+    board: { type: 'string', multiple: true },
+    'no-viewer': { type: 'boolean' },
+  });
+  return {
+    ...(v.config !== undefined ? { config: v.config } : {}),
+    ...(v.data !== undefined ? { data: pathOption(v.data) } : {}),
+    ...(v.port !== undefined ? { port: intOption(v.port, '--port', { min: 0, max: 65535 }) } : {}),
+    pace: v.pace === undefined ? 1 : numberOption(v.pace, '--pace', { above: 0 }),
+    viewer: !(v['no-viewer'] ?? false),
+    boards: (v.board ?? []).map(boardOption),
+  };
 }
 
 const serve: Command = {
   summary: 'run the broadcast daemon (boards → store → live games → HTTP/websocket/viewer)',
   usage,
   async run(argv) {
-    const args = parseArgs(argv);
+    const args = parseServeArgs(argv);
     const log = createLogger({ component: 'serve' });
     const loaded = loadConfig(args.config);
     if (!loaded.ok) {
