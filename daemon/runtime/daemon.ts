@@ -341,6 +341,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
           return;
         case 'serial':
           tlog.debug('board serial', { serial: se.serial });
+          // The probe matched this port, but a different board may have been plugged in there since.
+          if (isSerialNumber(t.board) && !se.serial.endsWith(t.board)) tlog.warn('the board on this port is not the configured one', { configured: t.board, reported: se.serial, device: sources.pathOf(t.track.number) });
           return;
         case 'drift':
           tlog.warn('board dump differs from tracked board (lost update)', { fields: se.fields });
