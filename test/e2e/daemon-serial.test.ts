@@ -129,6 +129,7 @@ describe.skipIf(!socat)('serve finds boards configured by serial number (real pt
     const log = serve.stdout() + serve.stderr();
     expect(log).toMatch(/board found.*"table":1.*board2/);
     expect(log).toMatch(/boards not found yet.*table 4: 12099/);
+    expect(log).not.toMatch(/not the configured one/);
 
     // Re-plugged elsewhere: board 12003 vanishes from its port and comes back on another path.
     emuB.child.proc.kill('SIGTERM');
