@@ -54,45 +54,51 @@ function describeRejection(argv: string[], options: OptionsSpec, allowPositional
   return undefined;
 }
 
-export interface IntBounds {
+export interface Bounds {
+  /** Exclusive lower bound: "--speed needs a number > 0". */
+  above?: number;
   min?: number;
   max?: number;
   /** Replaces the generated message where a command words it for its users. */
   message?: string;
 }
 
-/** A decimal integer option value within bounds, or a UsageError such as "--round needs an integer >= 1". */
-export function intOption(value: string, name: string, bounds: IntBounds = {}): number {
+/**
+ * A decimal integer option value within bounds, or a UsageError such as "--round needs an integer >= 1".
+ * An option not given (undefined) stays undefined, so callers can apply their own default with ??.
+ */
+export function intOption(value: string, name: string, bounds?: Bounds): number;
+export function intOption(value: string | undefined, name: string, bounds?: Bounds): number | undefined;
+export function intOption(value: string | undefined, name: string, bounds: Bounds = {}): number | undefined {
+  if (value === undefined) return undefined;
   const n = /^[+-]?\d+$/.test(value.trim()) ? Number(value) : NaN;
-  const ok = Number.isSafeInteger(n) && (bounds.min === undefined || n >= bounds.min) && (bounds.max === undefined || n <= bounds.max);
-  if (ok) return n;
-  throw new UsageError(bounds.message ?? `${name} needs an integer${describeBounds(bounds.min, bounds.max)}`);
+  return within(Number.isSafeInteger(n) ? n : NaN, bounds, `${name} needs an integer`);
 }
 
-export interface NumberBounds {
-  /** Exclusive lower bound: "--speed needs a number > 0". */
-  above?: number;
-  min?: number;
-  max?: number;
-  message?: string;
+/** A finite number option value within bounds, or a UsageError such as "--speed needs a number > 0"; undefined stays undefined. */
+export function numberOption(value: string, name: string, bounds?: Bounds): number;
+export function numberOption(value: string | undefined, name: string, bounds?: Bounds): number | undefined;
+export function numberOption(value: string | undefined, name: string, bounds: Bounds = {}): number | undefined {
+  if (value === undefined) return undefined;
+  return within(value.trim() === '' ? NaN : Number(value), bounds, `${name} needs a number`);
 }
 
-/** A finite number option value within bounds, or a UsageError such as "--speed needs a number > 0". */
-export function numberOption(value: string, name: string, bounds: NumberBounds = {}): number {
-  const n = value.trim() === '' ? NaN : Number(value);
+/** n if it is finite and within bounds; otherwise a UsageError: the command's message, or `needs` plus the bounds. */
+function within(n: number, b: Bounds, needs: string): number {
   const ok =
     Number.isFinite(n) &&
-    (bounds.above === undefined || n > bounds.above) &&
-    (bounds.min === undefined || n >= bounds.min) &&
-    (bounds.max === undefined || n <= bounds.max);
+    (b.above === undefined || n > b.above) &&
+    (b.min === undefined || n >= b.min) &&
+    (b.max === undefined || n <= b.max);
   if (ok) return n;
-  const above = bounds.above !== undefined && bounds.min === undefined && bounds.max === undefined ? ` > ${bounds.above}` : '';
-  throw new UsageError(bounds.message ?? `${name} needs a number${above || describeBounds(bounds.min, bounds.max)}`);
+  throw new UsageError(b.message ?? `${needs}${describeBounds(b)}`);
 }
 
-function describeBounds(min: number | undefined, max: number | undefined): string {
+function describeBounds({ above, min, max }: Bounds): string {
+  const low = min !== undefined ? `>= ${min}` : above !== undefined ? `> ${above}` : undefined;
   if (min !== undefined && max !== undefined) return ` ${min}..${max}`;
-  if (min !== undefined) return ` >= ${min}`;
+  if (low !== undefined && max !== undefined) return ` ${low} and <= ${max}`;
+  if (low !== undefined) return ` ${low}`;
   if (max !== undefined) return ` <= ${max}`;
   return '';
 }
@@ -104,7 +110,15 @@ export function choiceOption<const C extends string>(value: string, name: string
   throw new UsageError(`${name} must be ${list}`);
 }
 
-/** A path option made absolute against the current directory (commands may chdir or hand it on). */
-export function pathOption(value: string): string {
-  return resolve(value);
+/** A path option made absolute against the current directory (commands may chdir or hand it on); undefined stays undefined. */
+export function pathOption(value: string): string;
+export function pathOption(value: string | undefined): string | undefined;
+export function pathOption(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : resolve(value);
+}
+
+/** The value of an option the command cannot run without, or a UsageError such as "--data DIR is required". */
+export function requiredOption<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new UsageError(`${what} is required`);
+  return value;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAbsolute } from 'node:path';
-import { choiceOption, intOption, numberOption, parseOptions, pathOption } from '../../daemon/cli/args.ts';
+import { choiceOption, intOption, numberOption, parseOptions, pathOption, requiredOption } from '../../daemon/cli/args.ts';
 import { UsageError } from '../../daemon/cli/command.ts';
 
 const spec = { round: { type: 'string' }, bus: { type: 'boolean' }, port: { type: 'string', multiple: true } } as const;
@@ -73,5 +73,16 @@ describe('converters', () => {
 
   it('pathOption makes paths absolute', () => {
     expect(isAbsolute(pathOption('data'))).toBe(true);
+  });
+
+  it('an option not given stays undefined, so the command picks its default', () => {
+    expect(intOption(undefined, '--round', { min: 1 }) ?? 1).toBe(1);
+    expect(numberOption(undefined, '--speed', { above: 0 })).toBeUndefined();
+    expect(pathOption(undefined)).toBeUndefined();
+  });
+
+  it('requiredOption names what is missing', () => {
+    expect(requiredOption('d', '--data DIR')).toBe('d');
+    expect(usageMessage(() => requiredOption(undefined, '--data DIR'))).toBe('--data DIR is required');
   });
 });

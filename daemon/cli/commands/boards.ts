@@ -29,7 +29,7 @@ function parseBoardsArgs(argv: string[]): Args {
     port: { type: 'string', multiple: true },
     'no-scan': { type: 'boolean' },
   });
-  const timeoutMs = v.timeout === undefined ? 1_500 : numberOption(v.timeout, '--timeout', { above: 0, message: '--timeout needs a positive number of milliseconds' });
+  const timeoutMs = numberOption(v.timeout, '--timeout', { above: 0, message: '--timeout needs a positive number of milliseconds' }) ?? 1_500;
   if (v.port?.includes('')) throw new UsageError('--port needs a path');
   return { timeoutMs, json: v.json ?? false, ports: v.port ?? [], scan: !(v['no-scan'] ?? false) };
 }

@@ -49,15 +49,15 @@ function parseEmulateArgs(argv: string[]): Args {
     seed: { type: 'string' },
   });
   const a: Args = {
-    boards: v.boards === undefined ? 1 : intOption(v.boards, '--boards', { min: 1 }),
-    dir: v.dir === undefined ? null : pathOption(v.dir),
+    boards: intOption(v.boards, '--boards', { min: 1 }) ?? 1,
+    dir: pathOption(v.dir) ?? null,
     bus: v.bus ?? false,
-    serialBase: v['serial-base'] === undefined ? 10001 : intOption(v['serial-base'], '--serial-base', { min: 0 }),
+    serialBase: intOption(v['serial-base'], '--serial-base', { min: 0 }) ?? 10001,
     script: v.script ?? null,
     pgn: v.pgn ?? null,
-    game: v.game === undefined ? 1 : intOption(v.game, '--game', { min: 1 }),
+    game: intOption(v.game, '--game', { min: 1 }) ?? 1,
     noise: v.noise ?? 'clean',
-    seed: v.seed === undefined ? 1 : intOption(v.seed, '--seed', { min: 0 }),
+    seed: intOption(v.seed, '--seed', { min: 0 }) ?? 1,
   };
   if (a.script && a.pgn) throw new UsageError('give --script or --pgn, not both');
   if (a.serialBase + a.boards - 1 > 99_999) throw new UsageError('serial numbers have five digits');

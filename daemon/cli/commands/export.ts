@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { UsageError, type Command } from '../command.ts';
-import { intOption, parseOptions, pathOption } from '../args.ts';
+import type { Command } from '../command.ts';
+import { intOption, parseOptions, pathOption, requiredOption } from '../args.ts';
 import { loadConfig } from '../../tournament/config.ts';
 import { gameToPgn } from '../../server/pgn.ts';
 import { openExistingStore } from '../../runtime/open-existing.ts';
@@ -29,13 +29,11 @@ const exportCommand: Command = {
       game: { type: 'string' },
       out: { type: 'string' },
     });
-    const data = v.data === undefined ? undefined : pathOption(v.data);
-    const config = v.config;
-    const round = v.round === undefined ? undefined : intOption(v.round, '--round', { min: 1 });
-    const game = v.game;
-    const out = v.out === undefined ? undefined : pathOption(v.out);
-    if (!data) throw new UsageError('--data DIR is required');
-    const cfg = loadConfig(config);
+    const round = intOption(v.round, '--round', { min: 1 });
+    const { game } = v;
+    const out = pathOption(v.out);
+    const data = pathOption(requiredOption(v.data, '--data DIR'));
+    const cfg = loadConfig(v.config);
     if (!cfg.ok) {
       for (const m of cfg.error.messages) console.error(m);
       return 1;

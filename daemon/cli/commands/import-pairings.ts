@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
-import { choiceOption, intOption, parseOptions } from '../args.ts';
+import { choiceOption, intOption, parseOptions, requiredOption } from '../args.ts';
 import { describeStoreOpenError } from '../../store/errors.ts';
 import { openStore } from '../../store/store.ts';
 import { hallTables, loadConfig, STORE_FILE_NAME, tournamentSetup } from '../../tournament/config.ts';
@@ -46,8 +46,7 @@ function parseImportArgs(argv: string[]): Args {
     { positionals: true },
   );
   if (v.config === '') throw new UsageError('--config needs a file');
-  if (v.round === undefined) throw new UsageError('--round is required');
-  const round = intOption(v.round, '--round', { min: 1, message: '--round needs a round number (1, 2, …)' });
+  const round = intOption(requiredOption(v.round, '--round'), '--round', { min: 1, message: '--round needs a round number (1, 2, …)' });
   const format = v.format === undefined ? undefined : choiceOption(v.format, '--format', ['trf', 'csv']);
   if (files.length !== 1) throw new UsageError(files.length === 0 ? 'name the pairings file' : 'give exactly one pairings file');
   return { config: v.config, round, format, dryRun: v['dry-run'] ?? false, file: files[0]! };

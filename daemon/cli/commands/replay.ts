@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { UsageError, type Command } from '../command.ts';
-import { intOption, numberOption, parseOptions, pathOption } from '../args.ts';
+import { intOption, numberOption, parseOptions, pathOption, requiredOption } from '../args.ts';
 import { loadConfig } from '../../tournament/config.ts';
 import { fieldName } from '../../../protocols/dgt/squares.ts';
 import type { BoardEvent } from '../../../protocols/board-events.ts';
@@ -64,12 +64,10 @@ const replay: Command = {
       speed: { type: 'string' },
       step: { type: 'boolean' },
     });
-    const data = v.data === undefined ? undefined : pathOption(v.data);
-    const table = v.table === undefined ? undefined : intOption(v.table, '--table', { min: 1 });
-    const game = v.game;
-    const speed = v.speed === undefined ? undefined : numberOption(v.speed, '--speed', { above: 0 });
-    const step = v.step ?? false;
-    if (!data) throw new UsageError('--data DIR is required');
+    const table = intOption(v.table, '--table', { min: 1 });
+    const speed = numberOption(v.speed, '--speed', { above: 0 });
+    const { game, step = false } = v;
+    const data = pathOption(requiredOption(v.data, '--data DIR'));
     if (table !== undefined && game !== undefined) throw new UsageError('give --table or --game, not both');
     if (speed !== undefined && step) throw new UsageError('give --speed or --step, not both');
     const gameTable = game === undefined ? undefined : /^r\d+-t(\d+)$/.exec(game)?.[1];

@@ -47,7 +47,7 @@ function parseServeArgs(argv: string[]): Args {
     ...(v.config !== undefined ? { config: v.config } : {}),
     ...(v.data !== undefined ? { data: pathOption(v.data) } : {}),
     ...(v.port !== undefined ? { port: intOption(v.port, '--port', { min: 0, max: 65535 }) } : {}),
-    pace: v.pace === undefined ? 1 : numberOption(v.pace, '--pace', { above: 0 }),
+    pace: numberOption(v.pace, '--pace', { above: 0 }) ?? 1,
     viewer: !(v['no-viewer'] ?? false),
     boards: (v.board ?? []).map(boardOption),
   };
