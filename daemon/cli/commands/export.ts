@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from '../command.ts';
 import { intOption, parseOptions, pathOption, requiredOption } from '../args.ts';
-import { loadConfig } from '../../tournament/config.ts';
 import { gameToPgn } from '../../server/pgn.ts';
-import { openExistingStore } from '../../runtime/open-existing.ts';
+import { openStoredHall } from '../stored-hall.ts';
 import { rebuildHall } from '../../runtime/store-replay.ts';
 
 const usage = `usage: boardcast export --data DIR [--config FILE] [--round N] [--game ID] [--out FILE]
@@ -33,18 +32,10 @@ const exportCommand: Command = {
     const { game } = v;
     const out = pathOption(v.out);
     const data = pathOption(requiredOption(v.data, '--data DIR'));
-    const cfg = loadConfig(v.config);
-    if (!cfg.ok) {
-      for (const m of cfg.error.messages) console.error(m);
-      return 1;
-    }
-    const store = openExistingStore(data);
-    if (!store.ok) {
-      console.error(store.error);
-      return 1;
-    }
+    const hall = openStoredHall(data, v.config);
+    if (!hall) return 1;
     try {
-      const live = rebuildHall(store.value, cfg.value);
+      const live = rebuildHall(hall.store, hall.config);
       const rounds = live.rounds().filter((r) => round === undefined || r.round === round);
       const ids = rounds.flatMap((r) => (live.games(r.round) ?? []).map((g) => g.id)).filter((id) => game === undefined || id === game);
       if (ids.length === 0) {
@@ -61,7 +52,7 @@ const exportCommand: Command = {
       else process.stdout.write(pgn);
       return 0;
     } finally {
-      store.value.close();
+      hall.store.close();
     }
   },
 };

@@ -1,20 +1,21 @@
 import { createInterface } from 'node:readline';
 import { UsageError, type Command } from '../command.ts';
 import { intOption, numberOption, parseOptions, pathOption, requiredOption } from '../args.ts';
-import { loadConfig } from '../../tournament/config.ts';
 import { fieldName } from '../../../protocols/dgt/squares.ts';
 import type { BoardEvent } from '../../../protocols/board-events.ts';
 import type { GameChange } from '../../server/live-source.ts';
-import { openExistingStore } from '../../runtime/open-existing.ts';
+import { openStoredHall } from '../stored-hall.ts';
 import { newLiveSource } from '../../runtime/daemon.ts';
-import { replayTable, storedTables } from '../../runtime/store-replay.ts';
+import { replayTable, storedHallPairings, storedTables } from '../../runtime/store-replay.ts';
 
-const usage = `usage: boardcast replay --data DIR [--table N | --game ID] [--speed X | --step]
+const usage = `usage: boardcast replay --data DIR [--config FILE] [--table N | --game ID] [--speed X | --step]
 
 Replays the stored raw board events through a fresh reconstruction engine, printing each event
 and the moves, incidents and results it produced: the arbiter's tool for a disputed sequence.
 
   --data DIR   the daemon's data directory (required)
+  --config FILE  the tournament config the daemon ran with: its rules edition and category decide
+               the FIDE consequences shown (default: the embedded one)
   --table N    only table N (default: every table, one after the other)
   --game ID    only the events of this game (e.g. r2-t5)
   --speed X    replay at X times the recorded pace (default: as fast as possible)
@@ -59,6 +60,7 @@ const replay: Command = {
   async run(argv) {
     const { values: v } = parseOptions(argv, {
       data: { type: 'string' },
+      config: { type: 'string' },
       table: { type: 'string' },
       game: { type: 'string' },
       speed: { type: 'string' },
@@ -73,25 +75,19 @@ const replay: Command = {
     const gameTable = game === undefined ? undefined : /^r\d+-t(\d+)$/.exec(game)?.[1];
     if (game !== undefined && gameTable === undefined) throw new UsageError(`--game needs an id like r1-t3, not ${game}`);
 
-    const cfg = loadConfig();
-    if (!cfg.ok) {
-      for (const m of cfg.error.messages) console.error(m);
-      return 1;
-    }
-    const store = openExistingStore(data);
-    if (!store.ok) {
-      console.error(store.error);
-      return 1;
-    }
+    const hall = openStoredHall(data, v.config);
+    if (!hall) return 1;
+    const store = hall.store;
     const rl = step ? createInterface({ input: process.stdin }) : null;
     const lines = rl ? rl[Symbol.asyncIterator]() : null;
     try {
-      const live = newLiveSource(cfg.value);
-      const tables = table !== undefined ? [table] : gameTable !== undefined ? [Number(gameTable)] : storedTables(store.value);
+      const live = newLiveSource(hall.config);
+      const pairings = storedHallPairings(store, hall.config);
+      const tables = table !== undefined ? [table] : gameTable !== undefined ? [Number(gameTable)] : storedTables(store);
       let seen = 0;
       for (const t of tables) {
         let prevMono: number | null = null;
-        for (const s of replayTable(store.value, live, t)) {
+        for (const s of replayTable(store, live, t, pairings)) {
           if (game !== undefined && s.gameId !== game) continue;
           seen++;
           if (speed !== undefined && prevMono !== null) {
@@ -116,7 +112,7 @@ const replay: Command = {
       return 0;
     } finally {
       rl?.close();
-      store.value.close();
+      store.close();
     }
   },
 };
