@@ -16,7 +16,11 @@ On start, the live state is rebuilt by replaying the stored raw board events.
   --board T=PATH  put table T on the board at PATH (any device path, e.g. a pseudo-terminal of
                   \`boardcast emulate\`); replaces the config's board for T or adds the table
   --pace X        emulated tables play X times faster than real time (default 1)
-  --no-viewer     serve the API and feed only`;
+  --no-viewer     serve the API and feed only
+
+A table whose board is a 5-digit serial number is matched to the serial port whose board reports
+that number (probed every 10 s while unmatched); BOARDCAST_DEVICE_DIRS adds colon-separated
+directories or dir/pattern entries (e.g. /tmp/hall/board?) to the ports probed.`;
 
 interface Args {
   config?: string;
