@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,17 +6,9 @@ import type { GameState } from '../../daemon/server/live-source.ts';
 import { randomGame } from '../../protocols/games/random.ts';
 import { playNoisy } from '../../protocols/noisy-player/player.ts';
 import { eventually, getJson, runCli, servingUrl, waitForOutput, type Child } from '../runtime/daemon-child.ts';
+import { socatAvailable } from './socat.ts';
 
-function hasSocat(): boolean {
-  try {
-    execFileSync('socat', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const socat = hasSocat();
-if (!socat) console.warn('SKIPPING daemon-serial e2e: socat is not installed (apt-get install socat)');
+const socat = socatAvailable('daemon-serial');
 
 const root = mkdtempSync(join(tmpdir(), 'boardcast-serial-'));
 const children: Child[] = [];

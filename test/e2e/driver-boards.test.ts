@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,19 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
 import { PtyDevice } from '../../daemon/emulation/pty-board.ts';
 import { PtyPair } from '../../daemon/transport/pty.ts';
+import { socatAvailable } from './socat.ts';
 
 const run = promisify(execFile);
 
-function hasSocat(): boolean {
-  try {
-    execFileSync('socat', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const socat = hasSocat();
-if (!socat) console.warn('SKIPPING driver-boards e2e: socat is not installed (apt-get install socat)');
+const socat = socatAvailable('driver-boards');
 
 describe.skipIf(!socat)('boardcast boards on pseudo-terminals', () => {
   let dir: string;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,17 +8,9 @@ import { EmulatedBus } from '../../protocols/emulator/emulated-bus.ts';
 import { PtyDevice } from '../../daemon/emulation/pty-board.ts';
 import { BusSession, type BusEvent } from '../../daemon/board/bus.ts';
 import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
+import { socatAvailable } from './socat.ts';
 
-function hasSocat(): boolean {
-  try {
-    execFileSync('socat', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const socat = hasSocat();
-if (!socat) console.warn('SKIPPING driver-bus e2e: socat is not installed (apt-get install socat)');
+const socat = socatAvailable('driver-bus');
 
 async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
 import { PtyDevice } from '../../daemon/emulation/pty-board.ts';
 import { BoardSession, type SessionEvent } from '../../daemon/board/session.ts';
 import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
+import { socatAvailable } from './socat.ts';
 
 const HANDSHAKE = [0x40, 0x45, 0x55, 0x4d, 0x42, 0x4b];
 const E2 = 52;
@@ -16,16 +16,7 @@ const E4 = 36;
 const E7 = 12;
 const E5 = 28;
 
-function hasSocat(): boolean {
-  try {
-    execFileSync('socat', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const socat = hasSocat();
-if (!socat) console.warn('SKIPPING driver-reconnect e2e: socat is not installed (apt-get install socat)');
+const socat = socatAvailable('driver-reconnect');
 
 /** Waits (real time) until `predicate` holds for the events so far. */
 async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
