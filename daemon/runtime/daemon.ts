@@ -25,6 +25,7 @@ import { lockDataDir } from './data-lock.ts';
 import { DerivedRows } from './derived-rows.ts';
 import { BoardSources, isSerialNumber } from './board-sources.ts';
 import { SerialTransport } from '../transport/serial-transport.ts';
+import { arbiterCommand, replayableAmendment, type AmendmentDetail, type ArbiterHandler } from './arbiter.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
 
@@ -85,6 +86,8 @@ export interface TableTrack {
   /** Wall ms of the current game's first event and of the table's last event (resuming emulators). */
   gameStartWall: number | null;
   lastWall: number | null;
+  /** Id of the table's last raw event routed to the engines: where an arbiter action falls among them. */
+  lastEventId?: number;
 }
 
 function isOver(g: GameState | undefined): boolean {
@@ -163,15 +166,30 @@ export function newLiveSource(config: BoardcastConfig): MemoryLiveSource {
 
 /** Rebuilds every table's live games by replaying its stored raw events through fresh engines. */
 export function rebuildFromStore(store: Store, live: MemoryLiveSource, tracks: TableTrack[], pairings?: PairingLookup): number {
+  // Arbiter actions go back in exactly where they were taken: after the raw event that was the
+  // table's last one then, before the next (amendment ids keep the order of several at one point).
+  const byTable = new Map<number, AmendmentDetail[]>();
+  for (const row of store.amendments()) {
+    const a = replayableAmendment(row);
+    if (a) byTable.set(a.table, [...(byTable.get(a.table) ?? []), a]);
+  }
   let n = 0;
   for (const t of tracks) {
+    const pending = byTable.get(t.number) ?? [];
+    let next = 0;
     for (const e of store.readRawEvents(t.number)) {
+      while (next < pending.length && pending[next]!.afterRawEventId < e.id) {
+        live.arbiter(pending[next]!.gameId, pending[next]!.command);
+        next++;
+      }
+      t.lastEventId = e.id;
       const before = t.gamesPlayed;
       if (e.event) routeEvent(live, t, e.event, pairings);
       if (t.gamesPlayed !== before) t.gameStartWall = e.wallMs;
       t.lastWall = e.wallMs;
       n++;
     }
+    for (; next < pending.length; next++) live.arbiter(pending[next]!.gameId, pending[next]!.command);
   }
   return n;
 }
@@ -308,6 +326,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
         const t = byNumber.get(e.tableNumber);
         if (!t || !e.event) continue;
         if (t.track.gameId) touched.add(t.track.gameId);
+        t.track.lastEventId = e.id;
         routeEvent(live, t.track, e.event, pairings);
         if (t.track.gameId) touched.add(t.track.gameId);
       }
@@ -315,6 +334,28 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     },
     onError: (e, phase, pending) => log.error(`raw event ${phase} failed`, { error: String(e), pending }),
   });
+
+  const alog = log.child('arbiter');
+  // Recorded first (store-before-broadcast, like board events), then applied and reconciled.
+  const arbiter: ArbiterHandler = (gameId, action) => {
+    const g = live.game(gameId);
+    const t = g ? byNumber.get(g.table) : undefined;
+    if (!g || !t) return err({ status: 404, code: 'unknown-game', message: `no game ${JSON.stringify(gameId)}` });
+    const wallMs = Date.now();
+    const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: t.track.lastEventId ?? 0, command: arbiterCommand(action, wallMs) };
+    const roundId = store.round(tournamentId, g.round)?.id;
+    const storeGameId = roundId === undefined ? undefined : (store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck().get(roundId, g.table) as number | undefined);
+    try {
+      store.recordAmendment({ gameId: storeGameId ?? null, wallMs, arbiter: action.arbiter, action: detail.command.type, reason: action.reason, detail });
+    } catch (e) {
+      alog.error('amendment not recorded', { gameId, error: String(e) });
+      return err({ status: 500, code: 'store-error', message: `the amendment could not be stored: ${(e as Error).message}` });
+    }
+    live.arbiter(gameId, detail.command);
+    reconcile(gameId);
+    alog.info('arbiter action', { gameId, action: detail.command.type, arbiter: action.arbiter, reason: action.reason });
+    return ok(live.game(gameId)!);
+  };
 
   for (const t of tables) {
     const tlog = log.child(`table ${t.track.number}`);
@@ -371,6 +412,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       port: opts.port ?? config.httpPort,
       host: opts.host ?? config.httpHost,
       viewer: opts.viewer ?? true,
+      arbiter,
       bridges: { serialOf: (table) => tables.find((t) => t.track.number === table)?.session.serialNumber ?? null },
       health: () => {
         const list = tableList();

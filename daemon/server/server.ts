@@ -9,6 +9,7 @@ import { arbiterTokenCheck } from './arbiter-auth.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
 import { apiRouter, type HealthReport } from './http-api.ts';
 import type { LiveSource } from './live-source.ts';
+import type { ArbiterHandler } from '../runtime/arbiter.ts';
 import { bundleViewer } from './viewer-bundle.ts';
 import { viewerHtml } from './viewer-html.ts';
 
@@ -32,6 +33,8 @@ export interface ServerOptions {
   bridges?: false | { serialOf?(table: number): string | null };
   /** Fields added to GET /health (the daemon reports its tables and their board connections). */
   health?: HealthReport;
+  /** Applies token-checked arbiter actions (POST /api/arbiter/games/:id/…); absent: no such routes. */
+  arbiter?: ArbiterHandler;
 }
 
 export interface RunningServer {
@@ -53,7 +56,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const checkToken = arbiterTokenCheck(opts.arbiterToken);
   const app = express();
   app.disable('x-powered-by');
-  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health));
+  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health, opts.arbiter));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {
