@@ -1,5 +1,5 @@
 import { BoardEmulator, type EmulatorAction, type TimedBytes } from '../../protocols/emulator/board-emulator.ts';
-import { ScriptCursor, type EmulatedDevice } from '../../protocols/emulator/script.ts';
+import { ScriptCursor, concatBytes, type EmulatedDevice } from '../../protocols/emulator/script.ts';
 import type { PieceCode } from '../../protocols/dgt/squares.ts';
 import type { TimeControl } from '../../protocols/emulator/tabletop.ts';
 import { HANDSHAKE_BYTES } from '../board/wire.ts';
@@ -104,14 +104,7 @@ export class EmulatedTable implements EmulatedDevice {
   private pendingOutput: TimedBytes[] = [];
 
   takeOutput(): Uint8Array {
-    const parts = this.takeTimedOutput();
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.bytes.length, 0));
-    let o = 0;
-    for (const p of parts) {
-      out.set(p.bytes, o);
-      o += p.bytes.length;
-    }
-    return out;
+    return concatBytes(this.takeTimedOutput());
   }
 
   takeTimedOutput(): TimedBytes[] {

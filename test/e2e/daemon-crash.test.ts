@@ -8,7 +8,7 @@ import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
 import type { GameState } from '../../daemon/server/live-source.ts';
 import { randomGame } from '../../protocols/games/random.ts';
 import { playNoisy, sessionEvents, type NoisyScript } from '../../protocols/noisy-player/player.ts';
-import { eventually, getJson, runCli, servingUrl, waitForOutput, type Child } from '../runtime/daemon-child.ts';
+import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';
 
 /*
  * Crash and restart mid-round on real pseudo-terminals: `boardcast emulate` plays a scripted game
@@ -26,11 +26,7 @@ import { eventually, getJson, runCli, servingUrl, waitForOutput, type Child } fr
 const root = mkdtempSync(join(tmpdir(), 'boardcast-crash-'));
 const children: Child[] = [];
 afterAll(async () => {
-  // SIGTERM first: `boardcast emulate` stops its socat children only when it shuts down itself.
-  const running = children.filter((c) => c.proc.exitCode === null);
-  for (const c of running) c.proc.kill('SIGTERM');
-  await Promise.race([Promise.all(running.map((c) => c.exit)), new Promise((r) => setTimeout(r, 5000))]);
-  for (const c of running) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+  await stopChildren(children);
   rmSync(root, { recursive: true, force: true });
 });
 

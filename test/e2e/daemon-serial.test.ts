@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { GameState } from '../../daemon/server/live-source.ts';
 import { randomGame } from '../../protocols/games/random.ts';
 import { playNoisy } from '../../protocols/noisy-player/player.ts';
-import { eventually, getJson, runCli, servingUrl, waitForOutput, type Child } from '../runtime/daemon-child.ts';
+import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';
 import { socatAvailable } from './socat.ts';
 
 const socat = socatAvailable('daemon-serial');
@@ -13,11 +13,7 @@ const socat = socatAvailable('daemon-serial');
 const root = mkdtempSync(join(tmpdir(), 'boardcast-serial-'));
 const children: Child[] = [];
 afterAll(async () => {
-  // SIGTERM first: `boardcast emulate` stops its socat children only when it shuts down itself.
-  const running = children.filter((c) => c.proc.exitCode === null);
-  for (const c of running) c.proc.kill('SIGTERM');
-  await Promise.race([Promise.all(running.map((c) => c.exit)), new Promise((r) => setTimeout(r, 5000))]);
-  for (const c of running) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+  await stopChildren(children);
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -70,3 +70,14 @@ export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs:
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Ends every child still running: SIGTERM first, because `boardcast emulate` stops its socat
+ * children only when it shuts down itself; SIGKILL whatever is left after 5 s.
+ */
+export async function stopChildren(children: readonly Child[]): Promise<void> {
+  const running = children.filter((c) => c.proc.exitCode === null);
+  for (const c of running) c.proc.kill('SIGTERM');
+  await Promise.race([Promise.all(running.map((c) => c.exit)), new Promise((r) => setTimeout(r, 5000))]);
+  for (const c of running) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+}
