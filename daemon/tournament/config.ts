@@ -14,6 +14,13 @@ export interface TableConfig {
   whiteOnClock: 'left' | 'right';
 }
 
+/**
+ * How a table's games open: 'board', when its board is set up in a start position after a game
+ * (the round is the table's game count, so a table that plays every round needs no action);
+ * 'arbiter', only when the arbiter starts the round (boardcast round start N), one game per pairing.
+ */
+export type RoundStart = 'board' | 'arbiter';
+
 export interface EmulateConfig {
   count: number;
   /** "random" or a path (resolved like dataDir) to a PGN file or a directory of PGN files. */
@@ -29,7 +36,7 @@ export interface BoardcastConfig {
   /** The file it came from (absolute), or null for the embedded default. */
   source: string | null;
   event: { name: string; site: string; federation: string | null; chiefArbiter: string | null };
-  rounds: { count: number; dates: string[] };
+  rounds: { count: number; dates: string[]; start: RoundStart };
   timeControl: TimeControl;
   rules: { edition: RulesEdition; category: GameCategory; chess960: boolean };
   tables: TableConfig[];
@@ -102,7 +109,7 @@ function describe(e: ErrorObject): string {
 
 interface RawConfig {
   event: { name: string; site: string; federation?: string; chiefArbiter?: string };
-  rounds: { count: number; dates: string[] };
+  rounds: { count: number; dates: string[]; start: RoundStart };
   timeControl: TimeControlConfig;
   rules: { edition: RulesEdition; category: GameCategory; chess960: boolean };
   tables: TableConfig[];
@@ -169,7 +176,7 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
       federation: c.event.federation ?? null,
       chiefArbiter: c.event.chiefArbiter ?? null,
     },
-    rounds: { count: c.rounds.count, dates: c.rounds.dates },
+    rounds: { count: c.rounds.count, dates: c.rounds.dates, start: c.rounds.start },
     timeControl: normaliseTimeControl(c.timeControl),
     rules: c.rules,
     tables: c.tables,
