@@ -2,14 +2,20 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
+import { serialToBusAddress } from '../../protocols/dgt/bus.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { GameCategory, HallTable, RulesEdition, TournamentSetup } from '../store/types.ts';
 import { normaliseTimeControl, pgnTimeControl, type TimeControl, type TimeControlConfig } from './time-control.ts';
 
 export interface TableConfig {
   number: number;
-  /** Device path (e.g. /dev/ttyUSB0) or the board's 5-digit serial number. */
+  /** Device path (e.g. /dev/ttyUSB0) or the board's 5-digit serial number (always the serial with `bus`). */
   board: string;
+  /**
+   * Device path of the DGT bus line the board hangs on (several boards in bus mode on one serial
+   * line). The board is then addressed on the line by its serial number (`board`).
+   */
+  bus?: string;
   /** Which side of the clock White's player sits on (the clock reports left/right, not colours). */
   whiteOnClock: 'left' | 'right';
 }
@@ -132,12 +138,52 @@ function crossChecks(c: RawConfig): string[] {
     if (b !== undefined) problems.push(`tables[${i}].board: board ${t.board} is already on tables[${b}]`);
     else boards.set(t.board, i);
   });
+  problems.push(...busChecks(c.tables));
   if (c.rounds.dates.length > c.rounds.count) {
     problems.push(`rounds.dates: ${c.rounds.dates.length} dates for ${c.rounds.count} rounds`);
   }
   if (c.tables.length === 0 && !c.emulate) {
     problems.push('tables: must list at least one table (or add an "emulate" section)');
   }
+  return problems;
+}
+
+/**
+ * Bus tables: the board is found on its line by the address its serial number gives (dgtbrd.h: the
+ * serial's decimal value as 14 bits), so `board` must be that serial, two boards on one line must
+ * not share an address, and a line cannot also be opened as a single board's port.
+ */
+function busChecks(tables: readonly TableConfig[]): string[] {
+  const problems: string[] = [];
+  const singlePorts = new Map<string, number>();
+  tables.forEach((t, i) => {
+    if (!/^\d{5}$/.test(t.board)) singlePorts.set(t.board, i);
+  });
+  /** bus path → address → the table using it */
+  const addresses = new Map<string, Map<number, number>>();
+  tables.forEach((t, i) => {
+    if (t.bus === undefined) return;
+    const port = singlePorts.get(t.bus);
+    if (port !== undefined) problems.push(`tables[${i}].bus: ${t.bus} is also tables[${port}].board; a line is either one board's port or a bus line`);
+    if (!/^\d{5}$/.test(t.board)) {
+      problems.push(`tables[${i}].bus: needs tables[${i}].board to be the board's serial number (5 digits, e.g. "12007"), not ${JSON.stringify(t.board)}`);
+      return;
+    }
+    const address = serialToBusAddress(t.board);
+    // Address 0 is the PING broadcast every board answers: no board can be polled there.
+    if (address === 0) {
+      problems.push(`tables[${i}].board: serial ${t.board} gives bus address 0 (the broadcast address), which no board can be polled at`);
+      return;
+    }
+    let onLine = addresses.get(t.bus);
+    if (!onLine) addresses.set(t.bus, (onLine = new Map()));
+    const other = onLine.get(address);
+    if (other !== undefined) {
+      problems.push(`tables[${i}].board: serial ${t.board} has bus address ${address} on ${t.bus}, the same as tables[${other}].board ${tables[other]!.board} (addresses are the serial modulo 16384)`);
+    } else {
+      onLine.set(address, i);
+    }
+  });
   return problems;
 }
 

@@ -48,7 +48,8 @@ describe('loadConfig', () => {
     const r = loadConfig('config/example.json');
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.tables).toHaveLength(6);
+    expect(r.value.tables).toHaveLength(8);
+    expect(r.value.tables.filter((t) => t.bus !== undefined).map((t) => t.board)).toEqual(['12007', '12008']);
     expect(r.value.emulate).toBeNull();
     expect(tournamentSetup(r.value)).toMatchObject({ name: 'Ljubljana Open 2026', timeControl: '5400+30', roundCount: 9, endDate: '2026-07-12' });
   });
@@ -102,6 +103,75 @@ describe('loadConfig', () => {
     expect(errorsOf(t)).toEqual(['config error: tables[2].board: must be an absolute device path (/dev/ttyUSB0, a pseudo-terminal such as /tmp/boards/board1), COMn, or a 5-digit serial number']);
     t.tables[2]!.board = '1234';
     expect(errorsOf(t)).toEqual(['config error: tables[2].board: must be an absolute device path (/dev/ttyUSB0, a pseudo-terminal such as /tmp/boards/board1), COMn, or a 5-digit serial number']);
+  });
+
+  describe('tables[i].bus', () => {
+    const busHall = () => {
+      const c = clone(good) as { tables: Record<string, unknown>[] };
+      c.tables.push({ number: 4, board: '12007', bus: '/dev/ttyUSB2' }, { number: 5, board: '12008', bus: '/dev/ttyUSB2', whiteOnClock: 'right' });
+      return c;
+    };
+
+    it('keeps the bus line of boards given by serial number, and leaves other tables without one', () => {
+      const r = load(busHall());
+      expect(r.ok ? [] : r.error.messages).toEqual([]);
+      if (!r.ok) return;
+      expect(r.value.tables.slice(3)).toEqual([
+        { number: 4, board: '12007', bus: '/dev/ttyUSB2', whiteOnClock: 'left' },
+        { number: 5, board: '12008', bus: '/dev/ttyUSB2', whiteOnClock: 'right' },
+      ]);
+      expect(r.value.tables[0]!.bus).toBeUndefined();
+    });
+
+    it('takes a pseudo-terminal or COMn as the line, and several lines', () => {
+      const c = busHall();
+      c.tables[3]!.bus = '/tmp/hall/bus1';
+      c.tables[4]!.bus = 'COM4';
+      const r = load(c);
+      expect(r.ok && r.value.tables.map((t) => t.bus)).toEqual([undefined, undefined, undefined, '/tmp/hall/bus1', 'COM4']);
+    });
+
+    it('names a line that is not a device path', () => {
+      const c = busHall();
+      c.tables[3]!.bus = 'ttyUSB2';
+      expect(errorsOf(c)).toEqual([
+        'config error: tables[3].bus: must be the absolute device path of the DGT bus line the board hangs on (/dev/ttyUSB2, a pseudo-terminal such as /tmp/boards/bus1) or COMn',
+      ]);
+      c.tables[3]!.bus = '';
+      expect(errorsOf(c)).toHaveLength(1);
+    });
+
+    it('needs the board to be the serial number the line addresses it by', () => {
+      const c = busHall();
+      c.tables[3]!.board = '/dev/ttyUSB3';
+      expect(errorsOf(c)).toEqual([
+        'config error: tables[3].bus: needs tables[3].board to be the board\'s serial number (5 digits, e.g. "12007"), not "/dev/ttyUSB3"',
+      ]);
+    });
+
+    it('refuses a line that is also a table\'s board port', () => {
+      const c = busHall();
+      c.tables[4]!.bus = '/dev/ttyUSB0';
+      expect(errorsOf(c)).toEqual([
+        'config error: tables[4].bus: /dev/ttyUSB0 is also tables[0].board; a line is either one board\'s port or a bus line',
+      ]);
+    });
+
+    it('refuses two boards with one address on a line, and address 0', () => {
+      const c = busHall();
+      // 28391 = 12007 + 16384: the 14-bit address of both is 12007.
+      c.tables[4]!.board = '28391';
+      expect(errorsOf(c)).toEqual([
+        'config error: tables[4].board: serial 28391 has bus address 12007 on /dev/ttyUSB2, the same as tables[3].board 12007 (addresses are the serial modulo 16384)',
+      ]);
+      // On separate lines the same address is fine.
+      c.tables[4]!.bus = '/dev/ttyUSB3';
+      expect(load(c).ok).toBe(true);
+      c.tables[4]!.board = '16384';
+      expect(errorsOf(c)).toEqual([
+        'config error: tables[4].board: serial 16384 gives bus address 0 (the broadcast address), which no board can be polled at',
+      ]);
+    });
   });
 
   it('reports a bad time control once, unknown keys, and duplicates', () => {
