@@ -3,6 +3,7 @@ import type { ArbiterCommand } from '../reconstruction/game-events.ts';
 import type { GameState } from '../server/live-source.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { AmendmentRow } from '../store/types.ts';
+import type { HallCommand } from './hall-router.ts';
 
 /** The arbiter actions the HTTP API accepts (POST /api/arbiter/games/:id/<kind>). */
 export type ArbiterActionKind = 'result' | 'reinstate' | 'position';
@@ -14,7 +15,7 @@ export type ArbiterAction =
   | { kind: 'position'; fen: string; reason: string; arbiter: string };
 
 export interface ArbiterFailure {
-  status: 400 | 404 | 500;
+  status: 400 | 404 | 409 | 500;
   code: string;
   message: string;
 }
@@ -88,13 +89,33 @@ export interface AmendmentDetail {
   command: ArbiterCommand;
 }
 
+/** A round start or close as its amendment row stores it (`afterRawEventId`: the store's last raw event then). */
+export type RoundAmendmentDetail =
+  | { kind: 'start-round'; round: number; tables: number[]; at: number; afterRawEventId: number }
+  | { kind: 'close-round'; round: number; at: number; force: boolean; afterRawEventId: number };
+
+/** A hall command read back from the audit trail, with the place in the event stream it goes. */
+export interface StoredHallCommand {
+  afterRawEventId: number;
+  command: HallCommand;
+}
+
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+
 /** The replayable part of an amendment row; null for rows written by other tools (not replayed). */
-export function replayableAmendment(row: AmendmentRow): AmendmentDetail | null {
-  const d = row.detail as Partial<AmendmentDetail> | null;
-  if (typeof d !== 'object' || d === null) return null;
-  if (typeof d.gameId !== 'string' || typeof d.table !== 'number' || typeof d.afterRawEventId !== 'number') return null;
+export function hallCommandOf(row: AmendmentRow): StoredHallCommand | null {
+  const d = row.detail as Record<string, unknown> | null;
+  if (typeof d !== 'object' || d === null || !isCount(d.afterRawEventId)) return null;
+  const after = d.afterRawEventId;
+  if (d.kind === 'start-round' || d.kind === 'close-round') {
+    if (!isCount(d.round) || d.round < 1 || typeof d.at !== 'number') return null;
+    if (d.kind === 'close-round') return { afterRawEventId: after, command: { kind: 'close-round', round: d.round, at: d.at } };
+    if (!Array.isArray(d.tables) || !d.tables.every(isCount)) return null;
+    return { afterRawEventId: after, command: { kind: 'start-round', round: d.round, tables: d.tables as number[], at: d.at } };
+  }
+  if (typeof d.gameId !== 'string' || typeof d.table !== 'number') return null;
   const c = d.command as ArbiterCommand | undefined;
   if (typeof c !== 'object' || c === null || typeof c.at !== 'number') return null;
   if (c.type !== 'set-result' && c.type !== 'reinstate' && c.type !== 'set-position') return null;
-  return { gameId: d.gameId, table: d.table, afterRawEventId: d.afterRawEventId, command: c };
+  return { afterRawEventId: after, command: { kind: 'game', gameId: d.gameId, table: d.table, command: c } };
 }

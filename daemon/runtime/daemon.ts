@@ -18,14 +18,18 @@ import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
 import { pgnTimeControl } from '../tournament/time-control.ts';
 import { mockPortFactory, serialTransportFactory } from '../transport/serial-transport.ts';
 import type { TransportFactory } from '../transport/byte-transport.ts';
-import { demoGame, demoPairings, isNoiseModel, resolveGameSource, resumePoint } from './demo-games.ts';
+import { demoGame, isNoiseModel, resolveGameSource, resumePoint } from './demo-games.ts';
 import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
 import { lockDataDir } from './data-lock.ts';
 import { DerivedRows } from './derived-rows.ts';
 import { BoardSources, isSerialNumber } from './board-sources.ts';
 import { SerialTransport } from '../transport/serial-transport.ts';
-import { arbiterCommand, replayableAmendment, type AmendmentDetail, type ArbiterHandler } from './arbiter.ts';
+import { arbiterCommand, type AmendmentDetail, type ArbiterHandler } from './arbiter.ts';
+import type { TableTrack } from './hall-router.ts';
+import { hallPairings } from './hall-pairings.ts';
+import { roundHandler, type RoundHandler } from './rounds.ts';
+import { hallRouter, newLiveSource, replayStore } from './store-replay.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
 
@@ -63,89 +67,6 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-const WHITE_BACK: PieceCode[] = [PIECE.WROOK, PIECE.WKNIGHT, PIECE.WBISHOP, PIECE.WQUEEN, PIECE.WKING, PIECE.WBISHOP, PIECE.WKNIGHT, PIECE.WROOK];
-const BLACK_BACK: PieceCode[] = [PIECE.BROOK, PIECE.BKNIGHT, PIECE.BBISHOP, PIECE.BQUEEN, PIECE.BKING, PIECE.BBISHOP, PIECE.BKNIGHT, PIECE.BROOK];
-
-/** The standard start position in DGT field order (0 = a8), either way round on the table. */
-function isStartPosition(board: readonly PieceCode[]): boolean {
-  const start: PieceCode[] = [...BLACK_BACK, ...Array(8).fill(PIECE.BPAWN), ...Array(32).fill(PIECE.EMPTY), ...Array(8).fill(PIECE.WPAWN), ...WHITE_BACK];
-  const same = (b: readonly PieceCode[]): boolean => b.every((p, i) => p === board[i]);
-  return same(start) || same([...start].reverse());
-}
-
-const unnamed = (name: string): PlayerInfo => ({ name, title: null, rating: null, federation: null, fideId: null });
-
-/**
- * Game boundaries of one table, decided from its event stream alone so a replay finds the same
- * ones: a table's next game begins when, after a result, the board shows the start position again.
- */
-export interface TableTrack {
-  number: number;
-  gameId: string | null;
-  gamesPlayed: number;
-  /** Wall ms of the current game's first event and of the table's last event (resuming emulators). */
-  gameStartWall: number | null;
-  lastWall: number | null;
-  /** Id of the table's last raw event routed to the engines: where an arbiter action falls among them. */
-  lastEventId?: number;
-}
-
-function isOver(g: GameState | undefined): boolean {
-  return g !== undefined && (g.status === 'finished' || g.ply >= 2);
-}
-
-/** The players of a round's game at a table, from the imported pairings; undefined when unpaired. */
-export type PairingLookup = (round: number, table: number) => { white: PlayerInfo; black: PlayerInfo } | undefined;
-
-/** Pairings of the config's tournament in the store (boardcast import-pairings writes them). */
-export function storePairings(store: Store, tournamentId: number): PairingLookup {
-  return (round, table) => {
-    const r = store.round(tournamentId, round);
-    const p = r ? store.pairings(r.id).find((x) => x.table === table) : undefined;
-    if (!p) return undefined;
-    const strip = ({ id: _id, ...info }: PlayerInfo & { id: number }): PlayerInfo => info;
-    return { white: strip(p.white), black: strip(p.black) };
-  };
-}
-
-/** Routes one committed board event to the game it belongs to. Pure in (track, live, event, pairings). */
-export function routeEvent(live: MemoryLiveSource, track: TableTrack, ev: BoardEvent, pairings?: PairingLookup): void {
-  // game() copies the whole game: only looked at for the rare dump that could start a new one.
-  // A full scan showing the start position after a result, or after moves were played (a game
-  // abandoned without a result recognised on the board, e.g. a resignation), is the arbiter
-  // setting up the next game: a dump cannot show a position the players reached by moving.
-  const newGame =
-    track.gameId === null ||
-    (ev.type === 'dump' && isStartPosition(ev.board) && isOver(live.game(track.gameId)));
-  if (newGame) {
-    track.gamesPlayed++;
-    const round = track.gamesPlayed;
-    track.gameId = `r${round}-t${track.number}`;
-    const paired = pairings?.(round, track.number);
-    live.addGame({
-      id: track.gameId,
-      round,
-      table: track.number,
-      white: paired?.white ?? unnamed(`White (table ${track.number})`),
-      black: paired?.black ?? unnamed(`Black (table ${track.number})`),
-    });
-  }
-  live.push(track.gameId!, ev);
-}
-
-function tournamentInfo(c: BoardcastConfig): TournamentInfo {
-  return {
-    id: 'boardcast',
-    name: c.event.name,
-    site: c.event.site,
-    startDate: c.rounds.dates[0] ?? null,
-    endDate: c.rounds.dates[c.rounds.dates.length - 1] ?? null,
-    timeControl: pgnTimeControl(c.timeControl),
-    variant: c.rules.chess960 ? 'chess960' : 'standard',
-    roundCount: c.rounds.count,
-  };
-}
-
 /** Session time is wall-clock ms, so events of a run before a restart stay earlier than the new ones. */
 const wallTimers: Timers = {
   now: () => Date.now(),
@@ -158,40 +79,6 @@ interface TableRuntime {
   board: string;
   session: BoardSession;
   link: MockPortLink | null;
-}
-
-export function newLiveSource(config: BoardcastConfig): MemoryLiveSource {
-  return new MemoryLiveSource({ tournament: tournamentInfo(config), rounds: [], games: [] });
-}
-
-/** Rebuilds every table's live games by replaying its stored raw events through fresh engines. */
-export function rebuildFromStore(store: Store, live: MemoryLiveSource, tracks: TableTrack[], pairings?: PairingLookup): number {
-  // Arbiter actions go back in exactly where they were taken: after the raw event that was the
-  // table's last one then, before the next (amendment ids keep the order of several at one point).
-  const byTable = new Map<number, AmendmentDetail[]>();
-  for (const row of store.amendments()) {
-    const a = replayableAmendment(row);
-    if (a) byTable.set(a.table, [...(byTable.get(a.table) ?? []), a]);
-  }
-  let n = 0;
-  for (const t of tracks) {
-    const pending = byTable.get(t.number) ?? [];
-    let next = 0;
-    for (const e of store.readRawEvents(t.number)) {
-      while (next < pending.length && pending[next]!.afterRawEventId < e.id) {
-        live.arbiter(pending[next]!.gameId, pending[next]!.command);
-        next++;
-      }
-      t.lastEventId = e.id;
-      const before = t.gamesPlayed;
-      if (e.event) routeEvent(live, t, e.event, pairings);
-      if (t.gamesPlayed !== before) t.gameStartWall = e.wallMs;
-      t.lastWall = e.wallMs;
-      n++;
-    }
-    for (; next < pending.length; next++) live.arbiter(pending[next]!.gameId, pending[next]!.command);
-  }
-  return n;
 }
 
 export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDaemon, string>> {
@@ -262,15 +149,14 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   }
 
   const tournamentId = store.upsertTournament(tournamentSetup(config));
-  const imported = storePairings(store, tournamentId);
-  // The demo hall's players are the ones its scores name, unless pairings were imported for the round.
-  const demo = e && source && typeof source !== 'string' ? demoPairings(source, e.count, config.tables.reduce((m, t) => Math.max(m, t.number), 0) + 1) : undefined;
-  const pairings: PairingLookup = (round, table) => imported(round, table) ?? demo?.(round, table);
-  const live = newLiveSource(config);
-  const tracks: TableTrack[] = boards.map((b) => ({ number: b.number, gameId: null, gamesPlayed: 0, gameStartWall: null, lastWall: null }));
+  // Players: imported pairings, else (demo hall) the ones its game scores name.
+  const pairings = hallPairings(store, config, source && typeof source !== 'string' ? source : null);
+  const live = newLiveSource(config, store);
+  const router = hallRouter(config, live, pairings);
+  const tracks: TableTrack[] = boards.map((b) => router.track(b.number));
   const t0 = performance.now();
-  const events = rebuildFromStore(store, live, tracks, pairings);
-  const rebuilt = { events, games: tracks.reduce((n, t) => n + t.gamesPlayed, 0), ms: performance.now() - t0 };
+  const events = replayStore(store, router, boards.map((b) => b.number));
+  const rebuilt = { events, games: router.tracks().reduce((n, t) => n + t.games.length, 0), ms: performance.now() - t0 };
   log.info('live state rebuilt from the store', { rawEvents: events, games: rebuilt.games, ms: Math.round(rebuilt.ms) });
 
   if (e && source && typeof source !== 'string') {
@@ -285,8 +171,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       const resume = !current
         ? undefined
         : current.status === 'finished'
-          ? { gameIndex: track.gamesPlayed, atMs: 0 }
-          : { gameIndex: track.gamesPlayed - 1, atMs: resumePoint(demoGame(source, e.count, b.number, track.gamesPlayed - 1, e.noise as NoiseModel, e.seed, config.timeControl).script, current.ply) };
+          ? { gameIndex: track.games.length, atMs: 0 }
+          : { gameIndex: track.games.length - 1, atMs: resumePoint(demoGame(source, e.count, b.number, track.games.length - 1, e.noise as NoiseModel, e.seed, config.timeControl).script, current.ply) };
       const device = new EmulatedTable({
         serial: b.board.slice('emulated:'.length),
         nextGame: (k) => demoGame(source, e.count, b.number, k, e.noise as NoiseModel, e.seed, config.timeControl).script,
@@ -303,7 +189,11 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     track: tracks[i]!,
     board: b.board,
     link: b.link,
-    session: new BoardSession({ transport: b.transport!, timers: wallTimers }),
+    session: new BoardSession({
+      transport: b.transport!,
+      timers: wallTimers,
+      whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left',
+    }),
   }));
   const byNumber = new Map(tables.map((t) => [t.track.number, t]));
 
@@ -316,7 +206,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     for (const p of r.problems) dlog.warn('derived row not written', { gameId, problem: p });
   };
   // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
-  for (const t of tracks) for (let k = 1; k <= t.gamesPlayed; k++) reconcile(`r${k}-t${t.number}`);
+  for (const t of router.tracks()) for (const id of t.games) reconcile(id);
 
   const writer = new RawEventWriter(store, {
     // Only committed events reach the engines and the feed (store-before-broadcast).
@@ -324,11 +214,14 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       const touched = new Set<string>();
       for (const e of batch) {
         const t = byNumber.get(e.tableNumber);
-        if (!t || !e.event) continue;
+        if (!t) continue;
+        if (!e.event) {
+          t.track.lastEventId = e.id;
+          continue;
+        }
         if (t.track.gameId) touched.add(t.track.gameId);
-        t.track.lastEventId = e.id;
-        routeEvent(live, t.track, e.event, pairings);
-        if (t.track.gameId) touched.add(t.track.gameId);
+        const to = router.route(e.tableNumber, e.event, e.id);
+        if (to) touched.add(to);
       }
       for (const id of touched) reconcile(id);
     },
@@ -338,11 +231,10 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const alog = log.child('arbiter');
   // Recorded first (store-before-broadcast, like board events), then applied and reconciled.
   const arbiter: ArbiterHandler = (gameId, action) => {
-    const g = live.game(gameId);
-    const t = g ? byNumber.get(g.table) : undefined;
-    if (!g || !t) return err({ status: 404, code: 'unknown-game', message: `no game ${JSON.stringify(gameId)}` });
+    const g = live.progress(gameId) && live.game(gameId);
+    if (!g) return err({ status: 404, code: 'unknown-game', message: `no game ${JSON.stringify(gameId)}` });
     const wallMs = Date.now();
-    const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: t.track.lastEventId ?? 0, command: arbiterCommand(action, wallMs) };
+    const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: router.track(g.table).lastEventId ?? 0, command: arbiterCommand(action, wallMs) };
     const roundId = store.round(tournamentId, g.round)?.id;
     const storeGameId = roundId === undefined ? undefined : (store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck().get(roundId, g.table) as number | undefined);
     try {
@@ -351,10 +243,17 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       alog.error('amendment not recorded', { gameId, error: String(e) });
       return err({ status: 500, code: 'store-error', message: `the amendment could not be stored: ${(e as Error).message}` });
     }
-    live.arbiter(gameId, detail.command);
+    router.apply({ kind: 'game', table: g.table, gameId, command: detail.command });
     reconcile(gameId);
     alog.info('arbiter action', { gameId, action: detail.command.type, arbiter: action.arbiter, reason: action.reason });
     return ok(live.game(gameId)!);
+  };
+  const startOrClose = roundHandler({ store, tournamentId, router, tables: boards.map((b) => b.number), reconcile });
+  const rounds: RoundHandler = (n, action) => {
+    const done = startOrClose(n, action);
+    if (done.ok) alog.info(`round ${n} ${action.kind === 'start' ? 'started' : 'closed'}`, { games: done.value.games.length, arbiter: action.arbiter, reason: action.reason });
+    else alog.warn(`round ${n} not ${action.kind === 'start' ? 'started' : 'closed'}`, { problem: done.error.message });
+    return done;
   };
 
   for (const t of tables) {
@@ -413,6 +312,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       host: opts.host ?? config.httpHost,
       viewer: opts.viewer ?? true,
       arbiter,
+      rounds,
       bridges: { serialOf: (table) => tables.find((t) => t.track.number === table)?.session.serialNumber ?? null },
       health: () => {
         const list = tableList();

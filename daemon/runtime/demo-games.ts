@@ -14,7 +14,7 @@ import type { EmulatorAction } from '../../protocols/emulator/board-emulator.ts'
 import { PIECE, squareToField, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { positionFromFen } from '../../protocols/games/pgn.ts';
 import { parseSquare } from 'chessops/util';
-import type { PairingLookup } from './daemon.ts';
+import type { PairingLookup } from './hall-router.ts';
 
 /** The shared corpus of real games, next to the repository (../shared/data/games). */
 export const SHARED_GAMES_DIR = fileURLToPath(new URL('../../../shared/data/games/', import.meta.url));

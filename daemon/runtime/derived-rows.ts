@@ -1,5 +1,13 @@
 import type { GameState } from '../server/live-source.ts';
 import type { Store } from '../store/store.ts';
+import type { ResultSource } from '../store/types.ts';
+
+/** Who ended a game, from the read model's termination text (daemon/server/memory-live-source.ts). */
+function resultSourceOf(termination: string | null): ResultSource {
+  if (termination === 'arbiter decision') return 'arbiter';
+  if (termination === 'result set on the board') return 'result-pieces';
+  return 'engine';
+}
 
 /**
  * The store's derived rows (games, moves, results, incidents) are a function of the raw events:
@@ -99,8 +107,11 @@ export class DerivedRows {
         written++;
       }
       const after = this.store.game(id)!;
-      if (g.status === 'finished' && g.result !== '*' && (after.status !== 'finished' || after.result !== g.result)) {
-        if (after.resultSource !== 'arbiter') note(this.store.finishGame(id, { result: g.result, source: 'engine', termination: g.termination, wallMs: Date.now() }));
+      const source = resultSourceOf(g.termination);
+      if (g.status === 'finished' && g.result !== '*' && (after.status !== 'finished' || after.result !== g.result || after.resultSource !== source)) {
+        // The read model carries the arbiter's decisions too (replayed from the audit trail), so it
+        // is the truth; only a result some other tool wrote as the arbiter's is left alone.
+        if (after.resultSource !== 'arbiter' || source === 'arbiter') note(this.store.finishGame(id, { result: g.result, source, termination: g.termination, wallMs: Date.now() }));
       } else if (g.status !== 'finished' && after.status === 'finished' && after.resultSource !== 'arbiter') {
         note(this.store.reopenGame(id));
       }

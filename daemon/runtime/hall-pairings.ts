@@ -1,7 +1,19 @@
+import type { PlayerInfo } from '../server/live-source.ts';
 import type { Store } from '../store/store.ts';
 import type { BoardcastConfig } from '../tournament/config.ts';
-import { storePairings, type PairingLookup } from './daemon.ts';
 import { demoPairings, type GameSource } from './demo-games.ts';
+import type { PairingLookup } from './hall-router.ts';
+
+/** Pairings of a tournament in the store (boardcast import-pairings writes them). */
+export function storePairings(store: Store, tournamentId: number): PairingLookup {
+  return (round, table) => {
+    const r = store.round(tournamentId, round);
+    const p = r ? store.pairings(r.id).find((x) => x.table === table) : undefined;
+    if (!p) return undefined;
+    const strip = ({ id: _id, ...info }: PlayerInfo & { id: number }): PlayerInfo => info;
+    return { white: strip(p.white), black: strip(p.black) };
+  };
+}
 
 /**
  * Who plays at each table in each round: the pairings imported into the store first; for an

@@ -1,46 +1,123 @@
-import type { MemoryLiveSource } from '../server/memory-live-source.ts';
-import type { GameChange } from '../server/live-source.ts';
+import type { EngineOptions } from '../reconstruction/game-events.ts';
+import { MemoryLiveSource } from '../server/memory-live-source.ts';
+import type { GameChange, RoundInfo, TournamentInfo } from '../server/live-source.ts';
 import type { Store } from '../store/store.ts';
 import type { StoredRawEvent } from '../store/types.ts';
 import type { BoardcastConfig } from '../tournament/config.ts';
-import { newLiveSource, routeEvent, type PairingLookup, type TableTrack } from './daemon.ts';
+import { pgnTimeControl } from '../tournament/time-control.ts';
+import { hallCommandOf, type StoredHallCommand } from './arbiter.ts';
 import { resolveGameSource } from './demo-games.ts';
+import { HallRouter, type HallCommand, type PairingLookup } from './hall-router.ts';
 import { hallPairings } from './hall-pairings.ts';
 
 /** Every table that has raw events in the store, in table order. */
 export function storedTables(store: Store): number[] {
-  return (store.db.prepare('SELECT DISTINCT table_number FROM raw_events ORDER BY table_number').pluck().all() as number[]);
+  return store.db.prepare('SELECT DISTINCT table_number FROM raw_events ORDER BY table_number').pluck().all() as number[];
 }
 
-export function newTrack(number: number): TableTrack {
-  return { number, gameId: null, gamesPlayed: 0, gameStartWall: null, lastWall: null };
+function tournamentInfo(c: BoardcastConfig): TournamentInfo {
+  return {
+    id: 'boardcast',
+    name: c.event.name,
+    site: c.event.site,
+    startDate: c.rounds.dates[0] ?? null,
+    endDate: c.rounds.dates[c.rounds.dates.length - 1] ?? null,
+    timeControl: pgnTimeControl(c.timeControl),
+    variant: c.rules.chess960 ? 'chess960' : 'standard',
+    roundCount: c.rounds.count,
+  };
 }
 
-/** One stored raw event replayed: the game it went to and what it changed there. */
-export interface ReplayStep {
-  event: StoredRawEvent;
-  gameId: string | null;
-  changes: GameChange[];
+/** The read model of a hall: the config's tournament and its rounds (dates; status from the store when given). */
+export function newLiveSource(config: BoardcastConfig, store?: Store): MemoryLiveSource {
+  const live = new MemoryLiveSource({ tournament: tournamentInfo(config), rounds: [], games: [] });
+  const t = store?.tournamentByName(config.event.name);
+  const stored = t ? store!.rounds(t.id) : [];
+  const rounds: RoundInfo[] = [];
+  for (let n = 1; n <= config.rounds.count; n++) {
+    const s = stored.find((r) => r.round === n);
+    rounds.push({ round: n, date: config.rounds.dates[n - 1] ?? null, startsAt: null, status: s?.status ?? 'upcoming', gameCount: 0 });
+  }
+  live.declareRounds(rounds);
+  return live;
 }
+
+/** What every game's engine applies: the config's edition and category of the Laws, and Chess960. */
+export function engineOptions(config: BoardcastConfig): EngineOptions {
+  return { rules: { edition: config.rules.edition, category: config.rules.category }, chess960: config.rules.chess960 };
+}
+
+/** A router for the config's hall (its round mode, players and rules). */
+export function hallRouter(config: BoardcastConfig, live: MemoryLiveSource, pairings?: PairingLookup): HallRouter {
+  return new HallRouter(live, { mode: config.rounds.start, engine: engineOptions(config), ...(pairings ? { pairings } : {}) });
+}
+
+/** The arbiter's decisions stored in the audit trail, in the order they were taken. */
+export function storedCommands(store: Store): StoredHallCommand[] {
+  return store.amendments().map(hallCommandOf).filter((c): c is StoredHallCommand => c !== null);
+}
+
+function concerns(c: HallCommand, table: number): boolean {
+  return c.kind === 'game' ? c.table === table : c.kind === 'start-round' && c.tables.includes(table);
+}
+
+/** One step of a replay: a stored raw event, or an arbiter's command, with what it changed. */
+export type ReplayStep =
+  | { kind: 'event'; event: StoredRawEvent; gameId: string | null; changes: GameChange[] }
+  | { kind: 'command'; command: HallCommand; afterRawEventId: number; changes: GameChange[] };
 
 /**
- * Replays a table's stored raw events through fresh engines, one at a time, reporting what each
- * changed: the arbiter's view of a disputed sequence, and the same path the daemon's start-up
- * rebuild takes (so what it shows is what the broadcast showed).
+ * Replays a table's stored raw events through the router, with the arbiter's commands put back
+ * where they were taken (after the raw event that was the last one then, before the next),
+ * reporting what each step changed: the arbiter's view of a disputed sequence, and the path the
+ * daemon's start-up rebuild takes (so what it shows is what the broadcast showed).
  */
-export function* replayTable(store: Store, live: MemoryLiveSource, table: number, pairings?: PairingLookup): Generator<ReplayStep> {
-  const track = newTrack(table);
+export function* replayTable(store: Store, router: HallRouter, table: number, commands = storedCommands(store)): Generator<ReplayStep> {
+  const mine = commands.filter((c) => concerns(c.command, table));
+  let next = 0;
   let changes: GameChange[] = [];
-  const off = live.subscribe((c) => changes.push(c));
+  const off = router.live.subscribe((c) => changes.push(c));
+  const command = (c: StoredHallCommand): ReplayStep => {
+    changes = [];
+    router.applyAt(table, c.command);
+    return { kind: 'command', command: c.command, afterRawEventId: c.afterRawEventId, changes };
+  };
   try {
     for (const event of store.readRawEvents(table)) {
+      while (next < mine.length && mine[next]!.afterRawEventId < event.id) yield command(mine[next++]!);
       changes = [];
-      if (event.event) routeEvent(live, track, event.event, pairings);
-      yield { event, gameId: track.gameId, changes };
+      let gameId: string | null;
+      if (event.event) gameId = router.route(table, event.event, event.id);
+      else {
+        router.track(table).lastEventId = event.id;
+        gameId = router.track(table).gameId;
+      }
+      yield { kind: 'event', event, gameId, changes };
     }
+    while (next < mine.length) yield command(mine[next++]!);
   } finally {
     off();
   }
+}
+
+/**
+ * Rebuilds the hall's live games from the store: every table's raw events (`tables`, plus any
+ * table a stored command names), table by table, then the round closes. Returns the raw events replayed.
+ */
+export function replayStore(store: Store, router: HallRouter, tables: readonly number[] = storedTables(store)): number {
+  const commands = storedCommands(store);
+  const all = new Set(tables);
+  for (const c of commands) {
+    if (c.command.kind === 'game') all.add(c.command.table);
+    else if (c.command.kind === 'start-round') for (const t of c.command.tables) all.add(t);
+  }
+  let n = 0;
+  for (const table of [...all].sort((a, b) => a - b)) {
+    router.track(table);
+    for (const step of replayTable(store, router, table, commands)) if (step.kind === 'event') n++;
+  }
+  for (const c of commands) if (c.command.kind === 'close-round') router.apply(c.command);
+  return n;
 }
 
 /** The players of the stored games: imported pairings, or the demo hall's scores. */
@@ -52,8 +129,7 @@ export function storedHallPairings(store: Store, config: BoardcastConfig): Pairi
 
 /** The whole hall rebuilt from the store, with its players (export, benchmarks). */
 export function rebuildHall(store: Store, config: BoardcastConfig): MemoryLiveSource {
-  const live = newLiveSource(config);
-  const pairings = storedHallPairings(store, config);
-  for (const t of storedTables(store)) for (const _ of replayTable(store, live, t, pairings)) void _;
+  const live = newLiveSource(config, store);
+  replayStore(store, hallRouter(config, live, storedHallPairings(store, config)));
   return live;
 }

@@ -2,11 +2,12 @@ import express, { type Request, type Response, type Router } from 'express';
 import { publicGame } from './feed-hub.ts';
 import type { TokenCheck } from './arbiter-auth.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
+import { parseRoundAction, type RoundHandler } from '../runtime/rounds.ts';
 import type { LiveSource } from './live-source.ts';
 import { gameToPgn } from './pgn.ts';
 
 /** Errors are JSON `{error: {status, code, message}}` so scripts can tell "unknown" from "malformed". */
-function fail(res: Response, status: 400 | 401 | 404 | 500, code: string, message: string): void {
+function fail(res: Response, status: 400 | 401 | 404 | 409 | 500, code: string, message: string): void {
   res.status(status).json({ error: { status, code, message } });
 }
 
@@ -31,7 +32,7 @@ function isArbiter(req: Request, check: TokenCheck): boolean {
 /** Extra fields for /health from whoever runs the server (the daemon adds its tables and boards). */
 export type HealthReport = () => Record<string, unknown>;
 
-export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt: number, health?: HealthReport, arbiter?: ArbiterHandler): Router {
+export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt: number, health?: HealthReport, arbiter?: ArbiterHandler, rounds?: RoundHandler): Router {
   const r = express.Router();
   // Public broadcast data: any web page may read it (other viewers, federation sites). No
   // credentials are allowed cross-origin, so arbiter requests only work from our own pages.
@@ -74,8 +75,23 @@ export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt:
     if (text === undefined) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
     res.type('text/plain; charset=utf-8').send(text);
   });
+  const body = express.json({ limit: '16kb', strict: false });
+  if (rounds) {
+    r.post('/api/arbiter/rounds/:n/:action', (req, res) => {
+      if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'arbiter actions need Authorization: Bearer <arbiter token>');
+      const n = roundParam(req, res);
+      if (n === null) return;
+      body(req, res, (e?: unknown) => {
+        if (e) return fail(res, 400, 'bad-json', `the body is not valid JSON: ${(e as Error).message}`);
+        const action = parseRoundAction(String(req.params.action), req.body);
+        if (!action.ok) return fail(res, action.error.status, action.error.code, action.error.message);
+        const done = rounds(n, action.value);
+        if (!done.ok) return fail(res, done.error.status, done.error.code, done.error.message);
+        res.json(done.value);
+      });
+    });
+  }
   if (arbiter) {
-    const body = express.json({ limit: '16kb', strict: false });
     // The token is checked before the body is read: without it nothing about the request matters.
     r.post('/api/arbiter/games/:id/:action', (req, res) => {
       if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'arbiter actions need Authorization: Bearer <arbiter token>');

@@ -150,6 +150,30 @@ export class MemoryLiveSource implements LiveSource {
     });
   }
 
+  /** Status and plies of a game without copying it (the router asks on every start-position check). */
+  progress(id: GameId): { status: GameState['status']; ply: number } | undefined {
+    const t = this.tables.get(id);
+    return t && { status: t.state.status, ply: t.state.ply };
+  }
+
+  /** Lists rounds before they have games (the store's rounds, with their dates and status). */
+  declareRounds(rounds: readonly RoundInfo[]): void {
+    for (const r of rounds) {
+      const known = this.cfg.rounds.find((x) => x.round === r.round);
+      if (known) Object.assign(known, { date: r.date, startsAt: r.startsAt, status: r.status });
+      else this.cfg.rounds.push({ ...r, gameCount: 0 });
+    }
+    this.cfg.rounds.sort((a, b) => a.round - b.round);
+  }
+
+  /** The arbiter started ('live') or closed ('finished') a round. */
+  setRoundStatus(round: number, status: 'live' | 'finished'): void {
+    const r = this.cfg.rounds.find((x) => x.round === round);
+    if (r) r.status = status;
+    else this.cfg.rounds.push({ round, date: null, startsAt: null, status, gameCount: 0 });
+    this.cfg.rounds.sort((a, b) => a.round - b.round);
+  }
+
   tournament(): TournamentInfo {
     return this.cfg.tournament;
   }
@@ -161,8 +185,11 @@ export class MemoryLiveSource implements LiveSource {
   rounds(): RoundInfo[] {
     return this.cfg.rounds.map((r) => {
       const games = [...this.tables.values()].filter((t) => t.cfg.round === r.round);
+      // A round the arbiter closed is over, even with an adjourned game in it.
       const status: RoundInfo['status'] =
-        games.length === 0
+        r.status === 'finished'
+          ? 'finished'
+          : games.length === 0
           ? r.status
           : games.some((t) => t.state.status === 'live')
             ? 'live'
@@ -215,6 +242,11 @@ export class MemoryLiveSource implements LiveSource {
     if (!t) return [];
     const changes: GameChange[] = [];
     for (const ge of t.engine.arbiter(cmd)) changes.push(...this.translate(t, ge));
+    // A game whose board never showed its start (a player did not come: a forfeit) has no engine
+    // game to end, but the arbiter's result stands all the same.
+    if (cmd.type === 'set-result' && changes.length === 0 && t.state.status === 'pending') {
+      changes.push({ kind: 'result', gameId: id, result: cmd.result, termination: TERMINATION_TEXT.arbiter });
+    }
     this.emit(t, changes);
     return changes;
   }

@@ -10,6 +10,7 @@ import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
 import { apiRouter, type HealthReport } from './http-api.ts';
 import type { LiveSource } from './live-source.ts';
 import type { ArbiterHandler } from '../runtime/arbiter.ts';
+import type { RoundHandler } from '../runtime/rounds.ts';
 import { bundleViewer } from './viewer-bundle.ts';
 import { viewerHtml } from './viewer-html.ts';
 
@@ -35,6 +36,8 @@ export interface ServerOptions {
   health?: HealthReport;
   /** Applies token-checked arbiter actions (POST /api/arbiter/games/:id/…); absent: no such routes. */
   arbiter?: ArbiterHandler;
+  /** Starts and closes rounds (POST /api/arbiter/rounds/:n/start|close); absent: no such routes. */
+  rounds?: RoundHandler;
 }
 
 export interface RunningServer {
@@ -56,7 +59,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const checkToken = arbiterTokenCheck(opts.arbiterToken);
   const app = express();
   app.disable('x-powered-by');
-  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health, opts.arbiter));
+  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health, opts.arbiter, opts.rounds));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {

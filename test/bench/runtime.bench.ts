@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rebuildFromStore, newLiveSource, type TableTrack } from '../../daemon/runtime/daemon.ts';
 import { DerivedRows } from '../../daemon/runtime/derived-rows.ts';
-import { storedTables } from '../../daemon/runtime/store-replay.ts';
+import { hallRouter, newLiveSource, replayStore, storedTables } from '../../daemon/runtime/store-replay.ts';
 import { openStore } from '../../daemon/store/store.ts';
 import type { RawEventInput } from '../../daemon/store/types.ts';
 import { loadConfig } from '../../daemon/tournament/config.ts';
@@ -54,16 +53,16 @@ export default async function runtimeBench(): Promise<void> {
       const t0 = performance.now();
       const opened = openStore(file);
       if (!opened.ok) throw new Error(opened.error.message);
-      const live = newLiveSource(cfg.value);
-      const tracks: TableTrack[] = storedTables(opened.value).map((n) => ({ number: n, gameId: null, gamesPlayed: 0, gameStartWall: null, lastWall: null }));
-      rebuildFromStore(opened.value, live, tracks);
+      const live = newLiveSource(cfg.value, opened.value);
+      const router = hallRouter(cfg.value, live);
+      replayStore(opened.value, router, storedTables(opened.value));
       runs.push(performance.now() - t0);
       // The derived-row check that follows the replay at start (the first run writes the rows).
       const t1 = performance.now();
       const derived = new DerivedRows(opened.value);
       for (const g of live.games(1) ?? []) derived.reconcile(live.game(g.id)!, 0);
       checks.push(performance.now() - t1);
-      games = tracks.reduce((n, t) => n + t.gamesPlayed, 0);
+      games = router.tracks().reduce((n, t) => n + t.games.length, 0);
       moves = (live.games(1) ?? []).reduce((n, g) => n + g.ply, 0);
       opened.value.close();
     }

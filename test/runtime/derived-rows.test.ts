@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newLiveSource, routeEvent, type TableTrack } from '../../daemon/runtime/daemon.ts';
+import { hallRouter, newLiveSource } from '../../daemon/runtime/store-replay.ts';
 import { DerivedRows } from '../../daemon/runtime/derived-rows.ts';
 import { openStore, type Store } from '../../daemon/store/store.ts';
 import { loadConfig } from '../../daemon/tournament/config.ts';
@@ -26,15 +26,17 @@ function hall() {
   const cfg = loadConfig();
   if (!cfg.ok) throw new Error(cfg.error.messages.join('\n'));
   const live = newLiveSource(cfg.value);
-  const track: TableTrack = { number: 4, gameId: null, gamesPlayed: 0, gameStartWall: null, lastWall: null };
+  const router = hallRouter(cfg.value, live);
+  const track = router.track(4);
+  const routeEvent = (_live: unknown, t: typeof track, e: Parameters<typeof router.route>[1]) => router.route(t.number, e);
   const script = playNoisy(randomGame(11, { maxPlies: 40 }), { model: 'clean', seed: 2, clock: { baseMs: 600_000, incrementMs: 5_000 }, reversed: false });
-  return { live, track, events: sessionEvents(script), sans: script.expected.sans };
+  return { live, track, routeEvent, events: sessionEvents(script), sans: script.expected.sans };
 }
 
 describe('DerivedRows: the store made equal to the replayed read model', () => {
   it('fills a gap left by a crash between raw and derived writes, and a second reconcile writes nothing', () => {
     const store = tempStore();
-    const { live, track, events, sans } = hall();
+    const { live, track, routeEvent, events, sans } = hall();
     const derived = new DerivedRows(store);
     const half = Math.floor(events.length / 2);
     for (const e of events.slice(0, half)) routeEvent(live, track, e);
@@ -63,7 +65,7 @@ describe('DerivedRows: the store made equal to the replayed read model', () => {
 
   it('replaces moves the read model no longer has (an amended or taken-back tail)', () => {
     const store = tempStore();
-    const { live, track, events } = hall();
+    const { live, track, routeEvent, events } = hall();
     for (const e of events) routeEvent(live, track, e);
     const g = live.game(track.gameId!)!;
     const derived = new DerivedRows(store);

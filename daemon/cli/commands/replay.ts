@@ -5,13 +5,14 @@ import { fieldName } from '../../../protocols/dgt/squares.ts';
 import type { BoardEvent } from '../../../protocols/board-events.ts';
 import type { GameChange } from '../../server/live-source.ts';
 import { openStoredHall } from '../stored-hall.ts';
-import { newLiveSource } from '../../runtime/daemon.ts';
-import { replayTable, storedHallPairings, storedTables } from '../../runtime/store-replay.ts';
+import type { HallCommand } from '../../runtime/hall-router.ts';
+import { hallRouter, newLiveSource, replayTable, storedHallPairings, storedTables } from '../../runtime/store-replay.ts';
 
 const usage = `usage: boardcast replay --data DIR [--config FILE] [--table N | --game ID] [--speed X | --step]
 
 Replays the stored raw board events through a fresh reconstruction engine, printing each event
-and the moves, incidents and results it produced: the arbiter's tool for a disputed sequence.
+and the moves, incidents and results it produced, with the arbiters' decisions (results, reinstated
+positions, round starts) where they were taken: the arbiter's tool for a disputed sequence.
 
   --data DIR   the daemon's data directory (required)
   --config FILE  the tournament config the daemon ran with: its rules edition and category decide
@@ -54,6 +55,20 @@ function describeChange(c: GameChange): string | null {
   }
 }
 
+function describeCommand(c: HallCommand): string {
+  switch (c.kind) {
+    case 'start-round':
+      return `round ${c.round} started`;
+    case 'close-round':
+      return `round ${c.round} closed`;
+    case 'game': {
+      const g = c.command;
+      const what = g.type === 'set-result' ? `result ${g.result}` : g.type === 'reinstate' ? `position after ply ${g.ply} reinstated` : `position set: ${g.fen}`;
+      return `${c.gameId}: ${what}`;
+    }
+  }
+}
+
 const replay: Command = {
   summary: 'replay stored raw board events through the engine, printing what each produced',
   usage,
@@ -81,13 +96,19 @@ const replay: Command = {
     const rl = step ? createInterface({ input: process.stdin }) : null;
     const lines = rl ? rl[Symbol.asyncIterator]() : null;
     try {
-      const live = newLiveSource(hall.config);
-      const pairings = storedHallPairings(store, hall.config);
+      const router = hallRouter(hall.config, newLiveSource(hall.config, store), storedHallPairings(store, hall.config));
       const tables = table !== undefined ? [table] : gameTable !== undefined ? [Number(gameTable)] : storedTables(store);
       let seen = 0;
       for (const t of tables) {
         let prevMono: number | null = null;
-        for (const s of replayTable(store, live, t, pairings)) {
+        for (const s of replayTable(store, router, t)) {
+          if (s.kind === 'command') {
+            const about = s.command.kind === 'game' ? s.command.gameId : `round ${s.command.round}`;
+            if (game !== undefined && s.command.kind === 'game' && about !== game) continue;
+            console.log(`  after #${s.afterRawEventId} arbiter: ${describeCommand(s.command)}`);
+            for (const p of s.changes.map(describeChange).filter((x): x is string => x !== null)) console.log(`    → ${p}`);
+            continue;
+          }
           if (game !== undefined && s.gameId !== game) continue;
           seen++;
           if (speed !== undefined && prevMono !== null) {

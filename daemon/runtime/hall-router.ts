@@ -1,0 +1,214 @@
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import { PIECE, squareToField, type DgtField, type PieceCode } from '../../protocols/dgt/squares.ts';
+import type { ArbiterCommand, EngineOptions } from '../reconstruction/game-events.ts';
+import { recogniseStart } from '../reconstruction/start-position.ts';
+import type { MemoryLiveSource } from '../server/memory-live-source.ts';
+import type { GameId, PlayerInfo } from '../server/live-source.ts';
+import type { RoundStart } from '../tournament/config.ts';
+
+/** The players of a round's game at a table, from the imported pairings; undefined when unpaired. */
+export type PairingLookup = (round: number, table: number) => { white: PlayerInfo; black: PlayerInfo } | undefined;
+
+/** How many of a table's last field updates are kept (the EEPROM catch-up anchors on them). */
+const RECENT_FIELDS = 16;
+
+/**
+ * What the router knows of one table, decided from its event stream and the hall commands alone,
+ * so a replay of the store finds the same games in the same state.
+ */
+export interface TableTrack {
+  number: number;
+  /** The game the table's events go to; null before its first game, or between games in 'arbiter' mode. */
+  gameId: GameId | null;
+  /** Round of the table's latest game (0 before the first). */
+  round: number;
+  /** Every game the table has had, in order. */
+  games: GameId[];
+  /** Id of the table's last raw event routed: where an arbiter action falls among them. */
+  lastEventId?: number;
+  /** The board as its events show it: raw piece codes in DGT field order (0 = a8). */
+  board: PieceCode[];
+  /** Whether any dump or field update has been seen (else `board` tells nothing). */
+  seenBoard: boolean;
+  /** The last field updates, oldest first, and the time of the last board event. */
+  recentFields: { field: DgtField; piece: PieceCode }[];
+  lastAt: number;
+}
+
+export function newTrack(number: number): TableTrack {
+  return {
+    number,
+    gameId: null,
+    round: 0,
+    games: [],
+    board: Array<PieceCode>(64).fill(PIECE.EMPTY),
+    seenBoard: false,
+    recentFields: [],
+    lastAt: 0,
+  };
+}
+
+/**
+ * A decision an arbiter took for the hall, replayed at the point of the event stream where it was
+ * taken. `game`: a command for one game's engine. `start-round`: the listed tables open their game
+ * of that round. `close-round`: the round is over (its unfinished games stay as they are).
+ */
+export type HallCommand =
+  | { kind: 'game'; table: number; gameId: GameId; command: ArbiterCommand }
+  | { kind: 'start-round'; round: number; tables: number[]; at: number }
+  | { kind: 'close-round'; round: number; at: number };
+
+const unnamed = (name: string): PlayerInfo => ({ name, title: null, rating: null, federation: null, fideId: null });
+
+export const gameIdOf = (round: number, table: number): GameId => `r${round}-t${table}`;
+
+/**
+ * A start position (standard or Chess960, either way round on the table) on a raw board. Only a
+ * dump or setting up can show one: no sequence of moves in a game leads back to it.
+ */
+export function showsStartPosition(board: readonly PieceCode[]): boolean {
+  const upright = (s: number): number => board[squareToField(s)]!;
+  const reversed = (s: number): number => board[63 - squareToField(s)]!;
+  return recogniseStart(upright) !== undefined || recogniseStart(reversed) !== undefined;
+}
+
+export interface HallRouterOptions {
+  /** How games open (config rounds.start). */
+  mode: RoundStart;
+  pairings?: PairingLookup;
+  /** Engine options of every game (the config's rules edition, category, Chess960). */
+  engine?: EngineOptions;
+}
+
+/**
+ * Routes each table's committed board events to the game they belong to, and applies the hall
+ * commands (round starts and closes, arbiter actions). Pure in (its inputs, in order): the
+ * daemon's live path and every replay of the store go through it and so build the same games.
+ *
+ * Game boundaries. A table's game is over for the router once it has a result or at least two
+ * moves; after that, a board showing a start position again (a dump, or the last piece of a
+ * set-up) is the next game being set up, never a takeback of the whole game. In 'board' mode that
+ * opens the table's next round; in 'arbiter' mode the table waits for the arbiter's next round
+ * start. Either way the finished game keeps its moves.
+ */
+export class HallRouter {
+  private readonly byTable = new Map<number, TableTrack>();
+
+  constructor(
+    readonly live: MemoryLiveSource,
+    private readonly opts: HallRouterOptions,
+  ) {}
+
+  track(table: number): TableTrack {
+    let t = this.byTable.get(table);
+    if (!t) {
+      t = newTrack(table);
+      this.byTable.set(table, t);
+    }
+    return t;
+  }
+
+  tracks(): TableTrack[] {
+    return [...this.byTable.values()].sort((a, b) => a.number - b.number);
+  }
+
+  get mode(): RoundStart {
+    return this.opts.mode;
+  }
+
+  /** Routes one committed event of a table; returns the game it went to (null: none). */
+  route(table: number, ev: BoardEvent, rawEventId?: number): GameId | null {
+    const t = this.track(table);
+    if (rawEventId !== undefined) t.lastEventId = rawEventId;
+    observe(t, ev);
+    if (t.gameId === null) {
+      if (this.opts.mode === 'arbiter') return null;
+      // A table's first game opens with its first event (the engine waits for a start position).
+      this.open(t, t.round + 1, undefined);
+      this.live.push(t.gameId!, ev);
+      return t.gameId;
+    }
+    if ((ev.type === 'field' || ev.type === 'dump') && this.isOver(t.gameId) && showsStartPosition(t.board)) {
+      if (this.opts.mode === 'arbiter') {
+        t.gameId = null;
+        return null;
+      }
+      this.open(t, t.round + 1, ev.at);
+      return t.gameId;
+    }
+    this.live.push(t.gameId, ev);
+    return t.gameId;
+  }
+
+  /** Applies a hall command to the whole hall (as the arbiter takes it). */
+  apply(cmd: HallCommand): void {
+    if (cmd.kind === 'start-round') for (const table of cmd.tables) this.applyAt(table, cmd);
+    else if (cmd.kind === 'game') this.applyAt(cmd.table, cmd);
+    else this.live.setRoundStatus(cmd.round, 'finished');
+  }
+
+  /**
+   * The part of a command that concerns one table, for replays that go table by table: a round
+   * start opens this table's game; a game command applies to its own table; a close concerns no
+   * table (apply it once with `apply`).
+   */
+  applyAt(table: number, cmd: HallCommand): void {
+    switch (cmd.kind) {
+      case 'game':
+        if (cmd.table === table) this.live.arbiter(cmd.gameId, cmd.command);
+        return;
+      case 'start-round': {
+        if (!cmd.tables.includes(table)) return;
+        this.live.setRoundStatus(cmd.round, 'live');
+        const t = this.track(table);
+        if (t.gameId !== gameIdOf(cmd.round, table)) this.open(t, cmd.round, cmd.at);
+        return;
+      }
+      case 'close-round':
+        return;
+    }
+  }
+
+  /** Whether the table's game no longer takes the board's start position as a takeback. */
+  isOver(gameId: GameId): boolean {
+    const p = this.live.progress(gameId);
+    return p !== undefined && (p.status === 'finished' || p.ply >= 2);
+  }
+
+  /**
+   * Opens the table's game of `round`. `lookAt`: when the board is already known, the new game's
+   * engine first sees it as one scan at that time (it may already show the start position).
+   */
+  private open(t: TableTrack, round: number, lookAt: number | undefined): void {
+    const id = gameIdOf(round, t.number);
+    t.round = round;
+    t.gameId = id;
+    t.games.push(id);
+    const paired = this.opts.pairings?.(round, t.number);
+    this.live.addGame({
+      id,
+      round,
+      table: t.number,
+      white: paired?.white ?? unnamed(`White (table ${t.number})`),
+      black: paired?.black ?? unnamed(`Black (table ${t.number})`),
+      ...(this.opts.engine ? { engine: this.opts.engine } : {}),
+    });
+    if (lookAt !== undefined && t.seenBoard) this.live.push(id, { type: 'dump', at: lookAt, board: t.board.slice() });
+  }
+}
+
+function observe(t: TableTrack, ev: BoardEvent): void {
+  if (ev.type === 'field') {
+    if (!Number.isInteger(ev.field) || ev.field < 0 || ev.field > 63) return;
+    t.board[ev.field] = ev.piece;
+    t.seenBoard = true;
+    t.recentFields.push({ field: ev.field, piece: ev.piece });
+    if (t.recentFields.length > RECENT_FIELDS) t.recentFields.shift();
+    t.lastAt = ev.at;
+  } else if (ev.type === 'dump') {
+    if (!Array.isArray(ev.board) || ev.board.length !== 64) return;
+    t.board = ev.board.slice();
+    t.seenBoard = true;
+    t.lastAt = ev.at;
+  }
+}

@@ -1,0 +1,143 @@
+import { INITIAL_FEN } from 'chessops/fen';
+import type { GameSummary, RoundInfo } from '../server/live-source.ts';
+import { err, ok, type Result } from '../store/result.ts';
+import type { Store } from '../store/store.ts';
+import type { ArbiterFailure, RoundAmendmentDetail } from './arbiter.ts';
+import { gameIdOf, type HallCommand, type HallRouter } from './hall-router.ts';
+
+/** What the arbiter asks of a round (POST /api/arbiter/rounds/:n/start|close, boardcast round). */
+export type RoundAction =
+  | { kind: 'start'; arbiter: string; reason: string }
+  /** `force`: close although games are unfinished (adjourned, or to be decided later). */
+  | { kind: 'close'; force: boolean; arbiter: string; reason: string };
+
+export const ROUND_ACTIONS = ['start', 'close'] as const;
+
+/** The round after the action, and its games. */
+export interface RoundReport {
+  round: RoundInfo;
+  games: GameSummary[];
+}
+
+export type RoundHandler = (round: number, action: RoundAction) => Result<RoundReport, ArbiterFailure>;
+
+const MAX_TEXT = 500;
+const fail = (status: ArbiterFailure['status'], code: string, message: string): Result<never, ArbiterFailure> => err({ status, code, message });
+
+/** Validates a request body; bad input is a 400 value naming what is wrong, never an exception. */
+export function parseRoundAction(kind: string, body: unknown): Result<RoundAction, ArbiterFailure> {
+  if (!(ROUND_ACTIONS as readonly string[]).includes(kind)) return fail(404, 'no-such-endpoint', `no round action ${JSON.stringify(kind)}: use start or close`);
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (typeof b !== 'object' || Array.isArray(b)) return fail(400, 'bad-request', 'the body must be a JSON object');
+  const texts: Record<'arbiter' | 'reason', string> = { arbiter: 'arbiter', reason: kind === 'start' ? 'round started' : 'round closed' };
+  for (const field of ['arbiter', 'reason'] as const) {
+    const v = b[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string' || v.length > MAX_TEXT) return fail(400, 'bad-request', `${field} must be a string of at most ${MAX_TEXT} characters`);
+    if (v.trim()) texts[field] = v.trim();
+  }
+  if (kind === 'start') return ok({ kind: 'start', ...texts });
+  if (b.force !== undefined && typeof b.force !== 'boolean') return fail(400, 'bad-request', `force must be true or false, got ${JSON.stringify(b.force)}`);
+  return ok({ kind: 'close', force: b.force === true, ...texts });
+}
+
+export interface RoundDeps {
+  store: Store;
+  tournamentId: number;
+  router: HallRouter;
+  /** The hall's tables (with boards): who plays a round without imported pairings in 'board' mode. */
+  tables: readonly number[];
+  /** Writes the store rows a game change implies (after the command is applied). */
+  reconcile(gameId: string): void;
+  now?: () => number;
+}
+
+/**
+ * Starts and closes rounds on the running daemon. Like every arbiter action, the decision is
+ * recorded first (an `amendments` row with the store's last raw event id, so a restart replays it
+ * at the same point of every table's stream), then applied to the live games and reconciled.
+ */
+export function roundHandler(deps: RoundDeps): RoundHandler {
+  const { store, tournamentId, router } = deps;
+  const now = deps.now ?? Date.now;
+  const live = router.live;
+
+  const report = (round: number): RoundReport => ({
+    round: live.rounds().find((r) => r.round === round)!,
+    games: live.games(round) ?? [],
+  });
+
+  const record = (action: RoundAction, detail: RoundAmendmentDetail, writes: () => void): void => {
+    store.transaction(() => {
+      writes();
+      store.recordAmendment({ gameId: null, wallMs: detail.at, arbiter: action.arbiter, action: detail.kind, reason: action.reason, detail });
+    });
+  };
+
+  const start = (n: number, action: RoundAction): Result<RoundReport, ArbiterFailure> => {
+    const r = store.round(tournamentId, n);
+    if (!r) return fail(404, 'unknown-round', `round ${n} does not exist: the tournament has ${store.rounds(tournamentId).length} rounds`);
+    if (r.status !== 'upcoming') return fail(409, 'round-not-upcoming', `round ${n} is already ${r.status}`);
+    const pairings = store.pairings(r.id);
+    let tables = pairings.map((p) => p.table);
+    if (tables.length === 0) {
+      if (router.mode === 'arbiter') return fail(409, 'no-pairings', `round ${n} has no pairings: import them first (boardcast import-pairings --round ${n})`);
+      tables = [...deps.tables];
+    }
+    const problems: string[] = [];
+    for (const table of tables) {
+      const t = router.track(table);
+      if (t.round > n) problems.push(`table ${table} is already at round ${t.round}`);
+      else if (t.gameId !== null && t.gameId !== gameIdOf(n, table)) {
+        const p = live.progress(t.gameId);
+        if (p && p.status !== 'finished' && p.ply > 0) problems.push(`table ${table} is still playing ${t.gameId} (${p.ply} plies): set its result first`);
+      }
+    }
+    if (problems.length > 0) return fail(409, 'tables-busy', `round ${n} not started: ${problems.join('; ')}`);
+
+    const at = now();
+    const detail: RoundAmendmentDetail = { kind: 'start-round', round: n, tables, at, afterRawEventId: store.lastRawEventId() };
+    try {
+      record(action, detail, () => {
+        const rowOf = store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck();
+        const setPairing = store.db.prepare('UPDATE games SET pairing_id = ? WHERE id = ?');
+        for (const table of tables) {
+          const pairingId = pairings.find((p) => p.table === table)?.id ?? null;
+          const existing = rowOf.get(r.id, table) as number | undefined;
+          if (existing !== undefined) setPairing.run(pairingId, existing);
+          else store.createGame({ roundId: r.id, pairingId, table, startFen: INITIAL_FEN, wallMs: at });
+        }
+        store.setRoundStatus(r.id, 'live', at);
+      });
+    } catch (e) {
+      return fail(500, 'store-error', `round ${n} not started: the store refused it: ${(e as Error).message}`);
+    }
+    const cmd: HallCommand = { kind: 'start-round', round: n, tables, at };
+    router.apply(cmd);
+    for (const table of tables) deps.reconcile(gameIdOf(n, table));
+    return ok(report(n));
+  };
+
+  const close = (n: number, action: Extract<RoundAction, { kind: 'close' }>): Result<RoundReport, ArbiterFailure> => {
+    const r = store.round(tournamentId, n);
+    if (!r) return fail(404, 'unknown-round', `round ${n} does not exist: the tournament has ${store.rounds(tournamentId).length} rounds`);
+    if (r.status === 'finished') return fail(409, 'round-closed', `round ${n} is already closed`);
+    const games = live.games(n) ?? [];
+    if (games.length === 0) return fail(409, 'round-not-started', `round ${n} has no games yet: start it first`);
+    const open = games.filter((g) => g.status !== 'finished');
+    if (open.length > 0 && !action.force) {
+      return fail(409, 'games-unfinished', `round ${n}: ${open.length} game(s) unfinished, on table(s) ${open.map((g) => g.table).join(', ')}; set their results, or close with force`);
+    }
+    const at = now();
+    const detail: RoundAmendmentDetail = { kind: 'close-round', round: n, at, force: action.force, afterRawEventId: store.lastRawEventId() };
+    try {
+      record(action, detail, () => store.setRoundStatus(r.id, 'finished', at));
+    } catch (e) {
+      return fail(500, 'store-error', `round ${n} not closed: the store refused it: ${(e as Error).message}`);
+    }
+    router.apply({ kind: 'close-round', round: n, at });
+    return ok(report(n));
+  };
+
+  return (n, action) => (action.kind === 'start' ? start(n, action) : close(n, action));
+}
