@@ -13,7 +13,7 @@ import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
 import { busTableLinks, type BusTableLink, type TableLink, type TableLinkEvent } from '../../daemon/runtime/bus-tables.ts';
 import { mockPortFactory, serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
-import { ManualTimers, settle } from '../board/helpers.ts';
+import { EmulatedMockPort, ManualTimers, settle } from '../board/helpers.ts';
 
 const UPDATE_REPLY = 0x85;
 const BRD_DUMP_REPLY = 0x83;
@@ -245,5 +245,68 @@ describe('busTableLinks: tables whose boards hang on one DGT bus line', () => {
     ]);
     const conn = r.boardEvents(8).flatMap((e) => (e.type === 'connection' ? [e.connected] : []));
     expect(conn).toEqual([true, false, true]);
+  });
+
+  it('a table started while its line already runs catches up: live at once with the board as the line last read it', async () => {
+    const r = rig();
+    r.link(7).start();
+    await settle();
+    await r.timers.advance(1_600, 20);
+    expect(r.link(7).state).toBe('live');
+    expect(r.link(8).state).toBe('idle');
+    expect(r.of(8)).toEqual([]);
+    r.link(8).start();
+    r.link(9).start();
+    expect(r.link(8).state).toBe('live');
+    expect(r.link(8).serialNumber).toBe('12008');
+    const caught = r.boardEvents(8);
+    expect(caught.map((e) => e.type)).toEqual(['connection', 'dump']);
+    expect(caught[1]!.type === 'dump' && caught[1]!.board).toEqual(r.boards[8].board());
+    expect(r.link(9).state).toBe('handshaking');
+    expect(r.of(9).some((e) => e.type === 'problem' && e.detail.includes('board 12009'))).toBe(true);
+    play(r.boards[8], r.timers.now(), 'e2', 'e4', 'white');
+    await r.timers.advance(2_500, 50);
+    const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' } });
+    expect(sans(r.boardEvents(8).flatMap((e) => engine.push(e)))).toEqual(['e4']);
+  });
+
+  it('a line that goes away puts all its tables in retrying, and they come back live when it returns', async () => {
+    const timers = new ManualTimers();
+    const boards = [new BoardEmulator({ serial: '12007', busMode: true }), new BoardEmulator({ serial: '12008', busMode: true })];
+    const port = new EmulatedMockPort(new EmulatedBus(boards), () => timers.now());
+    timers.onAdvance = (now) => port.tick(now);
+    const links = busTableLinks(
+      [{ path: port.path, tables: [{ number: 1, serial: '12007', whiteOnClock: 'left' }, { number: 2, serial: '12008', whiteOnClock: 'left' }] }],
+      { transport: (p) => serialTransportFactory(p, port.factory), timers: ticking(timers), session: { pollIntervalMs: 2_000, reconnectBaseMs: 500, reconnectMaxMs: 1_000 } },
+    );
+    cleanups.push(async () => {
+      for (const l of links.values()) await l.stop();
+    });
+    const events = [1, 2].map((n) => {
+      const list: TableLinkEvent[] = [];
+      links.get(n)!.on((e) => list.push(e));
+      return list;
+    });
+    for (const l of links.values()) l.start();
+    await settle();
+    await timers.advance(1_600, 20);
+    expect([...links.values()].map((l) => l.state)).toEqual(['live', 'live']);
+    port.remove();
+    await settle();
+    await timers.advance(2_000, 50);
+    for (const list of events) {
+      const retrying = list.filter((e) => e.type === 'state' && e.state === 'retrying');
+      expect(retrying.length).toBeGreaterThan(0);
+      expect(retrying.some((e) => e.type === 'state' && /open failed/.test(e.detail ?? '') && e.retryInMs !== undefined)).toBe(true);
+      expect(list.flatMap((e) => (e.type === 'board' && e.event.type === 'connection' ? [e.event.connected] : []))).toEqual([true, false]);
+    }
+    expect(links.get(1)!.state).not.toBe('live');
+    port.recreate();
+    await timers.advance(3_000, 20);
+    expect([...links.values()].map((l) => l.state)).toEqual(['live', 'live']);
+    for (const list of events) {
+      expect(list.filter((e) => e.type === 'serial')).toHaveLength(2);
+      expect(list.flatMap((e) => (e.type === 'board' && e.event.type === 'connection' ? [e.event.connected] : []))).toEqual([true, false, true]);
+    }
   });
 });
