@@ -1,0 +1,254 @@
+import type { EepromEntry } from './eeprom.ts';
+import { isPieceCode, type DgtField, type PieceCode } from './squares.ts';
+
+/**
+ * Catching up the field changes a host missed while its link to a board was down, from the board's
+ * EEPROM log (EE_MOVES, dgt-protocol.md "EEPROM log"). Pure: no I/O, no clock.
+ *
+ * The board logs every change it sees, connected or not, so the changes after the last one the host
+ * received are in the log. Field updates set a field to a piece, so replaying any stretch of the log
+ * that starts early enough onto the host's board gives the board's current dump: the dump alone
+ * cannot tell where the host stopped (a stretch that starts too early replays moves the host already
+ * has; one that starts a repetition cycle too late skips moves yet still ends on the same board).
+ * The host's last received updates locate it; the dump then verifies.
+ */
+
+export interface CatchUpAnchor {
+  /** The board as the host last knew it (64 PieceCodes in DGT field order, 0 = a8). */
+  board: readonly PieceCode[];
+  /** The last field updates the host received before the link went away, oldest first (up to ~16). */
+  recentFields: readonly { field: DgtField; piece: PieceCode }[];
+  /** Time (`at`, same clock as BoardEvents) of the host's last event of that board. */
+  lastAt: number;
+}
+
+/** One missed change, with what the log says about its timing. */
+export interface CatchUpField {
+  field: DgtField;
+  piece: PieceCode;
+  /** The log's bit 4: less than ~250 ms after the previous logged field update. */
+  quick: boolean;
+  /**
+   * A clock time or a tag was logged between this change and the previous one: the lever was
+   * pressed (a move ended) or the board was powered up / downloaded meanwhile, so time passed.
+   */
+  pause: boolean;
+}
+
+export type CatchUp =
+  | {
+      ok: true;
+      fields: CatchUpField[];
+      how: 'anchored' | 'shortest';
+      /** How many of the host's recent fields (newest first) matched the log at the anchor; 0 for 'shortest'. */
+      matched: number;
+    }
+  | { ok: false; reason: string };
+
+interface LoggedField extends CatchUpField {
+  /** Part of the piece listing a board writes after POWERUP / START_TAG: never sent to a host. */
+  listing: boolean;
+}
+
+/** Entries that say nothing about time passing (padding, and the end marker of a download). */
+const SILENT_TAGS = new Set(['nop', 'nop-zero', 'eof']);
+
+export function catchUpFromEeprom(anchor: CatchUpAnchor, entries: readonly EepromEntry[], dump: readonly PieceCode[]): CatchUp {
+  const bad = checkBoard('host board', anchor.board) ?? checkBoard('dump', dump);
+  if (bad) return { ok: false, reason: bad };
+  const log = loggedFields(entries);
+  const m = log.length;
+  const verifies = verifiedStarts(anchor.board, log, dump);
+
+  const recent = anchor.recentFields.filter((f) => isField(f.field) && isPieceCode(f.piece));
+  let best: { at: number; matched: number } | null = null;
+  for (let at = m - 1; at >= 0; at--) {
+    // The anchor is the host's last received update: it is the entry at `at`, then earlier ones.
+    const matched = tailMatch(log, at, recent);
+    if (matched === 0 || !verifies[at + 1]) continue;
+    // Scanning from the newest: a tie keeps the later occurrence, a longer match replaces it.
+    if (best === null || matched > best.matched) best = { at, matched };
+  }
+  if (best) return { ok: true, fields: changesAfter(anchor.board, log, best.at + 1), how: 'anchored', matched: best.matched };
+
+  for (let start = m; start >= 0; start--) {
+    if (verifies[start]) return { ok: true, fields: changesAfter(anchor.board, log, start), how: 'shortest', matched: 0 };
+  }
+  if (m === 0) return { ok: false, reason: 'the board log holds no field updates, and the board differs from the host board' };
+  const left = differingCount(replay(anchor.board, log, 0), dump);
+  return {
+    ok: false,
+    reason:
+      `replaying the board log (${m} field updates) onto the host board leaves ${left} square(s) different from the dump: ` +
+      'the changes the host missed are older than the log (overwritten) or were never logged',
+  };
+}
+
+/**
+ * How many of the host's recent fields, newest first, match the log ending at `at`. Piece listings
+ * (after POWERUP / START_TAG) were never sent to the host, so the match may step over them.
+ */
+function tailMatch(log: readonly LoggedField[], at: number, recent: readonly { field: DgtField; piece: PieceCode }[]): number {
+  let i = recent.length - 1;
+  let j = at;
+  if (i < 0 || log[j]!.listing || !same(log[j]!, recent[i]!)) return 0;
+  while (i >= 0 && j >= 0) {
+    const entry = log[j]!;
+    // A listed piece may look like an update the host did see (the knight it saw land on f6 is
+    // listed on f6): it still is not one, so it never matches.
+    if (entry.listing) j--;
+    else if (same(entry, recent[i]!)) {
+      i--;
+      j--;
+    } else break;
+  }
+  return recent.length - 1 - i;
+}
+
+/**
+ * verifies[s]: replaying log[s..] onto the host board gives the dump. Swept from the end: the
+ * first write of a field met going backwards is that field's last write, and decides it.
+ */
+function verifiedStarts(board: readonly PieceCode[], log: readonly LoggedField[], dump: readonly PieceCode[]): boolean[] {
+  const verifies = new Array<boolean>(log.length + 1).fill(false);
+  const decided = new Array<boolean>(64).fill(false);
+  let wrong = differingCount(board, dump);
+  verifies[log.length] = wrong === 0;
+  for (let s = log.length - 1; s >= 0; s--) {
+    const { field, piece } = log[s]!;
+    if (!decided[field]) {
+      decided[field] = true;
+      const before = board[field] !== dump[field];
+      const after = piece !== dump[field];
+      wrong += Number(after) - Number(before);
+    }
+    verifies[s] = wrong === 0;
+  }
+  return verifies;
+}
+
+/**
+ * The log from `start` as changes to the host board: an update that sets a field to what it
+ * already holds (a power-up listing of the pieces standing) is dropped, its pause kept.
+ */
+function changesAfter(board: readonly PieceCode[], log: readonly LoggedField[], start: number): CatchUpField[] {
+  const current = board.slice();
+  const out: CatchUpField[] = [];
+  let pause = false;
+  for (let i = start; i < log.length; i++) {
+    const e = log[i]!;
+    pause ||= e.pause;
+    if (current[e.field] === e.piece) continue;
+    current[e.field] = e.piece;
+    out.push({ field: e.field, piece: e.piece, quick: e.quick, pause });
+    pause = false;
+  }
+  return out;
+}
+
+function loggedFields(entries: readonly EepromEntry[]): LoggedField[] {
+  const out: LoggedField[] = [];
+  let pause = false;
+  let listingAfter: number | null = null; // last listed field while a listing runs
+  for (const e of entries) {
+    if (e.type === 'field-update') {
+      // dgt-protocol.md: the listing names every piece found, in field order; the first lift, a
+      // repeated or lower field, or any other entry ends it.
+      const listing: boolean = listingAfter !== null && e.field > listingAfter && e.piece !== 0;
+      listingAfter = listing ? e.field : null;
+      out.push({ field: e.field, piece: e.piece, quick: e.quick, pause, listing });
+      pause = false;
+      continue;
+    }
+    if (e.type === 'tag' && (e.tag === 'powerup' || e.tag === 'start-tag')) {
+      listingAfter = -1;
+      pause = true;
+      continue;
+    }
+    if (e.type === 'tag' && SILENT_TAGS.has(e.tag)) continue;
+    if (e.type === 'unknown') continue;
+    // A clock time is written when the lever is pressed (a move ended); other tags mark a board
+    // event (position recognised, log downloaded): either way, not the middle of a hand movement.
+    pause = true;
+    listingAfter = null;
+  }
+  return out;
+}
+
+function replay(board: readonly PieceCode[], log: readonly LoggedField[], start: number): PieceCode[] {
+  const out = board.slice();
+  for (let i = start; i < log.length; i++) out[log[i]!.field] = log[i]!.piece;
+  return out;
+}
+
+function same(a: { field: DgtField; piece: PieceCode }, b: { field: DgtField; piece: PieceCode }): boolean {
+  return a.field === b.field && a.piece === b.piece;
+}
+
+function differingCount(a: readonly PieceCode[], b: readonly PieceCode[]): number {
+  let n = 0;
+  for (let f = 0; f < 64; f++) if (a[f] !== b[f]) n++;
+  return n;
+}
+
+function isField(f: number): boolean {
+  return Number.isInteger(f) && f >= 0 && f <= 63;
+}
+
+function checkBoard(name: string, board: readonly number[]): string | null {
+  if (board.length !== 64) return `the ${name} has ${board.length} squares, not 64`;
+  const i = board.findIndex((p) => !isPieceCode(p));
+  return i < 0 ? null : `the ${name} holds ${String(board[i])} on field ${i}, not a piece code`;
+}
+
+/** Gaps the engine reads (daemon/reconstruction/engine.ts); see `spreadCatchUpTimes`. */
+export const CATCH_UP_QUICK_GAP_MS = 20;
+export const CATCH_UP_REST_GAP_MS = 300;
+
+/**
+ * Event times for caught-up changes, strictly increasing inside (lastAt, dumpAt). The log has no
+ * times, only bit 4 ("< ~250 ms since the previous update") and the clock/tag entries between
+ * updates. The engine reads two things from event times: a piece that rested >= 250 ms
+ * (RELEASE_MS) on a square before moving on was released there (Art 4.7), so shorter rests are a
+ * slide; and changes stamped with the very same time are one scan (a knocked piece, a buffered
+ * burst), never a takeback. Hence:
+ * - a quick change comes CATCH_UP_QUICK_GAP_MS after the previous one: a slide or a fast hand stays
+ *   a slide even over several squares (twelve quick steps still rest < 250 ms), yet no two changes
+ *   share a time (the log cannot tell a same-scan pair from a fast hand, and a hand is likelier);
+ * - any other change comes at least CATCH_UP_REST_GAP_MS later (a rest, as the log says);
+ * - the time left over is shared out equally between the pauses (the gaps after a lever press or
+ *   a tag, and the gaps at both ends of the outage), so moves spread over the outage as played.
+ * When the interval is too short for those gaps, every gap shrinks by the same factor. When the
+ * interval is empty or reversed (the host's clock went back), the changes end just before dumpAt.
+ */
+export function spreadCatchUpTimes(fields: readonly Pick<CatchUpField, 'quick' | 'pause'>[], lastAt: number, dumpAt: number): number[] {
+  const n = fields.length;
+  if (n === 0) return [];
+  // gaps[i] precedes fields[i]; gaps[n] runs from the last change to the dump.
+  const gaps: number[] = fields.map((f) => (f.quick && !f.pause ? CATCH_UP_QUICK_GAP_MS : CATCH_UP_REST_GAP_MS));
+  gaps.push(CATCH_UP_REST_GAP_MS);
+  const base = gaps.reduce((a, b) => a + b, 0);
+  const span = dumpAt - lastAt;
+  let from = lastAt;
+  if (!(span > 0)) {
+    from = dumpAt - base;
+  } else if (span < base) {
+    for (let i = 0; i <= n; i++) gaps[i] = (gaps[i]! * span) / base;
+  } else {
+    const pauses: number[] = [0, n];
+    for (let i = 1; i < n; i++) if (fields[i]!.pause) pauses.push(i);
+    // No lever press logged (no clock at the table): every rest may be a pause.
+    if (pauses.length === 2) for (let i = 1; i < n; i++) if (gaps[i] === CATCH_UP_REST_GAP_MS) pauses.push(i);
+    const extra = span - base;
+    const share = Math.floor(extra / pauses.length);
+    for (const i of pauses) gaps[i]! += share;
+    gaps[n]! += extra - share * pauses.length;
+  }
+  const times: number[] = [];
+  let t = from;
+  for (let i = 0; i < n; i++) {
+    t += gaps[i]!;
+    times.push(t);
+  }
+  return times;
+}
