@@ -2,7 +2,7 @@ import { INITIAL_FEN } from 'chessops/fen';
 import type { GameSummary, RoundInfo } from '../server/live-source.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { Store } from '../store/store.ts';
-import type { ArbiterFailure, RoundAmendmentDetail } from './arbiter.ts';
+import { arbiterCommand, type AmendmentDetail, type ArbiterFailure, type ArbiterHandler, type RoundAmendmentDetail } from './arbiter.ts';
 import { gameIdOf, type HallCommand, type HallRouter } from './hall-router.ts';
 
 /** What the arbiter asks of a round (POST /api/arbiter/rounds/:n/start|close, boardcast round). */
@@ -41,7 +41,7 @@ export function parseRoundAction(kind: string, body: unknown): Result<RoundActio
   return ok({ kind: 'close', force: b.force === true, ...texts });
 }
 
-export interface RoundDeps {
+export interface ActionDeps {
   store: Store;
   tournamentId: number;
   router: HallRouter;
@@ -57,7 +57,7 @@ export interface RoundDeps {
  * recorded first (an `amendments` row with the store's last raw event id, so a restart replays it
  * at the same point of every table's stream), then applied to the live games and reconciled.
  */
-export function roundHandler(deps: RoundDeps): RoundHandler {
+export function roundHandler(deps: ActionDeps): RoundHandler {
   const { store, tournamentId, router } = deps;
   const now = deps.now ?? Date.now;
   const live = router.live;
@@ -140,4 +140,30 @@ export function roundHandler(deps: RoundDeps): RoundHandler {
   };
 
   return (n, action) => (action.kind === 'start' ? start(n, action) : close(n, action));
+}
+
+/**
+ * Applies an arbiter's decision on one game. Recorded first (store-before-broadcast, like board
+ * events: an amendments row with the table's last routed raw event), then applied and reconciled.
+ */
+export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHandler {
+  const { store, tournamentId, router } = deps;
+  const now = deps.now ?? Date.now;
+  const gameRow = store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck();
+  return (gameId, action) => {
+    const g = router.live.progress(gameId) && router.live.game(gameId);
+    if (!g) return fail(404, 'unknown-game', `no game ${JSON.stringify(gameId)}`);
+    const wallMs = now();
+    const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: router.track(g.table).lastEventId ?? 0, command: arbiterCommand(action, wallMs) };
+    const roundId = store.round(tournamentId, g.round)?.id;
+    const storeGameId = roundId === undefined ? undefined : (gameRow.get(roundId, g.table) as number | undefined);
+    try {
+      store.recordAmendment({ gameId: storeGameId ?? null, wallMs, arbiter: action.arbiter, action: detail.command.type, reason: action.reason, detail });
+    } catch (e) {
+      return fail(500, 'store-error', `the amendment could not be stored: ${(e as Error).message}`);
+    }
+    router.apply({ kind: 'game', table: g.table, gameId, command: detail.command });
+    deps.reconcile(gameId);
+    return ok(router.live.game(gameId)!);
+  };
 }

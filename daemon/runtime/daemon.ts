@@ -25,10 +25,10 @@ import { lockDataDir } from './data-lock.ts';
 import { DerivedRows } from './derived-rows.ts';
 import { BoardSources, isSerialNumber } from './board-sources.ts';
 import { SerialTransport } from '../transport/serial-transport.ts';
-import { arbiterCommand, type AmendmentDetail, type ArbiterHandler } from './arbiter.ts';
+import type { ArbiterHandler } from './arbiter.ts';
 import type { TableTrack } from './hall-router.ts';
 import { hallPairings } from './hall-pairings.ts';
-import { roundHandler, type RoundHandler } from './rounds.ts';
+import { gameActionHandler, roundHandler, type RoundHandler } from './arbiter-actions.ts';
 import { hallRouter, newLiveSource, replayStore } from './store-replay.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
@@ -229,24 +229,12 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   });
 
   const alog = log.child('arbiter');
-  // Recorded first (store-before-broadcast, like board events), then applied and reconciled.
+  const applyToGame = gameActionHandler({ store, tournamentId, router, reconcile });
   const arbiter: ArbiterHandler = (gameId, action) => {
-    const g = live.progress(gameId) && live.game(gameId);
-    if (!g) return err({ status: 404, code: 'unknown-game', message: `no game ${JSON.stringify(gameId)}` });
-    const wallMs = Date.now();
-    const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: router.track(g.table).lastEventId ?? 0, command: arbiterCommand(action, wallMs) };
-    const roundId = store.round(tournamentId, g.round)?.id;
-    const storeGameId = roundId === undefined ? undefined : (store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck().get(roundId, g.table) as number | undefined);
-    try {
-      store.recordAmendment({ gameId: storeGameId ?? null, wallMs, arbiter: action.arbiter, action: detail.command.type, reason: action.reason, detail });
-    } catch (e) {
-      alog.error('amendment not recorded', { gameId, error: String(e) });
-      return err({ status: 500, code: 'store-error', message: `the amendment could not be stored: ${(e as Error).message}` });
-    }
-    router.apply({ kind: 'game', table: g.table, gameId, command: detail.command });
-    reconcile(gameId);
-    alog.info('arbiter action', { gameId, action: detail.command.type, arbiter: action.arbiter, reason: action.reason });
-    return ok(live.game(gameId)!);
+    const done = applyToGame(gameId, action);
+    if (done.ok) alog.info('arbiter action', { gameId, action: action.kind, arbiter: action.arbiter, reason: action.reason });
+    else if (done.error.status === 500) alog.error('amendment not recorded', { gameId, error: done.error.message });
+    return done;
   };
   const startOrClose = roundHandler({ store, tournamentId, router, tables: boards.map((b) => b.number), reconcile });
   const rounds: RoundHandler = (n, action) => {

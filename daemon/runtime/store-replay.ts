@@ -30,7 +30,7 @@ function tournamentInfo(c: BoardcastConfig): TournamentInfo {
 
 /** The read model of a hall: the config's tournament and its rounds (dates; status from the store when given). */
 export function newLiveSource(config: BoardcastConfig, store?: Store): MemoryLiveSource {
-  const live = new MemoryLiveSource({ tournament: tournamentInfo(config), rounds: [], games: [] });
+  const live = new MemoryLiveSource({ tournament: tournamentInfo(config), rounds: [], games: [], eventTime: true });
   const t = store?.tournamentByName(config.event.name);
   const stored = t ? store!.rounds(t.id) : [];
   const rounds: RoundInfo[] = [];

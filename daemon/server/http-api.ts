@@ -2,7 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { publicGame } from './feed-hub.ts';
 import type { TokenCheck } from './arbiter-auth.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
-import { parseRoundAction, type RoundHandler } from '../runtime/rounds.ts';
+import { parseRoundAction, type RoundHandler } from '../runtime/arbiter-actions.ts';
 import type { LiveSource } from './live-source.ts';
 import { gameToPgn } from './pgn.ts';
 

@@ -35,6 +35,12 @@ export interface MemorySourceConfig {
   games: MemoryGameConfig[];
   /** Wall clock for `readAt`/`at` stamps (epoch ms); injectable for tests. */
   now?: () => number;
+  /**
+   * The board events' own `at` is wall-clock epoch ms (the daemon's sessions run on wall time):
+   * stamp moves, incidents and clock readings with it, so a rebuild from the store gives every
+   * move the time it was played, not the time of the rebuild.
+   */
+  eventTime?: boolean;
 }
 
 /**
@@ -264,8 +270,12 @@ export class MemoryLiveSource implements LiveSource {
     }
   }
 
+  private stamp(eventAt: number): number {
+    return this.cfg.eventTime ? eventAt : this.now();
+  }
+
   private clockChange(t: Table, ev: Extract<BoardEvent, { type: 'clock' }>): GameChange | null {
-    const readAt = this.now();
+    const readAt = this.stamp(ev.at);
     const next: ClockState = {
       whiteMs: ev.whiteMs,
       blackMs: ev.blackMs,
@@ -302,7 +312,7 @@ export class MemoryLiveSource implements LiveSource {
           san: ge.san,
           uci: ge.uci,
           fenAfter: ge.fenAfter,
-          at: this.now(),
+          at: this.stamp(ge.at),
           clockMs: ge.clock ? (ge.by === 'white' ? ge.clock.whiteMs : ge.clock.blackMs) : null,
         };
         return [{ kind: 'move', gameId, move }];
@@ -318,7 +328,7 @@ export class MemoryLiveSource implements LiveSource {
       }
       case 'move-amended': {
         const m = s.moves[ge.ply - 1];
-        const move: MoveRecord = { ply: ge.ply, san: ge.san, uci: ge.uci, fenAfter: ge.fenAfter, at: this.now(), clockMs: m?.clockMs ?? null };
+        const move: MoveRecord = { ply: ge.ply, san: ge.san, uci: ge.uci, fenAfter: ge.fenAfter, at: this.stamp(ge.at), clockMs: m?.clockMs ?? null };
         return [{ kind: 'amendment', gameId, fromPly: ge.ply, moves: [move] }];
       }
       case 'takeback': {
@@ -335,7 +345,7 @@ export class MemoryLiveSource implements LiveSource {
             incident: {
               id: t.nextIncidentId++,
               ply: ge.ply,
-              at: this.now(),
+              at: this.stamp(ge.at),
               kind: `claimable-${ge.reason}`,
               article: ge.article,
               consequence: 'a draw may be claimed',
@@ -353,7 +363,7 @@ export class MemoryLiveSource implements LiveSource {
     return {
       id: t.nextIncidentId++,
       ply: i.ply,
-      at: this.now(),
+      at: this.stamp(i.at),
       kind: i.kind,
       article: i.article ? i.article : null,
       consequence: i.consequences.length > 0 ? i.consequences.map(consequenceText).join('; ') : null,

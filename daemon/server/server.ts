@@ -10,7 +10,7 @@ import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
 import { apiRouter, type HealthReport } from './http-api.ts';
 import type { LiveSource } from './live-source.ts';
 import type { ArbiterHandler } from '../runtime/arbiter.ts';
-import type { RoundHandler } from '../runtime/rounds.ts';
+import type { RoundHandler } from '../runtime/arbiter-actions.ts';
 import { bundleViewer } from './viewer-bundle.ts';
 import { viewerHtml } from './viewer-html.ts';
 
