@@ -1,4 +1,8 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
+import { catchUpFromEeprom, spreadCatchUpTimes, type CatchUpAnchor } from '../../protocols/dgt/ee-catchup.ts';
+import type { EepromEntry } from '../../protocols/dgt/eeprom.ts';
+import { MSG, sizeRange } from '../../protocols/dgt/frame.ts';
+import { encodeCommand } from '../../protocols/dgt/commands.ts';
 import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
 import { clockEvent, type ClockSide } from './clock-sides.ts';
@@ -31,7 +35,14 @@ export type SessionEvent =
   | { type: 'drift'; at: number; fields: DgtField[] }
   | { type: 'decoder-stats'; at: number; stats: DecoderStats }
   /** A transport problem that did not by itself end the link (for logs). */
-  | { type: 'problem'; at: number; detail: string };
+  | { type: 'problem'; at: number; detail: string }
+  /**
+   * A (re)connect found the board changed since the host's last board (`catchUp` option) and read
+   * its EEPROM log: `fields` missed changes were emitted as field events before the dump.
+   */
+  | { type: 'catch-up'; at: number; outcome: 'caught-up'; fields: number; how: 'anchored' | 'shortest'; matched: number }
+  /** The catch-up gave nothing ('failed': the log does not explain the dump; 'no-answer': no log in time). */
+  | { type: 'catch-up'; at: number; outcome: 'failed' | 'no-answer'; fields: 0; detail: string };
 
 export interface BoardSessionOptions {
   /** Makes a fresh transport for every (re)connection attempt. */
@@ -48,6 +59,38 @@ export interface BoardSessionOptions {
   /** Reconnection back-off: base · 2^attempt, capped. Defaults 500 ms and 30 s. */
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
+  /**
+   * The host's last knowledge of this board (the runtime's stored stream), asked on every
+   * handshake dump. When the dump differs from its board, the session reads the board's EEPROM
+   * log (SEND_EE_MOVES) and emits the changes missed meanwhile as field events before the dump.
+   * Absent: no log is read, a handshake goes live on its dump.
+   */
+  catchUp?: () => CatchUpAnchor | null;
+  /**
+   * How long to wait for the EE_MOVES answer to start before going live without it. Once its
+   * header arrives, the wait also allows for the announced size at 9600 baud. Default 3 s.
+   */
+  catchUpTimeoutMs?: number;
+}
+
+/** SEND_EE_MOVES: answered by one EE_MOVES message holding the whole log. */
+const EE_MOVES_REQUEST = encodeCommand({ type: 'send-ee-moves' });
+/**
+ * Serial boards run at 9600 baud, 8N1: about 1.04 ms a byte. A full log (0x1f00 bytes) takes
+ * over 8 s, so the answer's own size decides how long the rest may take; margin for USB latency.
+ */
+const EE_MS_PER_BYTE = 1.5;
+
+/** A handshake dump held back while the board's log is read. */
+interface PendingCatchUp {
+  anchor: CatchUpAnchor;
+  dump: PieceCode[];
+  dumpAt: number;
+  timer: unknown;
+  /** The EE_MOVES header went by: the deadline now allows for the whole message. */
+  answering: boolean;
+  /** Board messages that came meanwhile (the board is already in UPDATE_NICE): handled once live. */
+  held: { message: BoardMessage; at: number }[];
 }
 
 /** Why a clock command did not complete. */
@@ -76,6 +119,7 @@ interface Link {
   dumpTimer: unknown;
   /** Armed while a periodic dump is awaited: a link that stays open but answers nothing is dead. */
   answerTimer: unknown;
+  catchUp: PendingCatchUp | null;
 }
 
 /**
@@ -90,6 +134,7 @@ export class BoardSession {
   private readonly clockAckTimeoutMs: number;
   private readonly reconnectBaseMs: number;
   private readonly reconnectMaxMs: number;
+  private readonly catchUpTimeoutMs: number;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
 
   private currentState: SessionState = 'idle';
@@ -112,6 +157,7 @@ export class BoardSession {
     this.clockAckTimeoutMs = options.clockAckTimeoutMs ?? 2_500;
     this.reconnectBaseMs = options.reconnectBaseMs ?? 500;
     this.reconnectMaxMs = options.reconnectMaxMs ?? 30_000;
+    this.catchUpTimeoutMs = options.catchUpTimeoutMs ?? 3_000;
   }
 
   get state(): SessionState {
@@ -195,7 +241,7 @@ export class BoardSession {
       await transport.close().catch(() => undefined);
       return;
     }
-    const link: Link = { transport, decoder: newDecoder(), live: false, handshakeTimer: null, dumpTimer: null, answerTimer: null };
+    const link: Link = { transport, decoder: newDecoder(), live: false, handshakeTimer: null, dumpTimer: null, answerTimer: null, catchUp: null };
     this.link = link;
     transport.on('data', (chunk) => this.onData(link, chunk));
     transport.on('close', (reason) => this.onLinkLost(link, reason ? `link closed: ${reason.message}` : 'link closed'));
@@ -212,6 +258,7 @@ export class BoardSession {
 
   private onData(link: Link, chunk: Uint8Array): void {
     if (this.link !== link) return;
+    if (link.catchUp && !link.catchUp.answering) this.watchForLog(link, link.catchUp, chunk);
     for (const { message, raw } of link.decoder.push(chunk)) {
       if (this.link !== link) return;
       const at = this.now();
@@ -227,6 +274,18 @@ export class BoardSession {
   }
 
   private handleMessage(link: Link, message: BoardMessage, at: number): void {
+    const pending = link.catchUp;
+    if (pending) {
+      if (message.type === 'ee-moves') this.finishCatchUp(link, message.entries);
+      else if (message.type === 'board-dump' || message.type === 'field-update' || message.type === 'clock-times') pending.held.push({ message, at });
+      else this.handleLinkMessage(link, message, at);
+      return;
+    }
+    if (message.type === 'board-dump' && !link.live && this.startCatchUp(link, message.board, at)) return;
+    this.handleLinkMessage(link, message, at);
+  }
+
+  private handleLinkMessage(link: Link, message: BoardMessage, at: number): void {
     switch (message.type) {
       case 'board-dump': {
         const board = message.board.slice();
@@ -277,6 +336,76 @@ export class BoardSession {
       }
       default:
         return;
+    }
+  }
+
+  /**
+   * The handshake dump differs from the host's last board: hold it back and ask for the log.
+   * The handshake timeout no longer applies (the board answered); the catch-up has its own.
+   */
+  private startCatchUp(link: Link, board: PieceCode[], at: number): boolean {
+    const provider = this.options.catchUp;
+    if (!provider) return false;
+    let anchor: CatchUpAnchor | null;
+    try {
+      anchor = provider();
+    } catch (err) {
+      this.emit({ type: 'problem', at, detail: `catch-up anchor unavailable: ${message(err)}` });
+      return false;
+    }
+    if (!anchor || !differs(anchor.board, board)) return false;
+    if (link.handshakeTimer !== null) this.timers.clearTimeout(link.handshakeTimer);
+    link.handshakeTimer = null;
+    const pending: PendingCatchUp = { anchor, dump: board.slice(), dumpAt: at, timer: null, answering: false, held: [] };
+    link.catchUp = pending;
+    pending.timer = this.timers.setTimeout(() => this.finishCatchUp(link, null), this.catchUpTimeoutMs);
+    void this.send(link, EE_MOVES_REQUEST);
+    return true;
+  }
+
+  /**
+   * The EE_MOVES id byte (MSB set: it can only start a message) with its 14-bit size: from then on
+   * wait for that many bytes at serial speed rather than the bare answer timeout.
+   */
+  private watchForLog(link: Link, pending: PendingCatchUp, chunk: Uint8Array): void {
+    const i = chunk.indexOf(MSG.EE_MOVES);
+    if (i < 0) return;
+    pending.answering = true;
+    const hi = chunk[i + 1];
+    const lo = chunk[i + 2];
+    const size = hi !== undefined && lo !== undefined ? (hi << 7) | lo : sizeRange(MSG.EE_MOVES).max;
+    this.timers.clearTimeout(pending.timer);
+    pending.timer = this.timers.setTimeout(() => this.finishCatchUp(link, null), this.catchUpTimeoutMs + size * EE_MS_PER_BYTE);
+  }
+
+  /**
+   * Emits the missed changes (if the log explains the dump), then goes live on the held dump and
+   * handles what came meanwhile. The changes come before the `connection` event: the engine takes
+   * the first change after a reconnect as the resynchronising scan, which a half-replayed board is not.
+   */
+  private finishCatchUp(link: Link, entries: EepromEntry[] | null): void {
+    const pending = link.catchUp;
+    if (!pending || this.link !== link) return;
+    this.timers.clearTimeout(pending.timer);
+    link.catchUp = null;
+    const now = this.now();
+    if (entries === null) {
+      this.emit({ type: 'catch-up', at: now, outcome: 'no-answer', fields: 0, detail: `no EEPROM log within ${this.catchUpTimeoutMs} ms` });
+    } else {
+      const r = catchUpFromEeprom(pending.anchor, entries, pending.dump);
+      if (r.ok) {
+        this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.fields.length, how: r.how, matched: r.matched });
+        const times = spreadCatchUpTimes(r.fields, pending.anchor.lastAt, pending.dumpAt);
+        r.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
+      } else {
+        this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.reason });
+      }
+    }
+    if (this.link !== link) return;
+    this.handleLinkMessage(link, { type: 'board-dump', board: pending.dump }, pending.dumpAt);
+    for (const h of pending.held) {
+      if (this.link !== link) return;
+      this.handleLinkMessage(link, h.message, h.at);
     }
   }
 
@@ -337,9 +466,11 @@ export class BoardSession {
     if (link.handshakeTimer !== null) this.timers.clearTimeout(link.handshakeTimer);
     if (link.dumpTimer !== null) this.timers.clearTimeout(link.dumpTimer);
     if (link.answerTimer !== null) this.timers.clearTimeout(link.answerTimer);
+    if (link.catchUp) this.timers.clearTimeout(link.catchUp.timer);
     link.handshakeTimer = null;
     link.dumpTimer = null;
     link.answerTimer = null;
+    link.catchUp = null;
     link.live = false;
     if (this.link === link) this.link = null;
   }
@@ -418,6 +549,10 @@ export class BoardSession {
   private now(): number {
     return this.timers.now();
   }
+}
+
+function differs(host: readonly PieceCode[], board: readonly PieceCode[]): boolean {
+  return host.length !== board.length || host.some((p, i) => p !== board[i]);
 }
 
 function differingFields(a: readonly PieceCode[], b: readonly PieceCode[]): DgtField[] {

@@ -1,0 +1,245 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Chess } from 'chessops/chess';
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import type { CatchUpAnchor } from '../../protocols/dgt/ee-catchup.ts';
+import { encodeMessage, type PieceCode } from '../../protocols/dgt/index.ts';
+import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
+import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
+import { BoardSession, type BoardSessionOptions, type SessionEvent } from '../../daemon/board/session.ts';
+import { GameEngine } from '../../daemon/reconstruction/engine.ts';
+import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
+import { LONG_GAME, gameActions } from './catchup-helpers.ts';
+import { EmulatedMockPort, ManualTimers, settle } from './helpers.ts';
+
+const SEND_EE_MOVES = 0x49;
+
+/**
+ * What the runtime hands the session: the board, last fields and last time of the stream it
+ * stored for this table (here: every board event the session emitted so far).
+ */
+function storedAnchor(events: readonly BoardEvent[]): CatchUpAnchor | null {
+  let board: PieceCode[] | null = null;
+  const fields: { field: number; piece: PieceCode }[] = [];
+  for (const e of events) {
+    if (e.type === 'dump') board = e.board.slice();
+    if (e.type === 'field') {
+      if (board) board[e.field] = e.piece;
+      fields.push({ field: e.field, piece: e.piece });
+    }
+  }
+  if (!board) return null;
+  return { board, recentFields: fields.slice(-16), lastAt: events.at(-1)!.at };
+}
+
+interface Rig {
+  timers: ManualTimers;
+  emulator: BoardEmulator;
+  port: EmulatedMockPort;
+  session: BoardSession;
+  events: SessionEvent[];
+  board(): BoardEvent[];
+}
+
+const sessions: BoardSession[] = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.stop();
+});
+
+function rig(opts: Partial<BoardSessionOptions> = {}): Rig {
+  const emulator = new BoardEmulator({ serial: '31415', clock: { baseMs: 600_000, incrementMs: 0 } });
+  const timers = new ManualTimers();
+  const port = new EmulatedMockPort(emulator, () => timers.now());
+  timers.onAdvance = (now) => port.tick(now);
+  const events: SessionEvent[] = [];
+  const board = (): BoardEvent[] => events.flatMap((e) => (e.type === 'board' ? [e.event] : []));
+  const session = new BoardSession({
+    transport: serialTransportFactory(port.path, port.factory),
+    timers,
+    reconnectBaseMs: 500,
+    reconnectMaxMs: 2_000,
+    // Long enough not to interfere: drift is not what these tests are about.
+    dumpIntervalMs: 600_000,
+    catchUp: () => storedAnchor(board()),
+    ...opts,
+  });
+  sessions.push(session);
+  session.on((e) => events.push(e));
+  return { timers, emulator, port, session, events, board };
+}
+
+/** Plays actions at their times on the session's clock, letting the session read as it goes. */
+async function perform(r: Rig, actions: readonly PhysicalAction[]): Promise<void> {
+  for (const a of actions) {
+    const wait = a.at - r.timers.now();
+    if (wait > 0) await r.timers.advance(wait, 250);
+    r.emulator.act({ ...a, at: r.timers.now() } as PhysicalAction);
+  }
+  await r.timers.advance(50);
+}
+
+async function play(r: Rig, pos: Chess, sans: readonly string[]): Promise<void> {
+  await perform(r, gameActions(pos, sans, r.timers.now() + 1_000, { press: true }).actions);
+}
+
+async function unplug(r: Rig): Promise<void> {
+  r.emulator.act({ kind: 'unplug', at: r.timers.now() });
+  r.port.remove();
+  await settle();
+  await r.timers.advance(100);
+}
+
+async function plugBack(r: Rig, waitMs: number): Promise<void> {
+  r.emulator.act({ kind: 'plug', at: r.timers.now() });
+  r.port.recreate();
+  await r.timers.advance(waitMs, 100);
+}
+
+function reconstruct(events: readonly BoardEvent[]): { sans: string[]; incidents: string[] } {
+  const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' } });
+  for (const e of events) engine.push(e);
+  const snap = engine.snapshot();
+  return { sans: snap.moves.map((m) => m.san), incidents: snap.incidents.map((i) => i.kind) };
+}
+
+/** Drops EE_MOVES messages from the board's output: a board (or firmware) that ignores SEND_EE_MOVES. */
+function withoutLog(bytes: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; ) {
+    if (bytes[i] === 0x8f && i + 2 < bytes.length) {
+      i += (bytes[i + 1]! << 7) | bytes[i + 2]!;
+      continue;
+    }
+    out.push(bytes[i]!);
+    i++;
+  }
+  return Uint8Array.from(out);
+}
+
+describe('BoardSession catch-up from the EEPROM log', () => {
+  it('recovers 22 plies played while the board was unplugged: the engine ends with exactly the game', async () => {
+    const r = rig();
+    r.session.start();
+    await settle();
+    await r.timers.advance(50);
+    expect(r.session.state).toBe('live');
+    // The first connect has no stored stream: no log is read.
+    expect(r.port.written).not.toContain(SEND_EE_MOVES);
+
+    const pos = Chess.default();
+    await play(r, pos, LONG_GAME.slice(0, 8));
+    const anchor = storedAnchor(r.board())!;
+    await unplug(r);
+    expect(r.session.state).not.toBe('live');
+    const before = r.board().length;
+    await play(r, pos, LONG_GAME.slice(8, 30));
+    expect(r.board().length).toBe(before); // the session saw nothing of them
+    const opens = r.port.opens;
+    await plugBack(r, 3_000);
+    expect(r.port.opens).toBe(opens + 1);
+    expect(r.session.state).toBe('live');
+    await play(r, pos, LONG_GAME.slice(30));
+
+    // The log was asked for once, and its frame kept with its exact bytes.
+    expect(r.port.written.filter((b) => b === SEND_EE_MOVES)).toHaveLength(1);
+    const logFrame = r.events.find((e) => e.type === 'frame' && e.message.type === 'ee-moves');
+    if (logFrame?.type !== 'frame' || logFrame.message.type !== 'ee-moves') throw new Error('no EE_MOVES frame');
+    expect([...logFrame.raw]).toEqual([...encodeMessage(logFrame.message)]);
+    // The board logged the moves it saw while unplugged (the emulator keeps scanning).
+    expect(logFrame.message.entries.filter((e) => e.type === 'field-update').length).toBeGreaterThan(32 + 8 * 2 + 22 * 2);
+
+    const report = r.events.find((e) => e.type === 'catch-up');
+    expect(report).toMatchObject({ outcome: 'caught-up', how: 'anchored', matched: 16 });
+    const n = report?.type === 'catch-up' ? report.fields : 0;
+    expect(n).toBeGreaterThanOrEqual(22 * 2);
+
+    // After the loss: n caught-up field events, then the connection and the held dump.
+    const b = r.board();
+    const lost = b.findIndex((e) => e.type === 'connection' && !e.connected);
+    const caught = b.slice(lost + 1, lost + 1 + n);
+    expect(caught.every((e) => e.type === 'field')).toBe(true);
+    expect(b[lost + 1 + n]).toMatchObject({ type: 'connection', connected: true });
+    const dump = b[lost + 2 + n]!;
+    expect(dump.type).toBe('dump');
+    const times = [anchor.lastAt, ...caught.map((e) => e.at), dump.at];
+    for (let i = 1; i < times.length; i++) expect(times[i]!).toBeGreaterThan(times[i - 1]!);
+    // The dump event keeps the time its frame came in; the log came after it.
+    const dumpFrames = r.events.flatMap((e) => (e.type === 'frame' && e.message.type === 'board-dump' ? [e] : []));
+    expect(dumpFrames.at(-1)!.at).toBe(dump.at);
+    expect(logFrame.at).toBeGreaterThanOrEqual(dump.at);
+
+    const game = reconstruct(b);
+    expect(game.sans).toEqual(LONG_GAME);
+    expect(game.incidents.filter((k) => k !== 'board-disconnected' && k !== 'board-resynchronised')).toEqual([]);
+    expect(r.session.board).toEqual(r.emulator.board());
+  });
+
+  it('goes live on the dump without a log when the board does not answer SEND_EE_MOVES', async () => {
+    const r = rig({ catchUpTimeoutMs: 3_000 });
+    r.port.tamper = withoutLog;
+    r.session.start();
+    await settle();
+    await r.timers.advance(50);
+    const pos = Chess.default();
+    await play(r, pos, LONG_GAME.slice(0, 6));
+    await unplug(r);
+    await play(r, pos, LONG_GAME.slice(6, 8)); // two plies: the engine's own search finds them
+    await plugBack(r, 1_500);
+    expect(r.port.written).toContain(SEND_EE_MOVES);
+    expect(r.session.state).toBe('handshaking');
+    // Moves made while the session waits are kept and come after the dump.
+    await play(r, pos, LONG_GAME.slice(8, 9));
+    await r.timers.advance(3_000, 100);
+    expect(r.session.state).toBe('live');
+    expect(r.events.find((e) => e.type === 'catch-up')).toMatchObject({ outcome: 'no-answer', fields: 0 });
+    await play(r, pos, LONG_GAME.slice(9, 12));
+
+    const b = r.board();
+    const lost = b.findIndex((e) => e.type === 'connection' && !e.connected);
+    expect(b.slice(lost + 1, lost + 3).map((e) => e.type)).toEqual(['connection', 'dump']);
+    const dumpAt = b[lost + 2]!.at;
+    expect(b.slice(lost + 3).every((e) => e.at >= dumpAt)).toBe(true);
+    expect(b.slice(lost + 3).some((e) => e.type === 'field')).toBe(true);
+    const game = reconstruct(b);
+    expect(game.sans).toEqual(LONG_GAME.slice(0, 12));
+    expect(game.incidents).toContain('missed-moves');
+    expect(r.session.board).toEqual(r.emulator.board());
+  });
+
+  it('reads no log when the board comes back as the host left it, nor without the option', async () => {
+    const r = rig();
+    r.session.start();
+    await settle();
+    await r.timers.advance(50);
+    await play(r, Chess.default(), LONG_GAME.slice(0, 2));
+    await unplug(r);
+    await plugBack(r, 3_000);
+    expect(r.session.state).toBe('live');
+    expect(r.port.written).not.toContain(SEND_EE_MOVES);
+    expect(r.events.some((e) => e.type === 'catch-up')).toBe(false);
+
+    const plain = rig({ catchUp: undefined });
+    plain.session.start();
+    await settle();
+    await plain.timers.advance(50);
+    const pos = Chess.default();
+    await play(plain, pos, LONG_GAME.slice(0, 2));
+    await unplug(plain);
+    await play(plain, pos, LONG_GAME.slice(2, 4));
+    await plugBack(plain, 3_000);
+    expect(plain.session.state).toBe('live');
+    expect(plain.port.written).not.toContain(SEND_EE_MOVES);
+  });
+
+  it('reports a log that does not explain the dump and goes live on it', async () => {
+    const r = rig({
+      // A stored board from another game: nothing in this board's log leads from it to the dump.
+      catchUp: () => ({ board: new Array<PieceCode>(64).fill(9 as PieceCode), recentFields: [], lastAt: 0 }),
+    });
+    r.session.start();
+    await settle();
+    await r.timers.advance(50);
+    expect(r.session.state).toBe('live');
+    expect(r.events.find((e) => e.type === 'catch-up')).toMatchObject({ outcome: 'failed', detail: expect.stringMatching(/square/) });
+    expect(r.board().map((e) => e.type)).toEqual(['connection', 'dump']);
+  });
+});
