@@ -324,7 +324,8 @@ export class BoardEmulator {
   private press(by: Color, at: number): void {
     const before = this.clock.face(at).running;
     const reading = this.table.apply({ kind: 'press', at, by });
-    const changed = this.clock.hostOwned ? this.clock.hostPress(by, at) : reading.some((e) => e.type === 'clock');
+    // Unplugged, the tabletop reports no reading, but the board still sees the lever and logs it.
+    const changed = this.clock.hostOwned ? this.clock.hostPress(by, at) : reading.some((e) => e.type === 'clock') || !this.connected;
     if (!changed || !this.clock.attached) return;
     const after = this.clock.face(at);
     if (after.running === before) return;
