@@ -24,6 +24,7 @@ import { EmulatedTable } from './emulated-table.ts';
 import { lockDataDir } from './data-lock.ts';
 import { DerivedRows } from './derived-rows.ts';
 import { BoardSources, isSerialNumber } from './board-sources.ts';
+import { busTableLinks, type BusLineConfig, type TableLink } from './bus-tables.ts';
 import { SerialTransport } from '../transport/serial-transport.ts';
 import type { ArbiterHandler } from './arbiter.ts';
 import type { TableTrack } from './hall-router.ts';
@@ -77,7 +78,7 @@ const wallTimers: Timers = {
 interface TableRuntime {
   track: TableTrack;
   board: string;
-  session: BoardSession;
+  session: TableLink;
   link: MockPortLink | null;
 }
 
@@ -110,15 +111,29 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const { config, log } = opts;
 
   const boards: { number: number; board: string; transport: TransportFactory | null; link: MockPortLink | null }[] = [];
-  const serialTables = config.tables.filter((t) => isSerialNumber(t.board)).map((t) => ({ number: t.number, serial: t.board }));
+  // Tables on a DGT bus line share one BusSession per line; their boards are addressed by serial
+  // number on that line, so the serial-number probe must leave bus lines alone (it would RESET them).
+  const busLines = new Map<string, BusLineConfig>();
+  for (const t of config.tables) {
+    if (t.bus === undefined) continue;
+    const line = busLines.get(t.bus) ?? { path: t.bus, tables: [] };
+    line.tables.push({ number: t.number, serial: t.board, whiteOnClock: t.whiteOnClock });
+    busLines.set(t.bus, line);
+  }
+  const busLinks = busTableLinks([...busLines.values()], { transport: (path) => serialTransportFactory(path), timers: wallTimers });
+  const serialTables = config.tables.filter((t) => isSerialNumber(t.board) && t.bus === undefined).map((t) => ({ number: t.number, serial: t.board }));
   const sources = new BoardSources({
     tables: serialTables,
-    reservedPaths: config.tables.filter((t) => !isSerialNumber(t.board)).map((t) => t.board),
+    reservedPaths: [...config.tables.filter((t) => !isSerialNumber(t.board)).map((t) => t.board), ...busLines.keys()],
     log: log.child('board sources'),
     ...(opts.deviceDirs ? { deviceDirs: opts.deviceDirs } : {}),
     onMatch: (table) => byNumber.get(table)?.session.start(),
   });
   for (const t of config.tables) {
+    if (t.bus !== undefined) {
+      boards.push({ number: t.number, board: t.board, transport: null, link: null });
+      continue;
+    }
     if (!isSerialNumber(t.board)) {
       boards.push({ number: t.number, board: t.board, transport: serialTransportFactory(t.board), link: null });
       continue;
@@ -189,11 +204,13 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     track: tracks[i]!,
     board: b.board,
     link: b.link,
-    session: new BoardSession({
-      transport: b.transport!,
-      timers: wallTimers,
-      whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left',
-    }),
+    session:
+      busLinks.get(b.number) ??
+      new BoardSession({
+        transport: b.transport!,
+        timers: wallTimers,
+        whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left',
+      }),
   }));
   const byNumber = new Map(tables.map((t) => [t.track.number, t]));
 
@@ -288,7 +305,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const tableList = () =>
     tables.map((t) => {
       const bySerial = sources.has(t.track.number);
-      const device = bySerial ? sources.pathOf(t.track.number) : t.link ? null : t.board;
+      const device = bySerial ? sources.pathOf(t.track.number) : (busLinks.get(t.track.number)?.linePath ?? (t.link ? null : t.board));
       const state = bySerial && device === null ? ('searching' as const) : t.session.state;
       return { table: t.track.number, board: t.board, serial: t.session.serialNumber, device, state, gameId: t.track.gameId };
     });
