@@ -390,7 +390,8 @@ export class BoardSession {
     link.catchUp = null;
     const now = this.now();
     if (entries === null) {
-      this.emit({ type: 'catch-up', at: now, outcome: 'no-answer', fields: 0, detail: `no EEPROM log within ${this.catchUpTimeoutMs} ms` });
+      const detail = pending.answering ? 'the EEPROM log began but did not arrive whole in time' : `no EEPROM log within ${this.catchUpTimeoutMs} ms`;
+      this.emit({ type: 'catch-up', at: now, outcome: 'no-answer', fields: 0, detail });
     } else {
       const r = catchUpFromEeprom(pending.anchor, entries, pending.dump);
       if (r.ok) {

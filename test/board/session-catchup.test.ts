@@ -102,11 +102,13 @@ function reconstruct(events: readonly BoardEvent[]): { sans: string[]; incidents
 }
 
 /** Drops EE_MOVES messages from the board's output: a board (or firmware) that ignores SEND_EE_MOVES. */
-function withoutLog(bytes: Uint8Array): Uint8Array {
+function withoutLog(bytes: Uint8Array, kept?: number[]): Uint8Array {
   const out: number[] = [];
   for (let i = 0; i < bytes.length; ) {
     if (bytes[i] === 0x8f && i + 2 < bytes.length) {
-      i += (bytes[i + 1]! << 7) | bytes[i + 2]!;
+      const size = (bytes[i + 1]! << 7) | bytes[i + 2]!;
+      kept?.push(...bytes.subarray(i, i + size));
+      i += size;
       continue;
     }
     out.push(bytes[i]!);
@@ -203,6 +205,44 @@ describe('BoardSession catch-up from the EEPROM log', () => {
     expect(game.sans).toEqual(LONG_GAME.slice(0, 12));
     expect(game.incidents).toContain('missed-moves');
     expect(r.session.board).toEqual(r.emulator.board());
+  });
+
+  it('waits for a long log that trickles in at serial speed, beyond the bare answer timeout', async () => {
+    const r = rig({ catchUpTimeoutMs: 3_000 });
+    // A knight fidgeted with before the game: the log is full (0x1f00 bytes, 8 s at 9600 baud).
+    for (let i = 0; i < 2_000; i++) {
+      r.emulator.act({ kind: 'lift', at: 0, field: 62 });
+      r.emulator.act({ kind: 'place', at: 0, field: 62, piece: 3 });
+    }
+    const log: number[] = [];
+    r.port.tamper = (bytes) => withoutLog(bytes, log);
+    r.session.start();
+    await settle();
+    await r.timers.advance(50);
+    const pos = Chess.default();
+    await play(r, pos, LONG_GAME.slice(0, 4));
+    await unplug(r);
+    await play(r, pos, LONG_GAME.slice(4, 12));
+    await plugBack(r, 1_000);
+    expect(r.session.state).toBe('handshaking');
+    expect(log.length).toBeGreaterThan(0x1f00);
+    // The header and a first part now, the rest 6 s later, as the serial line carries it; what the
+    // board has to say meanwhile waits until the message is through.
+    const queued: number[] = [];
+    r.port.tamper = (bytes) => {
+      queued.push(...bytes);
+      return new Uint8Array(0);
+    };
+    r.port.inject(log.slice(0, 50));
+    await r.timers.advance(6_000, 100);
+    expect(r.session.state).toBe('handshaking');
+    r.port.inject(log.slice(50));
+    r.port.inject(queued);
+    r.port.tamper = null;
+    await r.timers.advance(100);
+    expect(r.session.state).toBe('live');
+    expect(r.events.find((e) => e.type === 'catch-up')).toMatchObject({ outcome: 'caught-up', how: 'anchored' });
+    expect(reconstruct(r.board()).sans).toEqual(LONG_GAME.slice(0, 12));
   });
 
   it('reads no log when the board comes back as the host left it, nor without the option', async () => {
