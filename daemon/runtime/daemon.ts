@@ -22,7 +22,7 @@ import { demoGame, isNoiseModel, resolveGameSource, resumePoint } from './demo-g
 import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { EmulatedTable } from './emulated-table.ts';
 import { lockDataDir } from './data-lock.ts';
-import { DerivedRows } from './derived-rows.ts';
+import { DerivedRows, type ClockRow } from './derived-rows.ts';
 import { BoardSources, isSerialNumber } from './board-sources.ts';
 import { busTableLinks, type BusLineConfig, type TableLink } from './bus-tables.ts';
 import { SerialTransport } from '../transport/serial-transport.ts';
@@ -170,7 +170,15 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const router = hallRouter(config, live, pairings);
   const tracks: TableTrack[] = boards.map((b) => router.track(b.number));
   const t0 = performance.now();
-  const events = replayStore(store, router, boards.map((b) => b.number));
+  // Clock readings a crash kept from the store (they follow the last stored one) are written below.
+  const lastClockRaw = store.lastClockRawEventId();
+  const missedClocks: ClockRow[] = [];
+  const events = replayStore(store, router, boards.map((b) => b.number), (step) => {
+    const ev = step.event.event;
+    if (ev?.type !== 'clock' || step.event.id <= lastClockRaw || step.gameId === null) return;
+    const game = live.progress(step.gameId);
+    if (game) missedClocks.push({ game, rawEventId: step.event.id, wallMs: step.event.wallMs, reading: ev });
+  });
   const rebuilt = { events, games: router.tracks().reduce((n, t) => n + t.games.length, 0), ms: performance.now() - t0 };
   log.info('live state rebuilt from the store', { rawEvents: events, games: rebuilt.games, ms: Math.round(rebuilt.ms) });
 
@@ -224,11 +232,13 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   };
   // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
   for (const t of router.tracks()) for (const id of t.games) reconcile(id);
+  derived.clockReadings(missedClocks);
 
   const writer = new RawEventWriter(store, {
     // Only committed events reach the engines and the feed (store-before-broadcast).
     onCommitted: (batch: StoredRawEvent[]) => {
       const touched = new Set<string>();
+      const clocks: ClockRow[] = [];
       for (const e of batch) {
         const t = byNumber.get(e.tableNumber);
         if (!t) continue;
@@ -238,8 +248,11 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
         }
         if (t.track.gameId) touched.add(t.track.gameId);
         const to = router.route(e.tableNumber, e.event, e.id);
-        if (to) touched.add(to);
+        if (!to) continue;
+        touched.add(to);
+        if (e.event.type === 'clock') clocks.push({ game: live.progress(to)!, rawEventId: e.id, wallMs: e.wallMs, reading: e.event });
       }
+      derived.clockReadings(clocks);
       for (const id of touched) reconcile(id);
     },
     onError: (e, phase, pending) => log.error(`raw event ${phase} failed`, { error: String(e), pending }),

@@ -1,3 +1,4 @@
+import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { GameState } from '../server/live-source.ts';
 import type { Store } from '../store/store.ts';
 import type { ResultSource } from '../store/types.ts';
@@ -17,6 +18,17 @@ function resultSourceOf(termination: string | null): ResultSource {
  * losing or duplicating anything: the next reconcile finds the gap and fills it, and a second
  * reconcile of the same state writes nothing.
  */
+/** What places a game's rows: its live id, round and table (and start FEN for a new row). */
+type GameKey = Pick<GameState, 'id' | 'round' | 'table' | 'startFen'>;
+
+/** One clock reading as a committed raw event brought it, and the game it went to. */
+export interface ClockRow {
+  game: GameKey;
+  rawEventId: number;
+  wallMs: number;
+  reading: Extract<BoardEvent, { type: 'clock' }>;
+}
+
 export class DerivedRows {
   /** live game id → store game id */
   private readonly ids = new Map<string, number>();
@@ -31,7 +43,7 @@ export class DerivedRows {
    * The store row of a game: the one the round's start created for this table (round-lifecycle
    * startRound), else the table's `index`-th game (0-based, creation order), created when missing.
    */
-  private storeId(g: GameState, index: number): number {
+  private storeId(g: GameKey, index: number): number {
     const known = this.ids.get(g.id);
     if (known !== undefined) return known;
     const roundId = this.roundId(g.round);
@@ -60,6 +72,32 @@ export class DerivedRows {
     }
     this.ids.set(g.id, id!);
     return id!;
+  }
+
+  /**
+   * Stores clock readings, all or none (one transaction), each keyed by its raw event: a reading
+   * already stored is left alone, so the start-up replay can offer every reading after the last
+   * stored one again.
+   */
+  clockReadings(rows: readonly ClockRow[]): void {
+    if (rows.length === 0) return;
+    this.store.transaction(() => {
+      for (const r of rows) {
+        const c = r.reading;
+        this.store.recordClock({
+          gameId: this.storeId(r.game, r.game.round - 1),
+          tableNumber: r.game.table,
+          monoMs: c.at,
+          wallMs: r.wallMs,
+          whiteMs: c.whiteMs,
+          blackMs: c.blackMs,
+          running: c.running,
+          whiteFlag: c.whiteFlag,
+          blackFlag: c.blackFlag,
+          rawEventId: r.rawEventId,
+        });
+      }
+    });
   }
 
   /** Writes what differs between the store and `g` (the `index`-th game at its table); idempotent. */

@@ -104,7 +104,12 @@ export function* replayTable(store: Store, router: HallRouter, table: number, co
  * Rebuilds the hall's live games from the store: every table's raw events (`tables`, plus any
  * table a stored command names), table by table, then the round closes. Returns the raw events replayed.
  */
-export function replayStore(store: Store, router: HallRouter, tables: readonly number[] = storedTables(store)): number {
+export function replayStore(
+  store: Store,
+  router: HallRouter,
+  tables: readonly number[] = storedTables(store),
+  onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void,
+): number {
   const commands = storedCommands(store);
   const all = new Set(tables);
   for (const c of commands) {
@@ -114,7 +119,11 @@ export function replayStore(store: Store, router: HallRouter, tables: readonly n
   let n = 0;
   for (const table of [...all].sort((a, b) => a - b)) {
     router.track(table);
-    for (const step of replayTable(store, router, table, commands)) if (step.kind === 'event') n++;
+    for (const step of replayTable(store, router, table, commands)) {
+      if (step.kind !== 'event') continue;
+      n++;
+      onEvent?.(step);
+    }
   }
   for (const c of commands) if (c.command.kind === 'close-round') router.apply(c.command);
   return n;

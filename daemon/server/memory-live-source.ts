@@ -157,9 +157,9 @@ export class MemoryLiveSource implements LiveSource {
   }
 
   /** Status and plies of a game without copying it (the router asks on every start-position check). */
-  progress(id: GameId): { status: GameState['status']; ply: number } | undefined {
+  progress(id: GameId): Pick<GameState, 'id' | 'round' | 'table' | 'status' | 'ply' | 'startFen'> | undefined {
     const t = this.tables.get(id);
-    return t && { status: t.state.status, ply: t.state.ply };
+    return t && { id, round: t.state.round, table: t.state.table, status: t.state.status, ply: t.state.ply, startFen: t.state.startFen };
   }
 
   /** Lists rounds before they have games (the store's rounds, with their dates and status). */

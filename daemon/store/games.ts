@@ -49,7 +49,10 @@ export interface GameWrites {
   amendMoves(gameId: number, fromPly: number, moves: readonly MoveInput[]): Result<void, string>;
   /** Cuts the game back to `toPly` current plies; later plies are marked superseded by 'takeback'. */
   takeback(gameId: number, toPly: number): Result<void, string>;
+  /** Stores a clock reading; one already stored for the same raw event is left as it is. */
   recordClock(c: ClockReadingInput): void;
+  /** The highest raw event id a stored clock reading came from (0: none). */
+  lastClockRawEventId(): number;
   recordIncident(gameId: number, i: IncidentInput): number;
   /** Sets the result (again, for an arbiter correction) and marks the game finished. */
   finishGame(gameId: number, end: GameEnd): Result<void, string>;
@@ -120,9 +123,10 @@ export function createGames(db: Database): GameWrites & GameQueries {
     'UPDATE moves SET superseded_by = ? WHERE game_id = ? AND ply >= ? AND superseded_by IS NULL',
   );
   const insertClock = db.prepare(
-    `INSERT INTO clock_readings (game_id, table_number, mono_ms, wall_ms, white_ms, black_ms, running, white_flag, black_flag)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO clock_readings (game_id, table_number, mono_ms, wall_ms, white_ms, black_ms, running, white_flag, black_flag, raw_event_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const lastClockRaw = db.prepare('SELECT COALESCE(MAX(raw_event_id), 0) FROM clock_readings').pluck();
   const insertIncident = db.prepare(
     `INSERT INTO incidents (game_id, ply, kind, article, consequence, message, detail_json, mono_ms, wall_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -228,8 +232,9 @@ export function createGames(db: Database): GameWrites & GameQueries {
     recordClock: (c) =>
       void insertClock.run(
         c.gameId, c.tableNumber, c.monoMs, c.wallMs, c.whiteMs, c.blackMs, c.running,
-        c.whiteFlag ? 1 : 0, c.blackFlag ? 1 : 0,
+        c.whiteFlag ? 1 : 0, c.blackFlag ? 1 : 0, c.rawEventId ?? null,
       ),
+    lastClockRawEventId: () => lastClockRaw.get() as number,
     recordIncident: (gameId, i) =>
       Number(
         insertIncident.run(

@@ -159,6 +159,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER amendments_no_delete BEFORE DELETE ON amendments
     BEGIN SELECT RAISE(ABORT, 'amendments is an append-only audit trail'); END;
   `,
+  // 2: a clock reading names the raw event it was decoded from, so the runtime can write the
+  // readings a crash left out on the next start without duplicating any.
+  `
+  ALTER TABLE clock_readings ADD COLUMN raw_event_id INTEGER REFERENCES raw_events (id);
+  CREATE UNIQUE INDEX clock_readings_by_raw_event ON clock_readings (raw_event_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

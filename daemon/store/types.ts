@@ -124,6 +124,8 @@ export interface ClockReadingInput {
   running: Color | null;
   whiteFlag: boolean;
   blackFlag: boolean;
+  /** The raw event the reading was decoded from: a second write of the same reading is ignored. */
+  rawEventId?: number | null;
 }
 
 export interface IncidentInput {

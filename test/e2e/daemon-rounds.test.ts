@@ -152,6 +152,11 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
       [1, '0-1', 'engine', 'Novak, Ana'],
       [2, '1/2-1/2', 'arbiter', 'Kranjc, Eva'],
     ]);
+    // Clock readings are derived rows too: one per clock message routed to a game, kept once across the restart.
+    const clocks = store.value.db.prepare('SELECT c.raw_event_id AS raw, r.event_json AS ev FROM clock_readings c JOIN raw_events r ON r.id = c.raw_event_id WHERE c.game_id = ?').all(rows[0]!.id) as { raw: number; ev: string }[];
+    expect(clocks.length).toBeGreaterThan(3);
+    expect(new Set(clocks.map((c) => c.raw)).size).toBe(clocks.length);
+    expect(clocks.every((c) => JSON.parse(c.ev).type === 'clock')).toBe(true);
     store.value.close();
   }, 120_000);
 });

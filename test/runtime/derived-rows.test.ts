@@ -79,3 +79,28 @@ describe('DerivedRows: the store made equal to the replayed read model', () => {
     store.close();
   });
 });
+
+describe('DerivedRows: clock readings', () => {
+  it('stores each reading once, keyed by its raw event, all of a batch or none', () => {
+    const store = tempStore();
+    const { live, track, routeEvent, events } = hall();
+    const derived = new DerivedRows(store);
+    const clocks = events.filter((e) => e.type === 'clock');
+    expect(clocks.length).toBeGreaterThan(10);
+    const raw = store.appendRawEvents(events.map((event) => ({ tableNumber: 4, boardSerial: null, monoMs: event.at, wallMs: 1_700_000_000_000 + event.at, event, raw: new Uint8Array(0) })));
+    const rows = raw.flatMap((e) => {
+      routeEvent(live, track, e.event!);
+      const ev = e.event!;
+      return ev.type === 'clock' ? [{ game: live.progress(track.gameId!)!, rawEventId: e.id, wallMs: e.wallMs, reading: ev }] : [];
+    });
+    derived.clockReadings(rows.slice(0, 5));
+    expect(store.lastClockRawEventId()).toBe(rows[4]!.rawEventId);
+    // The start-up replay offers everything again: nothing is stored twice.
+    derived.clockReadings(rows);
+    const stored = store.db.prepare('SELECT raw_event_id, white_ms, black_ms, running FROM clock_readings ORDER BY id').all() as { raw_event_id: number; white_ms: number; black_ms: number; running: string | null }[];
+    expect(stored.map((r) => r.raw_event_id)).toEqual(rows.map((r) => r.rawEventId));
+    expect(stored.map((r) => [r.white_ms, r.black_ms, r.running])).toEqual(rows.map((r) => [r.reading.whiteMs, r.reading.blackMs, r.reading.running]));
+    expect(store.lastClock(store.db.prepare('SELECT id FROM games').pluck().get() as number)).toMatchObject({ whiteMs: rows.at(-1)!.reading.whiteMs });
+    store.close();
+  });
+});
