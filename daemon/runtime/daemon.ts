@@ -68,6 +68,9 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
+/** Which board event each kind of frame decodes to (the others carry none). */
+const CARRIED: Partial<Record<string, BoardEvent['type']>> = { 'board-dump': 'dump', 'field-update': 'field', 'clock-times': 'clock' };
+
 /** Session time is wall-clock ms, so events of a run before a restart stay earlier than the new ones. */
 const wallTimers: Timers = {
   now: () => Date.now(),
@@ -217,6 +220,12 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       new BoardSession({
         transport: b.transport!,
         timers: wallTimers,
+        // After a reconnect or a restart, the board's EEPROM log fills in what happened meanwhile,
+        // from where the stored events left off.
+        catchUp: () => {
+          const t = router.track(b.number);
+          return t.seenBoard ? { board: t.board, recentFields: t.recentFields, lastAt: t.lastAt } : null;
+        },
         whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left',
       }),
   }));
@@ -277,16 +286,19 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   for (const t of tables) {
     const tlog = log.child(`table ${t.track.number}`);
     let last: RawEventInput | null = null;
+    let lastCarries: BoardEvent['type'] | 'any' | null = null;
     t.session.on((se) => {
       switch (se.type) {
         case 'frame':
           last = { tableNumber: t.track.number, boardSerial: t.session.serialNumber, monoMs: se.at, wallMs: Date.now(), event: null, raw: se.raw };
+          lastCarries = 'message' in se ? CARRIED[se.message.type] ?? null : 'any';
           writer.push(last);
           return;
         case 'board': {
           // A frame's decoded event rides with its bytes; events no frame carries (a lost link,
-          // the second event of a dump that brings the board live) are stored with no bytes.
-          if (last && last.event === null && last.monoMs === se.event.at && se.event.type !== 'connection') {
+          // the second event of a dump that brings the board live, moves caught up from the
+          // EEPROM log, a dump held back while they were) are stored with no bytes.
+          if (last && last.event === null && last.monoMs === se.event.at && (lastCarries === 'any' || lastCarries === se.event.type)) {
             last.event = se.event;
           } else {
             writer.push({ tableNumber: t.track.number, boardSerial: t.session.serialNumber, monoMs: se.event.at, wallMs: Date.now(), event: se.event, raw: new Uint8Array(0) });
@@ -307,6 +319,10 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
           return;
         case 'problem':
           tlog.warn(se.detail);
+          return;
+        case 'catch-up':
+          if (se.outcome === 'caught-up') tlog.info('moves made while the board was away caught up from its EEPROM log', { fieldChanges: se.fields, how: se.how, matched: se.matched });
+          else tlog.warn(`EEPROM catch-up ${se.outcome}`, { detail: se.detail });
           return;
         default:
           return;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,11 +16,9 @@ import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, t
  * is SIGKILLed mid-game and restarted at once; after the script ends, every game's moves must be
  * those an uninterrupted engine run finds.
  *
- * Why not the EEPROM log: the restart takes about a second (Node + tsx start-up) and the script
- * plays a ply about every 0.9 s, so at most two plies happen unseen, well inside the engine's
- * missed-move search (<= 3 plies from the handshake dump). The rebuilt engine (stored raw events
- * replayed) plus the fresh dump is then enough; reading the EEPROM would only be needed for longer
- * outages.
+ * A quick restart (about a second of Node + tsx start-up, a ply about every 0.9 s) misses at most
+ * two plies; a long outage misses many more, and the board's EEPROM log, read on the handshake from
+ * where the stored events left off, gives them back (daemon/board/session.ts catch-up).
  */
 
 const root = mkdtempSync(join(tmpdir(), 'boardcast-crash-'));
@@ -55,15 +53,16 @@ function uninterrupted(s: NoisyScript): string[] {
 
 const sansOf = (g: GameState): string[] => g.moves.map((m) => m.san);
 
-describe('daemon crash and restart mid-round (real ptys, emulator in its own process)', () => {
-  it('SIGKILL mid-game and restart: every game ends with the same moves as an uninterrupted run', async () => {
+/** Runs the scripted round, SIGKILLs the daemon mid-game, waits `outageMs`, restarts; returns the second daemon's output. */
+async function crashAndRestart(dir: string, outageMs: number): Promise<string> {
+    mkdirSync(dir, { recursive: true });
     const s = script();
     const expected = uninterrupted(s);
     expect(expected).toEqual(s.expected.sans);
-    const scriptFile = join(root, 'script.json');
+    const scriptFile = join(dir, 'script.json');
     writeFileSync(scriptFile, JSON.stringify({ board: s.board, clock: s.clock, actions: s.actions }));
 
-    const emu = runCli(['emulate', '--boards', '2', '--dir', join(root, 'dev'), '--script', scriptFile]);
+    const emu = runCli(['emulate', '--boards', '2', '--dir', join(dir, 'dev'), '--script', scriptFile]);
     children.push(emu);
     const paths = await waitForOutput(emu, (out) => {
       if (!out.split('\n').includes('ready')) return undefined;
@@ -71,7 +70,7 @@ describe('daemon crash and restart mid-round (real ptys, emulator in its own pro
     });
     expect(paths).toHaveLength(2);
 
-    const config = join(root, 'hall.json');
+    const config = join(dir, 'hall.json');
     writeFileSync(
       config,
       JSON.stringify({
@@ -104,11 +103,14 @@ describe('daemon crash and restart mid-round (real ptys, emulator in its own pro
     );
     first.proc.kill('SIGKILL');
     await first.exit;
+    // The boards play on meanwhile.
+    await new Promise((r) => setTimeout(r, outageMs));
 
     const second = serve();
     url = await servingUrl(second);
     const rebuilt = await getJson<GameState>(`${url}/api/games/r1-t1`);
     expect(rebuilt.ply).toBeGreaterThanOrEqual(8);
+    expect(rebuilt.ply).toBeLessThan(expected.length);
 
     const finals = await eventually(
       async () => {
@@ -130,7 +132,7 @@ describe('daemon crash and restart mid-round (real ptys, emulator in its own pro
     expect(await second.exit).toBe(0);
 
     // The derived rows in the store agree with the replay: the same moves, none twice.
-    const store = openStore(join(root, 'data', 'boardcast.sqlite'));
+    const store = openStore(join(dir, 'data', 'boardcast.sqlite'));
     if (!store.ok) throw new Error(store.error.message);
     for (const t of [1, 2]) {
       const games = store.value.db.prepare('SELECT id FROM games WHERE table_number = ?').pluck().all(t) as number[];
@@ -140,5 +142,17 @@ describe('daemon crash and restart mid-round (real ptys, emulator in its own pro
     store.value.close();
     emu.proc.kill('SIGTERM');
     await emu.exit;
+    return second.stdout() + second.stderr();
+}
+
+describe('daemon crash and restart mid-round (real ptys, emulator in its own process)', () => {
+  it('SIGKILL mid-game and restart: every game ends with the same moves as an uninterrupted run', async () => {
+    const dir = join(root, 'quick');
+    await crashAndRestart(dir, 0);
+  }, 120_000);
+
+  it('a long outage (about eight plies played while the daemon is down): the EEPROM log fills them in, no move lost', async () => {
+    const log = await crashAndRestart(join(root, 'long'), 7_000);
+    expect(log).toContain('caught up from its EEPROM log');
   }, 120_000);
 });
