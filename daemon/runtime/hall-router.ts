@@ -33,7 +33,18 @@ export interface TableTrack {
   /** The last field updates, oldest first, and the time of the last board event. */
   recentFields: { field: DgtField; piece: PieceCode }[];
   lastAt: number;
+  /**
+   * The board's events since it last showed a start position (field changes, dumps, and clock
+   * readings where a lever was pressed or a flag fell), so a game opened late — a round the
+   * arbiter started after the first moves — still sees the game from its start. Null when unknown
+   * or too long.
+   */
+  sinceStart: { board: PieceCode[]; at: number; events: BoardEvent[] } | null;
+  lastClock: Extract<BoardEvent, { type: 'clock' }> | null;
 }
+
+/** How many events `sinceStart` keeps (a long game has a few hundred field changes and presses). */
+const SINCE_START_LIMIT = 5_000;
 
 export function newTrack(number: number): TableTrack {
   return {
@@ -45,6 +56,8 @@ export function newTrack(number: number): TableTrack {
     seenBoard: false,
     recentFields: [],
     lastAt: 0,
+    sinceStart: null,
+    lastClock: null,
   };
 }
 
@@ -193,11 +206,25 @@ export class HallRouter {
       black: paired?.black ?? unnamed(`Black (table ${t.number})`),
       ...(this.opts.engine ? { engine: this.opts.engine } : {}),
     });
-    if (lookAt !== undefined && t.seenBoard) this.live.push(id, { type: 'dump', at: lookAt, board: t.board.slice() });
+    if (lookAt === undefined || !t.seenBoard) return;
+    const since = t.sinceStart;
+    if (since && since.events.length > 0 && !showsStartPosition(t.board)) {
+      // Play the game from its start position: the engine reconstructs the moves made before it opened.
+      this.live.push(id, { type: 'dump', at: since.at, board: since.board.slice() });
+      for (const ev of since.events) this.live.push(id, ev);
+    }
+    this.live.push(id, { type: 'dump', at: lookAt, board: t.board.slice() });
   }
 }
 
 function observe(t: TableTrack, ev: BoardEvent): void {
+  const before = t.lastClock;
+  if (ev.type === 'clock') {
+    t.lastClock = ev;
+    // Only presses and flags matter to a late game's moves; the ticking in between does not.
+    if (t.sinceStart && (!before || before.running !== ev.running || before.whiteFlag !== ev.whiteFlag || before.blackFlag !== ev.blackFlag)) keepSinceStart(t, ev);
+    return;
+  }
   if (ev.type === 'field') {
     if (!Number.isInteger(ev.field) || ev.field < 0 || ev.field > 63) return;
     t.board[ev.field] = ev.piece;
@@ -210,5 +237,13 @@ function observe(t: TableTrack, ev: BoardEvent): void {
     t.board = ev.board.slice();
     t.seenBoard = true;
     t.lastAt = ev.at;
-  }
+  } else return;
+  if (showsStartPosition(t.board)) t.sinceStart = { board: t.board.slice(), at: ev.at, events: [] };
+  else if (t.sinceStart) keepSinceStart(t, ev);
+}
+
+function keepSinceStart(t: TableTrack, ev: BoardEvent): void {
+  if (!t.sinceStart) return;
+  if (t.sinceStart.events.length >= SINCE_START_LIMIT) t.sinceStart = null;
+  else t.sinceStart.events.push(ev);
 }

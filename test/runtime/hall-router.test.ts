@@ -110,6 +110,24 @@ describe("HallRouter, 'board' mode: a table's games follow its board", () => {
   });
 });
 
+describe("HallRouter, 'arbiter' mode: a round started late", () => {
+  it('sees the moves made before the round start, from the last time the board showed the start position', () => {
+    const cfg = config('arbiter');
+    const live = newLiveSource(cfg);
+    const router = hallRouter(cfg, live);
+    // Yesterday's final position, then the set-up, then three plies before the arbiter starts the round.
+    const t = new Table().dump().play('e2e4 e7e5 d1h5 b8c6');
+    for (const e of t.reset().play('d2d4 d7d5 c2c4').take()) router.route(1, e);
+    for (let i = 0; i < 5; i++) router.route(1, { type: 'clock', at: t.at + i, whiteMs: 5_000_000, blackMs: 5_000_000, running: 'black', whiteFlag: false, blackFlag: false });
+    expect(router.track(1).sinceStart!.events.filter((e) => e.type === 'clock')).toHaveLength(1);
+    router.apply({ kind: 'start-round', round: 1, tables: [1], at: t.at + 1000 });
+    expect(live.game('r1-t1')!.moves.map((m) => m.san)).toEqual(['d4', 'd5', 'c4']);
+    t.at += 2000;
+    for (const e of t.play('d5c4').take()) router.route(1, e);
+    expect(live.game('r1-t1')!.moves.map((m) => m.san)).toEqual(['d4', 'd5', 'c4', 'dxc4']);
+  });
+});
+
 describe("rounds in 'arbiter' mode, recorded in a real store and replayed", () => {
   function hall() {
     const dir = mkdtempSync(join(tmpdir(), 'boardcast-router-'));
