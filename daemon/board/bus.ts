@@ -1,4 +1,5 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
+import type { Color } from 'chessops';
 import {
   BusReplyDecoder,
   encodeBusCommand,
@@ -54,6 +55,8 @@ interface BusBoard {
   polls: number;
   /** Polls in a row that got no usable answer at all. */
   failures: number;
+  /** The last colour-resolved clock reading (read, or carried forward from logged lever presses). */
+  clock: Extract<BoardEvent, { type: 'clock' }> | null;
 }
 
 interface Waiter {
@@ -190,7 +193,7 @@ export class BusSession {
     const found = await this.discover();
     if (!live()) return;
     this.boardsByAddress.clear();
-    for (const address of found) this.boardsByAddress.set(address, { address, board: null, polls: 0, failures: 0 });
+    for (const address of found) this.boardsByAddress.set(address, { address, board: null, polls: 0, failures: 0, clock: null });
     this.emit({ type: 'discovered', at: this.now(), addresses: found });
     for (const b of this.boardsByAddress.values()) {
       if (!live()) return;
@@ -223,7 +226,10 @@ export class BusSession {
    */
   private async resync(b: BusBoard): Promise<boolean> {
     await this.request('send-changes', b.address, (r) => r.type === 'update');
-    return this.fullDump(b);
+    if (!(await this.fullDump(b))) return false;
+    // A first reading to carry logged lever presses forward from (see applyChanges).
+    await this.readClock(b);
+    return true;
   }
 
   private noteFailure(b: BusBoard): void {
@@ -271,8 +277,11 @@ export class BusSession {
         if (b.board) b.board[e.field] = e.piece;
         this.emitBoard(b.address, { type: 'field', at, field: e.field, piece: e.piece });
       } else if (e.type === 'clock') {
-        // The log holds the halted side's time at each lever press, not whose turn it is:
-        // read the full clock status for a colour-resolved reading.
+        // The log holds the halted side's time at each lever press, in order with the moves.
+        // Several moves can fall into one poll: a reading carried forward from the last one, with
+        // the presser's logged time and the other side now running, keeps each move's press (and
+        // its %clk) between it and the next. The full status is read after the list all the same.
+        this.loggedPress(b, e, at);
         if (need === false) need = 'clock';
       } else if (e.type === 'tag' && (e.tag === 'powerup' || e.tag === 'emptyboard' || e.tag === 'beginpos' || e.tag === 'beginpos-rot' || e.tag === 'fourrows')) {
         // The board restarted or recognised a set-up: confirm the whole board.
@@ -282,13 +291,27 @@ export class BusSession {
     return need;
   }
 
+  private loggedPress(b: BusBoard, e: Extract<EepromEntry, { type: 'clock' }>, at: number): void {
+    const last = b.clock;
+    if (!last) return;
+    const whiteSide = this.options.whiteOnClock?.(b.address) ?? 'left';
+    const halted: Color = e.side === whiteSide ? 'white' : 'black';
+    const ms = ((e.hours * 60 + e.minutes) * 60 + e.seconds) * 1000;
+    const reading = { ...last, at, running: halted === 'white' ? ('black' as const) : ('white' as const), ...(halted === 'white' ? { whiteMs: ms } : { blackMs: ms }) };
+    b.clock = reading;
+    this.emitBoard(b.address, reading);
+  }
+
   private async readClock(b: BusBoard): Promise<void> {
     const result = await this.request('send-clock', b.address, (r) => r.type === 'bwtime');
     if (result === null || !result.ok || result.reply.type !== 'bwtime') return;
     const clock = result.reply.clock;
     if (clock.type !== 'clock-times') return;
     const event = clockEvent(clock, this.options.whiteOnClock?.(b.address) ?? 'left', this.now());
-    if (event) this.emitBoard(b.address, event);
+    if (event) {
+      b.clock = event;
+      this.emitBoard(b.address, event);
+    }
   }
 
   /** Reads the board's dump; a first dump (or one after a loss) also reports the connection. */

@@ -3,6 +3,7 @@ import { PIECE, busChecksum, encodeBusCommand } from '../../protocols/dgt/index.
 import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
 import { EmulatedBus } from '../../protocols/emulator/emulated-bus.ts';
 import { BusSession, type BusEvent, type BusSessionOptions } from '../../daemon/board/bus.ts';
+import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
 import { EmulatedMockPort, ManualTimers, settle } from './helpers.ts';
 
@@ -49,8 +50,9 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     await running(r);
     expect(r.events.find((e) => e.type === 'discovered')).toMatchObject({ addresses: [300, 1025] });
     expect([...r.port.written.slice(0, 4)]).toEqual([...encodeBusCommand({ type: 'ping' }, 0)]);
-    expect(r.boardEvents(1025).map((e) => e.type)).toEqual(['connection', 'dump']);
-    expect(r.boardEvents(300).map((e) => e.type)).toEqual(['connection', 'dump']);
+    // Each board's clock is read once after its first dump.
+    expect(r.boardEvents(1025).map((e) => e.type)).toEqual(['connection', 'dump', 'clock']);
+    expect(r.boardEvents(300).map((e) => e.type)).toEqual(['connection', 'dump', 'clock']);
     const from = r.port.written.length;
     const t = r.timers.now();
     r.a.act({ kind: 'lift', at: t, field: E2 });
@@ -138,6 +140,38 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     if (last?.type !== 'clock') throw new Error('no clock event');
     // White's clock ran ~3 s, Black's ~0: with the sides mixed up these would be swapped.
     expect(last.whiteMs).toBeLessThan(last.blackMs);
+  });
+
+  it('keeps every lever press of a poll in order with its move, so fast moves each get their clock time', async () => {
+    const r = rig({}, 'left');
+    await running(r);
+    // Start the clock (Black presses: White to move), let the host read it once.
+    r.a.act({ kind: 'press', at: r.timers.now(), by: 'black' });
+    await r.timers.advance(2_500, 50);
+    const from = r.boardEvents(1025).length;
+    // Three moves with their presses, all inside one polling interval.
+    const t = r.timers.now();
+    const moves: [number, number, number, 'white' | 'black'][] = [
+      [52, 36, PIECE.WPAWN, 'white'], // e2-e4
+      [12, 28, PIECE.BPAWN, 'black'], // e7-e5
+      [62, 45, PIECE.WKNIGHT, 'white'], // g1-f3
+    ];
+    moves.forEach(([f, to, piece, by], i) => {
+      const at = t + i * 400;
+      r.a.act({ kind: 'lift', at, field: f });
+      r.a.act({ kind: 'place', at: at + 100, field: to, piece });
+      r.a.act({ kind: 'press', at: at + 200, by });
+    });
+    await r.timers.advance(1_500, 20);
+    await r.timers.advance(2_500, 50);
+    const seen = r.boardEvents(1025).slice(from).map((e) => (e.type === 'clock' ? `clock:${e.running}` : e.type));
+    // Each press lies between its move's changes and the next move's.
+    expect(seen.slice(0, 9)).toEqual(['field', 'field', 'clock:black', 'field', 'field', 'clock:white', 'field', 'field', 'clock:black']);
+    const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' } });
+    for (const e of r.boardEvents(1025)) engine.push(e);
+    const snap = engine.snapshot();
+    expect(snap.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'Nf3']);
+    expect(snap.moves.every((m) => m.clockAfter !== undefined)).toBe(true);
   });
 
   it('reports a board that stops answering as disconnected and brings it back with a fresh dump', async () => {
