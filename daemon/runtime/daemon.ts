@@ -162,9 +162,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       boards.push({ number: first + i, board: `emulated:${String(e.serialBase + i).padStart(5, '0')}`, transport: null, link: null });
     }
   }
-  if (config.tables.length > 0) {
-    store.syncTables(config.tables.map((t) => ({ number: t.number, board: t.board, whiteOnClock: t.whiteOnClock })));
-  }
+  // The hall's tables, emulated ones included, so the board serial ↔ table mapping can refer to them.
+  store.syncTables(boards.map((b) => ({ number: b.number, board: b.board, whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left' })));
 
   const tournamentId = store.upsertTournament(tournamentSetup(config));
   // Players: imported pairings, else (demo hall) the ones its game scores name.
@@ -309,11 +308,15 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
           if (se.state === 'retrying' && sources.has(t.track.number)) sources.linkLost();
           tlog.info(`board ${se.state}`, { board: t.board, ...(se.detail ? { detail: se.detail } : {}), ...(se.retryInMs !== undefined ? { retryInMs: se.retryInMs } : {}) });
           return;
-        case 'serial':
+        case 'serial': {
           tlog.debug('board serial', { serial: se.serial });
+          // Which board stood at which table, and since when (board_serials), for the record.
+          const noted = store.assignBoardSerial(se.serial, t.track.number, Date.now());
+          if (!noted.ok) tlog.warn('board serial not recorded', { serial: se.serial, problem: noted.error });
           // The probe matched this port, but a different board may have been plugged in there since.
           if (isSerialNumber(t.board) && !se.serial.endsWith(t.board)) tlog.warn('the board on this port is not the configured one', { configured: t.board, reported: se.serial, device: sources.pathOf(t.track.number) });
           return;
+        }
         case 'drift':
           tlog.warn('board dump differs from tracked board (lost update)', { fields: se.fields });
           return;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PIECE, busChecksum, encodeBusCommand } from '../../protocols/dgt/index.ts';
+import { PIECE, busChecksum, encodeBusCommand, type PieceCode } from '../../protocols/dgt/index.ts';
 import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
 import { EmulatedBus } from '../../protocols/emulator/emulated-bus.ts';
 import { BusSession, type BusEvent, type BusSessionOptions } from '../../daemon/board/bus.ts';
@@ -151,7 +151,7 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     const from = r.boardEvents(1025).length;
     // Three moves with their presses, all inside one polling interval.
     const t = r.timers.now();
-    const moves: [number, number, number, 'white' | 'black'][] = [
+    const moves: [number, number, PieceCode, 'white' | 'black'][] = [
       [52, 36, PIECE.WPAWN, 'white'], // e2-e4
       [12, 28, PIECE.BPAWN, 'black'], // e7-e5
       [62, 45, PIECE.WKNIGHT, 'white'], // g1-f3
