@@ -68,6 +68,9 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
+/** How often the store's pairings are checked for an import made while the daemon runs. */
+const PAIRINGS_CHECK_MS = 3_000;
+
 /** Which board event each kind of frame decodes to (the others carry none). */
 const CARRIED: Partial<Record<string, BoardEvent['type']>> = { 'board-dump': 'dump', 'field-update': 'field', 'clock-times': 'clock' };
 
@@ -333,6 +336,28 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     });
   }
 
+  // Pairings imported while the daemon runs (boardcast import-pairings writes the store from its
+  // own process, often after the boards were set up for the round): games take their players.
+  const pairingsVersion = store.db.prepare("SELECT COUNT(*) || ':' || COALESCE(MAX(id), 0) FROM pairings").pluck();
+  const linkPairings = store.db.prepare(
+    `UPDATE games SET pairing_id = (SELECT p.id FROM pairings p WHERE p.round_id = games.round_id AND p.table_number = games.table_number)
+     WHERE round_id IS NOT NULL AND pairing_id IS NOT (SELECT p.id FROM pairings p WHERE p.round_id = games.round_id AND p.table_number = games.table_number)`,
+  );
+  let seenPairings = pairingsVersion.get();
+  const pairingsTimer = setInterval(() => {
+    try {
+      const v = pairingsVersion.get();
+      if (v === seenPairings) return;
+      seenPairings = v;
+      const changed = router.refreshPlayers();
+      linkPairings.run();
+      log.info('pairings changed in the store', { gamesWithNewPlayers: changed });
+    } catch (e) {
+      log.warn('pairings not re-read', { error: String(e) });
+    }
+  }, PAIRINGS_CHECK_MS);
+  pairingsTimer.unref();
+
   const startedAt = Date.now();
   const tableList = () =>
     tables.map((t) => {
@@ -362,6 +387,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       },
     });
   } catch (e) {
+    clearInterval(pairingsTimer);
     writer.close();
     store.close();
     for (const t of tables) t.link?.close();
@@ -382,6 +408,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      clearInterval(pairingsTimer);
       await sources.stop();
       await Promise.all(tables.map((t) => t.session.stop()));
       for (const t of tables) t.link?.close();

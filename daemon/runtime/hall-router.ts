@@ -182,6 +182,26 @@ export class HallRouter {
     }
   }
 
+  /**
+   * Gives every game the players its pairing names now (pairings imported after the game opened,
+   * or corrected); returns the ids of the games whose players changed (each sent as a `game` change).
+   */
+  refreshPlayers(): GameId[] {
+    const changed: GameId[] = [];
+    for (const t of this.byTable.values()) {
+      for (const id of t.games) {
+        const g = this.live.progress(id);
+        const paired = g && this.opts.pairings?.(g.round, g.table);
+        if (!g || !paired) continue;
+        const now = this.live.game(id)!;
+        if (JSON.stringify([now.white, now.black]) === JSON.stringify([paired.white, paired.black])) continue;
+        this.live.addGame({ id, round: g.round, table: g.table, white: paired.white, black: paired.black, ...(this.opts.engine ? { engine: this.opts.engine } : {}) });
+        changed.push(id);
+      }
+    }
+    return changed;
+  }
+
   /** Whether the table's game no longer takes the board's start position as a takeback. */
   isOver(gameId: GameId): boolean {
     const p = this.live.progress(gameId);

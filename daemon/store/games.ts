@@ -14,6 +14,7 @@ import type {
   MoveRow,
   ResultSource,
 } from './types.ts';
+import { writeTransaction } from './write-transaction.ts';
 
 export interface NewGame {
   roundId: number | null;
@@ -196,7 +197,7 @@ export function createGames(db: Database): GameWrites & GameQueries {
     createGame: (g) =>
       Number(insertGame.run(g.roundId, g.pairingId, g.table, g.startFen, g.wallMs).lastInsertRowid),
     markGameLive: (gameId, wallMs) => void setLive.run(wallMs, gameId),
-    recordMove: db.transaction((gameId: number, m: MoveInput): Result<void, string> => {
+    recordMove: writeTransaction(db, (gameId: number, m: MoveInput): Result<void, string> => {
       const miss = missing(gameId);
       if (miss) return err(miss);
       const ply = currentPly.get(gameId) as number;
@@ -209,7 +210,7 @@ export function createGames(db: Database): GameWrites & GameQueries {
     confirmMove: (gameId, ply, clockMs) =>
       confirm.run(clockMs ?? null, gameId, ply).changes === 1 ? ok(undefined) : err(`game ${gameId}: no current move at ply ${ply}`),
     reopenGame: (gameId) => (reopen.run(gameId).changes === 1 ? ok(undefined) : err(`no game with id ${gameId}`)),
-    amendMoves: db.transaction((gameId: number, fromPly: number, moves: readonly MoveInput[]): Result<void, string> => {
+    amendMoves: writeTransaction(db, (gameId: number, fromPly: number, moves: readonly MoveInput[]): Result<void, string> => {
       const miss = missing(gameId);
       if (miss) return err(miss);
       const ply = currentPly.get(gameId) as number;
@@ -221,7 +222,7 @@ export function createGames(db: Database): GameWrites & GameQueries {
       for (const m of moves) putMove(gameId, m, true);
       return ok(undefined);
     }),
-    takeback: db.transaction((gameId: number, toPly: number): Result<void, string> => {
+    takeback: writeTransaction(db, (gameId: number, toPly: number): Result<void, string> => {
       const miss = missing(gameId);
       if (miss) return err(miss);
       const ply = currentPly.get(gameId) as number;

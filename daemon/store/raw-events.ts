@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { RawEventInput, StoredRawEvent } from './types.ts';
+import { writeTransaction } from './write-transaction.ts';
 
 export interface RawEventLog {
   /**
@@ -43,7 +44,7 @@ export function createRawEventLog(db: Database): RawEventLog {
   );
   const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM raw_events').pluck();
 
-  const appendAll = db.transaction((batch: readonly RawEventInput[]): StoredRawEvent[] => {
+  const appendAll = writeTransaction(db, (batch: readonly RawEventInput[]): StoredRawEvent[] => {
     const out: StoredRawEvent[] = new Array(batch.length);
     for (let i = 0; i < batch.length; i++) {
       const e = batch[i]!;
@@ -82,7 +83,7 @@ export function createRawEventLog(db: Database): RawEventLog {
   }
 
   return {
-    appendRawEvents: (batch) => (batch.length === 0 ? [] : appendAll.immediate(batch)),
+    appendRawEvents: (batch) => (batch.length === 0 ? [] : appendAll(batch)),
     readRawEvents,
     lastRawEventId: () => maxId.get() as number,
   };

@@ -9,6 +9,7 @@ import type {
   TournamentRow,
   TournamentSetup,
 } from './types.ts';
+import { writeTransaction } from './write-transaction.ts';
 
 /** Writes for the tournament's setup: the event, its rounds, the hall, players and pairings. */
 export interface SetupWrites {
@@ -177,7 +178,7 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
   }
 
   return {
-    upsertTournament: db.transaction((t: TournamentSetup): number => {
+    upsertTournament: writeTransaction(db, (t: TournamentSetup): number => {
       const existing = tournamentByName.get(t.name) as TournamentDbRow | undefined;
       let id: number;
       if (existing) {
@@ -189,7 +190,7 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
       for (let n = 1; n <= t.roundCount; n++) upsertRound.run(id, n, t.roundDates[n - 1] ?? null);
       return id;
     }),
-    syncTables: db.transaction((tables: readonly HallTable[]) => {
+    syncTables: writeTransaction(db, (tables: readonly HallTable[]) => {
       const keep = new Set(tables.map((t) => t.number));
       for (const t of allTables.all() as { number: number }[]) {
         if (!keep.has(t.number)) deleteTable.run(t.number, t.number);
@@ -203,7 +204,7 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
     },
     upsertPlayer,
     setRoundStatus: (roundId, status, wallMs) => void (status === 'live' ? roundLive : roundFinished).run(wallMs, roundId),
-    replacePairings: db.transaction((roundId: number, pairings: readonly PairingInput[]) => {
+    replacePairings: writeTransaction(db, (roundId: number, pairings: readonly PairingInput[]) => {
       const status = roundStatus.get(roundId) as string | undefined;
       if (status === undefined) throw new Error(`no round with id ${roundId}`);
       if (status !== 'upcoming') throw new Error(`round ${roundId} has started: its pairings are fixed`);
