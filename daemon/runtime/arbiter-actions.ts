@@ -83,6 +83,12 @@ export function roundHandler(deps: ActionDeps): RoundHandler {
     if (tables.length === 0) {
       if (router.mode === 'arbiter') return fail(409, 'no-pairings', `round ${n} has no pairings: import them first (boardcast import-pairings --round ${n})`);
       tables = [...deps.tables];
+    } else {
+      // Only the tables with a board are broadcast; the other pairings stay in the store.
+      tables = tables.filter((t) => deps.tables.includes(t));
+      if (tables.length === 0) {
+        return fail(409, 'no-boards', `none of round ${n}'s ${pairings.length} pairings is at a table with a board (the hall has tables ${deps.tables.join(', ')})`);
+      }
     }
     const problems: string[] = [];
     for (const table of tables) {

@@ -21,7 +21,7 @@ afterEach(() => {
 
 function config(start: 'board' | 'arbiter'): BoardcastConfig {
   const c = parseConfig(
-    { event: { name: 'router test' }, rounds: { count: 3, start }, timeControl: '90+30', tables: [{ number: 1, board: '/dev/ttyUSB0' }, { number: 2, board: '/dev/ttyUSB1' }] },
+    { event: { name: 'router test' }, rounds: { count: 4, start }, timeControl: '90+30', tables: [{ number: 1, board: '/dev/ttyUSB0' }, { number: 2, board: '/dev/ttyUSB1' }] },
     null,
     '/tmp',
   );
@@ -142,8 +142,11 @@ describe("rounds in 'arbiter' mode, recorded in a real store and replayed", () =
       store.replacePairings(store.round(tournamentId, n)!.id, [
         { table: 1, white: player(`White ${n}.1`), black: player(`Black ${n}.1`) },
         { table: 2, white: player(`White ${n}.2`), black: player(`Black ${n}.2`) },
+        // A table without a board: stored, not broadcast.
+        { table: 9, white: player(`White ${n}.9`), black: player(`Black ${n}.9`) },
       ]);
     }
+    store.replacePairings(store.round(tournamentId, 3)!.id, [{ table: 9, white: player('White 3.9'), black: player('Black 3.9') }]);
     const build = () => {
       const live = newLiveSource(cfg, store);
       const router = hallRouter(cfg, live, storePairings(store, tournamentId));
@@ -180,8 +183,9 @@ describe("rounds in 'arbiter' mode, recorded in a real store and replayed", () =
     expect(h.router.track(1).gameId).toBeNull();
 
     expect(h.rounds(1, { kind: 'close', force: false, arbiter: 'IA Novak', reason: '' })).toMatchObject({ ok: false, error: { status: 409, code: 'round-not-started' } });
-    expect(h.rounds(3, { kind: 'start', arbiter: 'IA Novak', reason: '' })).toMatchObject({ ok: false, error: { status: 409, code: 'no-pairings' } });
-    expect(h.rounds(4, { kind: 'start', arbiter: 'IA Novak', reason: '' })).toMatchObject({ ok: false, error: { status: 404 } });
+    expect(h.rounds(3, { kind: 'start', arbiter: 'IA Novak', reason: '' })).toMatchObject({ ok: false, error: { status: 409, code: 'no-boards' } });
+    expect(h.rounds(4, { kind: 'start', arbiter: 'IA Novak', reason: '' })).toMatchObject({ ok: false, error: { status: 409, code: 'no-pairings' } });
+    expect(h.rounds(5, { kind: 'start', arbiter: 'IA Novak', reason: '' })).toMatchObject({ ok: false, error: { status: 404 } });
     const started = h.rounds(1, { kind: 'start', arbiter: 'IA Novak', reason: 'round 1' });
     expect(started.ok && started.value.games.map((g) => [g.id, g.white.name, g.status])).toEqual([
       ['r1-t1', 'White 1.1', 'live'], // the board already showed the start position
@@ -219,7 +223,7 @@ describe("rounds in 'arbiter' mode, recorded in a real store and replayed", () =
     expect(h.rounds(2, { kind: 'close', force: true, arbiter: 'IA Novak', reason: 'table 2 adjourned' }).ok).toBe(true);
 
     const rounds = h.live.rounds().map((r) => [r.round, r.status, r.gameCount]);
-    expect(rounds).toEqual([[1, 'finished', 2], [2, 'finished', 2], [3, 'upcoming', 0]]);
+    expect(rounds).toEqual([[1, 'finished', 2], [2, 'finished', 2], [3, 'upcoming', 0], [4, 'upcoming', 0]]);
 
     // The store's rows say who decided.
     const row = (round: number, table: number) => h.store.gamesOfRound(h.store.round(h.tournamentId, round)!.id).find((g) => g.table === table)!;
