@@ -11,8 +11,9 @@ const usage = `usage: boardcast round start <n> [options]
 Starts or closes a round on the running daemon (boardcast serve), or lists the rounds.
 
   start <n>         open round n: one game per imported pairing (boardcast import-pairings
-                    --round n), each waiting for its board's start position. Refused while a
-                    table still plays a game with moves and no result.
+                    --round n) at a table with a board, each waiting for its board's start
+                    position (moves made before the start are found). Refused while a table
+                    still plays a game with moves and no result.
   close <n>         close round n; refused while games are unfinished unless --force (an
                     adjourned game, or results to be set later)
   status            every round with its status and games
