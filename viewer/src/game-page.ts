@@ -1,5 +1,6 @@
 import type { GameState } from '../../daemon/server/live-source.ts';
 import { applyToGame } from '../../protocols/feed/apply.ts';
+import { GameArbiterPanel } from './arbiter-desk.ts';
 import { BoardView } from './board.ts';
 import { h, setText } from './dom.ts';
 import type { FeedClient } from './feed-client.ts';
@@ -10,9 +11,10 @@ import { header } from './shell.ts';
 /**
  * One game: board with the last move highlighted, clickable SAN move list (reviewing an earlier
  * position stops following the game until "back to live"), ticking clocks, players, result and
- * termination; with an arbiter token also the incidents with their FIDE article and consequence.
+ * termination; with an arbiter token also the incidents with their FIDE article and consequence,
+ * and the arbiter's controls (result, reinstate after the selected move, set a position).
  */
-export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId: string, arbiter: boolean): void {
+export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId: string, arbiter: boolean, token: string | null = null): void {
   const title = h('h1', {}, '');
   const board = new BoardView();
   const white = new PlayerRow('white');
@@ -33,8 +35,32 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
     moveList,
     white.el,
   );
-  if (arbiter) side.append(incidents);
-  root.append(header(i18n, feed, title), h('main', { class: 'game-page' }, h('div', { class: 'game-board' }, board.el), side));
+  const authBanner = h('div', { class: 'auth-banner', role: 'alert', hidden: '' });
+  let panel: GameArbiterPanel | null = null;
+  if (arbiter) {
+    panel = new GameArbiterPanel(
+      {
+        token,
+        i18n,
+        onUnauthorized: (m) => {
+          authBanner.hidden = false;
+          setText(authBanner, `${i18n.t('tokenRefused')}: ${m}`);
+        },
+      },
+      gameId,
+      () => {
+        reviewPly = null;
+        showBoard();
+      },
+    );
+    if (!token) {
+      authBanner.hidden = false;
+      setText(authBanner, i18n.t('noToken'));
+    }
+    side.append(panel.el, incidents);
+  }
+  const deskLink = arbiter ? h('a', { class: 'desk-link', href: '/arbiter' }, `‹ ${i18n.t('arbiterDesk')}`) : null;
+  root.append(header(i18n, feed, title), ...(arbiter ? [authBanner] : []), h('main', { class: 'game-page' }, h('div', { class: 'game-board' }, deskLink, board.el), side));
 
   let game: GameState | null = null;
   /** null: following the game; otherwise the ply being reviewed (0 = start position). */
@@ -49,6 +75,7 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
     backToLive.hidden = reviewPly === null;
     setText(reviewNote, reviewPly === null ? '' : `${i18n.t('reviewing')} ${reviewPly}/${game.moves.length}`);
     for (const li of moveList.querySelectorAll('.san')) li.classList.toggle('current', Number((li as HTMLElement).dataset.ply) === ply);
+    panel?.update(game, reviewPly);
   };
 
   const renderMoves = (): void => {
@@ -114,6 +141,7 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
       if (body.kind !== 'game') return;
       game = body.game;
       title.textContent = `${game.white.name} – ${game.black.name}`;
+      if (deskLink) deskLink.href = `/arbiter?round=${game.round}`;
       document.title = `${game.white.name} – ${game.black.name}`;
       white.setPlayer(game.white);
       black.setPlayer(game.black);

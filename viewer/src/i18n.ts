@@ -55,7 +55,39 @@ type Key =
   | 'consequence'
   | 'unknownGame'
   | 'white'
-  | 'black';
+  | 'black'
+  | 'arbiterDesk'
+  | 'arbiterName'
+  | 'rounds'
+  | 'games'
+  | 'startRound'
+  | 'closeRound'
+  | 'closeAnyway'
+  | 'cancel'
+  | 'upcoming'
+  | 'finished'
+  | 'players'
+  | 'status'
+  | 'plies'
+  | 'reason'
+  | 'reasonHint'
+  | 'open'
+  | 'tokenRefused'
+  | 'noToken'
+  | 'networkError'
+  | 'changeResult'
+  | 'confirm'
+  | 'arbiterActions'
+  | 'reinstate'
+  | 'reinstateHint'
+  | 'takeBack'
+  | 'setPosition'
+  | 'setPositionButton'
+  | 'confirmPosition'
+  | 'done'
+  | 'noGames'
+  | 'publicView'
+  | 'resultButtons';
 
 const TEXT: Record<Lang, Record<Key, string>> = {
   en: {
@@ -64,6 +96,16 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     figurines: 'Figurines', live: 'Live', reconnecting: 'Reconnecting…', notStarted: 'Not started', inProgress: 'In progress',
     overview: 'All tables', reviewing: 'Reviewing move', article: 'Article', consequence: 'Consequence',
     unknownGame: 'No such game', white: 'White', black: 'Black',
+    arbiterDesk: "Arbiter's desk", arbiterName: 'Arbiter name', rounds: 'Rounds', games: 'Games', startRound: 'Start',
+    closeRound: 'Close', closeAnyway: 'Close anyway', cancel: 'Cancel', upcoming: 'Upcoming', finished: 'Finished',
+    players: 'Players', status: 'Status', plies: 'Plies', reason: 'Reason', reasonHint: 'optional, e.g. White resigned',
+    open: 'Open', tokenRefused: 'The arbiter token was refused',
+    noToken: 'No arbiter token: open this page with ?token=…', networkError: 'No answer from the server',
+    changeResult: 'Change the result to', confirm: 'Confirm', arbiterActions: 'Arbiter actions',
+    reinstate: 'Reinstate the position after the selected move', reinstateHint: 'Select a move in the list first',
+    takeBack: 'Take back the {n} later plies?', setPosition: 'Set position (FEN)', setPositionButton: 'Set position',
+    confirmPosition: 'Start a new game from this position?', done: 'Done', noGames: 'No games in this round yet',
+    publicView: 'Public view', resultButtons: 'Result',
   },
   sl: {
     round: 'Kolo', table: 'Miza', backToLive: 'Nazaj v živo', toMove: 'na potezi', result: 'Izid', moves: 'Poteze',
@@ -71,6 +113,16 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     figurines: 'Figurice', live: 'V živo', reconnecting: 'Ponovno povezovanje…', notStarted: 'Ni se začela', inProgress: 'V teku',
     overview: 'Vse mize', reviewing: 'Pregled poteze', article: 'Člen', consequence: 'Posledica',
     unknownGame: 'Te partije ni', white: 'Beli', black: 'Črni',
+    arbiterDesk: 'Sodniški pult', arbiterName: 'Ime sodnika', rounds: 'Kola', games: 'Partije', startRound: 'Začni',
+    closeRound: 'Zaključi', closeAnyway: 'Vseeno zaključi', cancel: 'Prekliči', upcoming: 'Napovedano',
+    finished: 'Končano', players: 'Igralca', status: 'Stanje', plies: 'Pol-poteze', reason: 'Razlog',
+    reasonHint: 'neobvezno, npr. beli je predal', open: 'Odpri', tokenRefused: 'Sodniški žeton je bil zavrnjen',
+    noToken: 'Ni sodniškega žetona: odprite stran s ?token=…', networkError: 'Strežnik se ne odziva',
+    changeResult: 'Spremeni izid v', confirm: 'Potrdi', arbiterActions: 'Sodniška dejanja',
+    reinstate: 'Obnovi pozicijo po izbrani potezi', reinstateHint: 'Najprej izberite potezo na seznamu',
+    takeBack: 'Razveljavim {n} kasnejših pol-potez?', setPosition: 'Postavi pozicijo (FEN)',
+    setPositionButton: 'Postavi', confirmPosition: 'Začnem novo partijo iz te pozicije?', done: 'Opravljeno',
+    noGames: 'V tem kolu še ni partij', publicView: 'Javni pogled', resultButtons: 'Izid',
   },
   sr: {
     round: 'Kolo', table: 'Sto', backToLive: 'Nazad uživo', toMove: 'na potezu', result: 'Rezultat', moves: 'Potezi',
@@ -78,6 +130,16 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     figurines: 'Figurice', live: 'Uživo', reconnecting: 'Ponovno povezivanje…', notStarted: 'Nije počela', inProgress: 'U toku',
     overview: 'Svi stolovi', reviewing: 'Pregled poteza', article: 'Član', consequence: 'Posledica',
     unknownGame: 'Nema te partije', white: 'Beli', black: 'Crni',
+    arbiterDesk: 'Sudijski sto', arbiterName: 'Ime sudije', rounds: 'Kola', games: 'Partije', startRound: 'Počni',
+    closeRound: 'Zaključi', closeAnyway: 'Ipak zaključi', cancel: 'Otkaži', upcoming: 'Predstojeće',
+    finished: 'Završeno', players: 'Igrači', status: 'Stanje', plies: 'Polupotezi', reason: 'Razlog',
+    reasonHint: 'opciono, npr. beli je predao', open: 'Otvori', tokenRefused: 'Sudijski token je odbijen',
+    noToken: 'Nema sudijskog tokena: otvorite stranicu sa ?token=…', networkError: 'Server ne odgovara',
+    changeResult: 'Promeni rezultat u', confirm: 'Potvrdi', arbiterActions: 'Sudijske radnje',
+    reinstate: 'Vrati poziciju posle izabranog poteza', reinstateHint: 'Prvo izaberite potez na listi',
+    takeBack: 'Poništiti {n} kasnijih polupoteza?', setPosition: 'Postavi poziciju (FEN)', setPositionButton: 'Postavi',
+    confirmPosition: 'Započeti novu partiju iz ove pozicije?', done: 'Urađeno', noGames: 'U ovom kolu još nema partija',
+    publicView: 'Javni prikaz', resultButtons: 'Rezultat',
   },
   sk: {
     round: 'Kolo', table: 'Stôl', backToLive: 'Späť naživo', toMove: 'na ťahu', result: 'Výsledok', moves: 'Ťahy',
@@ -85,6 +147,17 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     figurines: 'Figúrky', live: 'Naživo', reconnecting: 'Opätovné pripájanie…', notStarted: 'Nezačala', inProgress: 'Prebieha',
     overview: 'Všetky stoly', reviewing: 'Prehľad ťahu', article: 'Článok', consequence: 'Dôsledok',
     unknownGame: 'Táto partia neexistuje', white: 'Biely', black: 'Čierny',
+    arbiterDesk: 'Pracovisko rozhodcu', arbiterName: 'Meno rozhodcu', rounds: 'Kolá', games: 'Partie',
+    startRound: 'Začať', closeRound: 'Uzavrieť', closeAnyway: 'Aj tak uzavrieť', cancel: 'Zrušiť',
+    upcoming: 'Nadchádzajúce', finished: 'Ukončené', players: 'Hráči', status: 'Stav', plies: 'Polťahy',
+    reason: 'Dôvod', reasonHint: 'nepovinné, napr. biely sa vzdal', open: 'Otvoriť',
+    tokenRefused: 'Token rozhodcu bol odmietnutý', noToken: 'Chýba token rozhodcu: otvorte stránku s ?token=…',
+    networkError: 'Server neodpovedá', changeResult: 'Zmeniť výsledok na', confirm: 'Potvrdiť',
+    arbiterActions: 'Úkony rozhodcu', reinstate: 'Obnoviť pozíciu po vybranom ťahu',
+    reinstateHint: 'Najprv vyberte ťah v zozname', takeBack: 'Vrátiť {n} neskorších polťahov?',
+    setPosition: 'Nastaviť pozíciu (FEN)', setPositionButton: 'Nastaviť',
+    confirmPosition: 'Začať novú partiu z tejto pozície?', done: 'Hotovo', noGames: 'V tomto kole ešte nie sú partie',
+    publicView: 'Verejný pohľad', resultButtons: 'Výsledok',
   },
 };
 

@@ -1,17 +1,19 @@
+import { arbiterDeskPage } from './arbiter-desk.ts';
 import { demoPage } from './demo.ts';
 import { FeedClient } from './feed-client.ts';
 import { gamePage } from './game-page.ts';
 import { initialI18n } from './i18n.ts';
 import { overviewPage } from './overview.ts';
 
-/** Routes: / (overview), /game/:id, /arbiter/:id?token=…, /demo?tables=…&rotate=… */
+/** Routes: / (overview), /game/:id, /arbiter?token=… (desk), /arbiter/:id?token=…, /demo?tables=…&rotate=… */
 const root = document.getElementById('app')!;
 const i18n = initialI18n();
 document.documentElement.lang = i18n.lang;
 const params = new URLSearchParams(location.search);
 const path = location.pathname;
-const arbiterMatch = /^\/arbiter\/(.+)$/.exec(path);
-const token = arbiterMatch ? (params.get('token') ?? sessionStorage.getItem('boardcast.token')) : null;
+const arbiterMatch = /^\/arbiter(?:\/(.*))?$/.exec(path);
+const arbiterGame = arbiterMatch?.[1] ? decodeURIComponent(arbiterMatch[1]) : null;
+const token = arbiterMatch ? (params.get('token') || sessionStorage.getItem('boardcast.token')) : null;
 if (token) sessionStorage.setItem('boardcast.token', token);
 const feed = new FeedClient(token);
 // Tests and operators can inspect the feed client (counters, status) from the console.
@@ -19,6 +21,7 @@ const feed = new FeedClient(token);
 
 const gameMatch = /^\/game\/(.+)$/.exec(path);
 if (gameMatch) gamePage(root, i18n, feed, decodeURIComponent(gameMatch[1]!), false);
-else if (arbiterMatch) gamePage(root, i18n, feed, decodeURIComponent(arbiterMatch[1]!), true);
+else if (arbiterGame) gamePage(root, i18n, feed, arbiterGame, true, token);
+else if (arbiterMatch) void arbiterDeskPage(root, i18n, feed, token);
 else if (path === '/demo') void demoPage(root, i18n, feed);
 else void overviewPage(root, i18n, feed);

@@ -1,0 +1,557 @@
+import type { GameResult, GameState, GameSummary, RoundInfo } from '../../daemon/server/live-source.ts';
+import { applyToSummary } from '../../protocols/feed/apply.ts';
+import { h, setText } from './dom.ts';
+import type { FeedClient } from './feed-client.ts';
+import type { I18n } from './i18n.ts';
+import { chooseRound, fetchRounds } from './overview.ts';
+import { header } from './shell.ts';
+
+/** An arbiter request's answer: the value, or the server's error (status 0: no answer at all). */
+export type ArbiterOutcome<T> = { ok: true; value: T } | { ok: false; status: number; code: string; message: string };
+
+/** What every arbiter control needs: the token, the texts, and who is acting. */
+export interface ArbiterContext {
+  token: string | null;
+  i18n: I18n;
+  /** Called on every 401, so the page can say loudly that the token is wrong. */
+  onUnauthorized(message: string): void;
+}
+
+const NAME_KEY = 'boardcast.arbiterName';
+
+/** The arbiter's name as typed in any arbiter page (kept across pages and visits). */
+export function arbiterName(): string {
+  return (localStorage.getItem(NAME_KEY) ?? '').trim();
+}
+
+/** `POST /api/arbiter/…` with the token and the arbiter's name; never throws. */
+export async function arbiterPost<T>(ctx: ArbiterContext, path: string, body: Record<string, unknown>): Promise<ArbiterOutcome<T>> {
+  const name = arbiterName();
+  const full = name ? { ...body, arbiter: name } : body;
+  let res: Response;
+  try {
+    res = await fetch(`/api/arbiter/${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(ctx.token ? { Authorization: `Bearer ${ctx.token}` } : {}) },
+      body: JSON.stringify(full),
+    });
+  } catch (e) {
+    return { ok: false, status: 0, code: 'network', message: `${ctx.i18n.t('networkError')} (${(e as Error).message})` };
+  }
+  let json: unknown = null;
+  try {
+    json = await res.json();
+  } catch {
+    json = null;
+  }
+  if (res.ok) return { ok: true, value: json as T };
+  const err = (json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const message = typeof err?.message === 'string' ? err.message : `HTTP ${res.status} ${res.statusText}`;
+  const code = typeof err?.code === 'string' ? err.code : 'http';
+  if (res.status === 401) ctx.onUnauthorized(message);
+  return { ok: false, status: res.status, code, message };
+}
+
+/** The text shown for a failed request: the server's own message, prefixed for a refused token. */
+export function failureText(i18n: I18n, o: { status: number; message: string }): string {
+  return o.status === 401 ? `${i18n.t('tokenRefused')}: ${o.message}` : o.status === 0 ? o.message : `${o.status} · ${o.message}`;
+}
+
+/** An inline message area next to a control: errors, confirmations, and a short "done". */
+export class ActionMessage {
+  readonly el = h('div', { class: 'action-msg', role: 'status' });
+
+  clear(): void {
+    this.el.replaceChildren();
+    delete this.el.dataset.kind;
+  }
+
+  error(text: string): void {
+    this.el.dataset.kind = 'error';
+    this.el.replaceChildren(h('span', { class: 'msg-text' }, text));
+  }
+
+  done(text: string): void {
+    this.el.dataset.kind = 'ok';
+    this.el.replaceChildren(h('span', { class: 'msg-text' }, `✓ ${text}`));
+  }
+
+  /** Asks before a consequential action; the question stays until answered or replaced. */
+  confirm(text: string, yesLabel: string, cancelLabel: string, yes: () => void): void {
+    this.el.dataset.kind = 'confirm';
+    const ok = h('button', { type: 'button', class: 'confirm-yes' }, yesLabel);
+    const no = h('button', { type: 'button', class: 'confirm-no' }, cancelLabel);
+    ok.onclick = () => {
+      this.clear();
+      yes();
+    };
+    no.onclick = () => this.clear();
+    this.el.replaceChildren(h('span', { class: 'msg-text' }, text), ok, no);
+  }
+}
+
+/** Runs one request with its buttons disabled, showing a failure in `msg`. */
+async function act<T>(buttons: HTMLButtonElement[], msg: ActionMessage, i18n: I18n, run: () => Promise<ArbiterOutcome<T>>): Promise<T | null> {
+  for (const b of buttons) b.disabled = true;
+  msg.clear();
+  try {
+    const o = await run();
+    if (!o.ok) {
+      msg.error(failureText(i18n, o));
+      return null;
+    }
+    return o.value;
+  } finally {
+    for (const b of buttons) b.disabled = false;
+  }
+}
+
+/** "1/2-1/2" as arbiters write it on a scoresheet. */
+export function resultLabel(r: GameResult): string {
+  return r === '1/2-1/2' ? '½-½' : r === '*' ? '' : r;
+}
+
+const RESULTS: readonly Exclude<GameResult, '*'>[] = ['1-0', '1/2-1/2', '0-1'];
+
+/** The arbiter's name field; whatever is typed is remembered for every arbiter page. */
+export function arbiterNameField(i18n: I18n): HTMLElement {
+  const input = h('input', { type: 'text', class: 'arbiter-name', autocomplete: 'name', placeholder: i18n.t('arbiterName'), maxlength: '100' });
+  input.value = localStorage.getItem(NAME_KEY) ?? '';
+  input.oninput = () => localStorage.setItem(NAME_KEY, input.value);
+  return h('label', { class: 'arbiter-name-field' }, h('span', {}, i18n.t('arbiterName')), input);
+}
+
+/**
+ * 1-0 / ½-½ / 0-1 with an optional reason, for one game; also a forfeit for a game that never
+ * started. Replacing a result the game already has asks first.
+ */
+export class ResultControls {
+  readonly el: HTMLElement;
+  private readonly reason: HTMLInputElement;
+  private readonly buttons: HTMLButtonElement[];
+  readonly msg = new ActionMessage();
+
+  constructor(
+    private readonly ctx: ArbiterContext,
+    private readonly gameId: string,
+    private readonly current: () => GameResult,
+  ) {
+    const { i18n } = ctx;
+    this.reason = h('input', { type: 'text', class: 'reason', placeholder: i18n.t('reasonHint'), 'aria-label': i18n.t('reason'), maxlength: '500' });
+    this.buttons = RESULTS.map((r) => {
+      const b = h('button', { type: 'button', class: 'res-btn', 'data-result': r }, resultLabel(r));
+      b.onclick = () => this.choose(r);
+      return b;
+    });
+    this.el = h('div', { class: 'result-controls' }, h('div', { class: 'res-buttons', role: 'group', 'aria-label': i18n.t('resultButtons') }, ...this.buttons), this.reason, this.msg.el);
+  }
+
+  private choose(r: Exclude<GameResult, '*'>): void {
+    const now = this.current();
+    if (now !== '*' && now !== r) {
+      const { i18n } = this.ctx;
+      this.msg.confirm(`${resultLabel(now)} → ${i18n.t('changeResult')} ${resultLabel(r)}?`, i18n.t('confirm'), i18n.t('cancel'), () => void this.send(r));
+      return;
+    }
+    void this.send(r);
+  }
+
+  private async send(r: Exclude<GameResult, '*'>): Promise<void> {
+    const reason = this.reason.value.trim();
+    const body: Record<string, unknown> = { result: r, ...(reason ? { reason } : {}) };
+    const done = await act(this.buttons, this.msg, this.ctx.i18n, () => arbiterPost<GameState>(this.ctx, `games/${encodeURIComponent(this.gameId)}/result`, body));
+    if (done) {
+      this.reason.value = '';
+      this.msg.done(`${resultLabel(done.result)}`);
+    }
+  }
+}
+
+function gameStatusText(i18n: I18n, g: GameSummary): string {
+  return g.status === 'pending' ? i18n.t('notStarted') : g.status === 'live' ? i18n.t('inProgress') : i18n.t('finished');
+}
+
+function playerText(p: GameSummary['white']): string {
+  return `${p.title ? `${p.title} ` : ''}${p.name}`;
+}
+
+/** A link to a game's arbiter page that keeps the token and language (a new tab has no sessionStorage). */
+export function arbiterGameHref(gameId: string, token: string | null): string {
+  const q = new URLSearchParams();
+  if (token) q.set('token', token);
+  const lang = new URLSearchParams(location.search).get('lang');
+  if (lang) q.set('lang', lang);
+  const qs = q.toString();
+  return `/arbiter/${encodeURIComponent(gameId)}${qs ? `?${qs}` : ''}`;
+}
+
+/** One game on the desk: table, players, status, result, plies, result controls, link. */
+class DeskGameRow {
+  readonly el: HTMLElement;
+  private readonly table = h('span', { class: 'dg-table' });
+  private readonly players = h('span', { class: 'dg-players' });
+  private readonly status = h('span', { class: 'dg-status' });
+  private readonly result = h('span', { class: 'dg-result' });
+  private readonly plies = h('span', { class: 'dg-plies' });
+  readonly controls: ResultControls;
+
+  constructor(
+    public game: GameSummary,
+    private readonly ctx: ArbiterContext,
+  ) {
+    this.controls = new ResultControls(ctx, game.id, () => this.game.result);
+    const link = h('a', { class: 'dg-open', href: arbiterGameHref(game.id, ctx.token) }, `${ctx.i18n.t('open')} ›`);
+    this.el = h('div', { class: 'desk-game', 'data-game': game.id }, this.table, this.players, this.status, this.result, this.plies, h('div', { class: 'dg-actions' }, this.controls.el), link);
+    this.render();
+  }
+
+  render(): void {
+    const g = this.game;
+    const { i18n } = this.ctx;
+    setText(this.table, String(g.table));
+    this.table.title = `${i18n.t('table')} ${g.table}`;
+    setText(this.players, `${playerText(g.white)} – ${playerText(g.black)}`);
+    setText(this.status, gameStatusText(i18n, g));
+    setText(this.result, resultLabel(g.result));
+    setText(this.plies, String(g.ply));
+    this.plies.title = i18n.t('plies');
+    this.el.dataset.status = g.status;
+    this.el.dataset.result = g.result;
+    this.el.dataset.ply = String(g.ply);
+  }
+}
+
+function roundStatusText(i18n: I18n, r: RoundInfo): string {
+  return r.status === 'upcoming' ? i18n.t('upcoming') : r.status === 'live' ? i18n.t('live') : i18n.t('finished');
+}
+
+interface RoundStartClose {
+  round: RoundInfo;
+  games: GameSummary[];
+}
+
+/** One round in the desk's list: select it, start or close it, and its messages. */
+class DeskRoundRow {
+  readonly el: HTMLElement;
+  private readonly select: HTMLButtonElement;
+  private readonly status = h('span', { class: 'round-status' });
+  private readonly count = h('span', { class: 'round-count' });
+  private readonly start: HTMLButtonElement;
+  private readonly close: HTMLButtonElement;
+  readonly msg = new ActionMessage();
+
+  constructor(
+    public info: RoundInfo,
+    private readonly ctx: ArbiterContext,
+    private readonly desk: { selectRound(n: number): void; roundChanged(r: RoundStartClose): void },
+  ) {
+    const { i18n } = ctx;
+    this.select = h('button', { type: 'button', class: 'round-select' }, `${i18n.t('round')} ${info.round}`);
+    this.select.onclick = () => desk.selectRound(info.round);
+    this.start = h('button', { type: 'button', class: 'round-start' }, i18n.t('startRound'));
+    this.close = h('button', { type: 'button', class: 'round-close' }, i18n.t('closeRound'));
+    this.start.onclick = () => void this.doStart();
+    this.close.onclick = () => void this.doClose(false);
+    this.el = h('li', { class: 'desk-round', 'data-round': String(info.round) }, this.select, this.status, this.count, h('span', { class: 'round-buttons' }, this.start, this.close), this.msg.el);
+    this.render();
+  }
+
+  render(): void {
+    const r = this.info;
+    this.el.dataset.status = r.status;
+    setText(this.status, roundStatusText(this.ctx.i18n, r));
+    setText(this.count, `${this.ctx.i18n.t('games')}: ${r.gameCount}`);
+    this.start.hidden = r.status !== 'upcoming';
+    this.close.hidden = r.status !== 'live';
+  }
+
+  setSelected(on: boolean): void {
+    this.el.classList.toggle('selected', on);
+    this.select.setAttribute('aria-pressed', String(on));
+  }
+
+  private async doStart(): Promise<void> {
+    const done = await act([this.start, this.close], this.msg, this.ctx.i18n, () => arbiterPost<RoundStartClose>(this.ctx, `rounds/${this.info.round}/start`, {}));
+    if (!done) return;
+    this.msg.done(`${this.ctx.i18n.t('round')} ${done.round.round}: ${roundStatusText(this.ctx.i18n, done.round)}`);
+    this.desk.roundChanged(done);
+  }
+
+  /** Unfinished games refuse a plain close; the refusal (naming the tables) is shown, then asked. */
+  private async doClose(force: boolean): Promise<void> {
+    const { i18n } = this.ctx;
+    const buttons = [this.start, this.close];
+    for (const b of buttons) b.disabled = true;
+    this.msg.clear();
+    const o = await arbiterPost<RoundStartClose>(this.ctx, `rounds/${this.info.round}/close`, force ? { force: true } : {});
+    for (const b of buttons) b.disabled = false;
+    if (o.ok) {
+      this.msg.done(`${i18n.t('round')} ${o.value.round.round}: ${roundStatusText(i18n, o.value.round)}`);
+      this.desk.roundChanged(o.value);
+      return;
+    }
+    if (o.code === 'games-unfinished' && !force) {
+      this.msg.confirm(failureText(i18n, o), i18n.t('closeAnyway'), i18n.t('cancel'), () => void this.doClose(true));
+      return;
+    }
+    this.msg.error(failureText(i18n, o));
+  }
+}
+
+/**
+ * The arbiter's desk, `/arbiter?token=…`: every round with Start / Close, the selected round's
+ * games live (as on the overview, through the feed) with result buttons, and links to each game's
+ * arbiter page. Every refusal from the API is shown next to the control that caused it.
+ */
+export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedClient, token: string | null): Promise<void> {
+  document.body.classList.add('arbiter-body');
+  const title = h('h1', {}, i18n.t('arbiterDesk'));
+  document.title = `${i18n.t('arbiterDesk')} · boardcast`;
+  const authBanner = h('div', { class: 'auth-banner', role: 'alert' });
+  const showAuth = (text: string | null): void => {
+    authBanner.hidden = text === null;
+    setText(authBanner, text ?? '');
+  };
+  showAuth(token ? null : i18n.t('noToken'));
+  const ctx: ArbiterContext = { token, i18n, onUnauthorized: (m) => showAuth(`${i18n.t('tokenRefused')}: ${m}`) };
+
+  const roundList = h('ul', { class: 'desk-rounds' });
+  const gamesTitle = h('h2', {}, '');
+  const gameRows = h('div', { class: 'desk-games' });
+  const emptyNote = h('p', { class: 'desk-empty' }, i18n.t('noGames'));
+  const labels = h(
+    'div',
+    { class: 'desk-game desk-head', 'aria-hidden': 'true' },
+    h('span', { class: 'dg-table' }, i18n.t('table')),
+    h('span', { class: 'dg-players' }, i18n.t('players')),
+    h('span', { class: 'dg-status' }, i18n.t('status')),
+    h('span', { class: 'dg-result' }, i18n.t('result')),
+    h('span', { class: 'dg-plies' }, i18n.t('plies')),
+    h('span', { class: 'dg-actions' }, `${i18n.t('resultButtons')} · ${i18n.t('reason')}`),
+    h('span', { class: 'dg-open' }, ''),
+  );
+  const publicLink = h('a', { class: 'public-link', href: '/' }, i18n.t('publicView'));
+  root.append(
+    header(i18n, feed, title),
+    h(
+      'main',
+      { class: 'desk' },
+      authBanner,
+      h('div', { class: 'desk-bar' }, arbiterNameField(i18n), publicLink),
+      h('section', { class: 'desk-rounds-panel' }, h('h2', {}, i18n.t('rounds')), roundList),
+      h('section', { class: 'desk-games-panel' }, gamesTitle, labels, gameRows, emptyNote),
+    ),
+  );
+
+  const roundRows = new Map<number, DeskRoundRow>();
+  const rows = new Map<string, DeskGameRow>();
+  let selected = 0;
+  let unsubscribe: (() => void) | null = null;
+
+  const showEmpty = (): void => {
+    emptyNote.hidden = rows.size > 0;
+    labels.hidden = rows.size === 0;
+  };
+
+  /** Adds or updates a game's row, in table order; games of other rounds are dropped. */
+  const placeRow = (g: GameSummary): void => {
+    const existing = rows.get(g.id);
+    if (g.round !== selected) {
+      existing?.el.remove();
+      rows.delete(g.id);
+      showEmpty();
+      return;
+    }
+    const row = existing ?? new DeskGameRow(g, ctx);
+    row.game = g;
+    row.render();
+    rows.set(g.id, row);
+    const after = [...rows.values()].filter((r) => r !== row && r.game.table > g.table).sort((a, b) => a.game.table - b.game.table)[0];
+    gameRows.insertBefore(row.el, after?.el ?? null);
+    showEmpty();
+  };
+
+  const applyRounds = (rounds: RoundInfo[]): void => {
+    for (const r of rounds) {
+      const row = roundRows.get(r.round);
+      if (row) {
+        row.info = r;
+        row.render();
+        continue;
+      }
+      const created = new DeskRoundRow(r, ctx, desk);
+      roundRows.set(r.round, created);
+      roundList.append(created.el);
+      created.setSelected(r.round === selected);
+    }
+  };
+
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Round statuses follow the games (all finished → finished): re-read them soon after a change. */
+  const refreshRoundsSoon = (): void => {
+    if (refreshTimer) return;
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      void fetchRounds().then(applyRounds);
+    }, 400);
+  };
+
+  const selectRound = (n: number): void => {
+    if (n === selected) return;
+    selected = n;
+    for (const [k, row] of roundRows) row.setSelected(k === n);
+    const url = new URL(location.href);
+    url.searchParams.set('round', String(n));
+    history.replaceState(null, '', url.toString());
+    setText(gamesTitle, `${i18n.t('games')} · ${i18n.t('round')} ${n}`);
+    unsubscribe?.();
+    rows.clear();
+    gameRows.replaceChildren();
+    showEmpty();
+    unsubscribe = feed.subscribe({ kind: 'round', round: n }, {
+      snapshot(body) {
+        if (body.kind !== 'round' || selected !== n) return;
+        title.textContent = `${i18n.t('arbiterDesk')} — ${body.tournament.name}`;
+        // Keep the rows (and any message or reason typed in them); drop games no longer listed.
+        const ids = new Set(body.games.map((g) => g.id));
+        for (const [id, row] of rows) if (!ids.has(id)) {
+          row.el.remove();
+          rows.delete(id);
+        }
+        for (const g of body.games) placeRow(g);
+        showEmpty();
+      },
+      delta(change) {
+        if (selected !== n) return;
+        if (change.kind === 'game') placeRow(change.summary);
+        else {
+          const row = rows.get(change.gameId);
+          if (row) {
+            applyToSummary(row.game, change);
+            row.render();
+          }
+        }
+        if (change.kind === 'game' || change.kind === 'result' || change.kind === 'takeback') refreshRoundsSoon();
+      },
+    });
+  };
+
+  const desk = {
+    selectRound,
+    roundChanged(r: RoundStartClose): void {
+      applyRounds([r.round]);
+      if (r.round.round !== selected) selectRound(r.round.round);
+      for (const g of r.games) placeRow(g);
+      refreshRoundsSoon();
+    },
+  };
+
+  const rounds = await fetchRounds();
+  applyRounds(rounds);
+  selectRound(await chooseRound(rounds));
+  // Also catches a round started or closed from another desk or `boardcast round`.
+  setInterval(() => void fetchRounds().then(applyRounds), 10_000);
+}
+
+/**
+ * The arbiter's controls on a game page: result buttons, reinstating the position after the move
+ * selected in the move list (FIDE Laws 7.5.1: an illegal move noticed later is corrected from the
+ * position before it), and a new position from a FEN (an adjourned or set-up game).
+ */
+export class GameArbiterPanel {
+  readonly el: HTMLElement;
+  private game: GameState | null = null;
+  private selectedPly: number | null = null;
+  private readonly reinstateBtn: HTMLButtonElement;
+  private readonly reinstateWhat = h('div', { class: 'reinstate-what' });
+  private readonly reinstateMsg = new ActionMessage();
+  private readonly fen: HTMLInputElement;
+  private readonly fenBtn: HTMLButtonElement;
+  private readonly fenMsg = new ActionMessage();
+  readonly results: ResultControls;
+
+  constructor(
+    private readonly ctx: ArbiterContext,
+    private readonly gameId: string,
+    /** Called after a reinstate was applied, so the page leaves its review of the old moves. */
+    private readonly onReinstated: () => void,
+  ) {
+    const { i18n } = ctx;
+    this.results = new ResultControls(ctx, gameId, () => this.game?.result ?? '*');
+    this.reinstateBtn = h('button', { type: 'button', class: 'reinstate-btn' }, i18n.t('reinstate'));
+    this.reinstateBtn.onclick = () => this.askReinstate();
+    this.fen = h('input', { type: 'text', class: 'fen-input', placeholder: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', spellcheck: 'false', autocomplete: 'off', 'aria-label': i18n.t('setPosition') });
+    this.fenBtn = h('button', { type: 'button', class: 'fen-btn' }, i18n.t('setPositionButton'));
+    this.fenBtn.onclick = () => this.askPosition();
+    this.el = h(
+      'section',
+      { class: 'arbiter-actions' },
+      h('h2', {}, i18n.t('arbiterActions')),
+      arbiterNameField(i18n),
+      h('h3', {}, i18n.t('resultButtons')),
+      this.results.el,
+      this.reinstateWhat,
+      this.reinstateBtn,
+      this.reinstateMsg.el,
+      h('h3', {}, i18n.t('setPosition')),
+      h('div', { class: 'fen-row' }, this.fen, this.fenBtn),
+      this.fenMsg.el,
+    );
+    this.update(null, null);
+  }
+
+  /** The game as shown and the ply selected in the move list (null: following the game). */
+  update(game: GameState | null, selectedPly: number | null): void {
+    this.game = game;
+    this.selectedPly = selectedPly;
+    const ply = this.selectablePly();
+    this.reinstateBtn.disabled = ply === null;
+    if (ply === null || !game) {
+      setText(this.reinstateWhat, this.ctx.i18n.t('reinstateHint'));
+      this.reinstateWhat.dataset.ply = '';
+      return;
+    }
+    const move = ply > 0 ? game.moves[ply - 1] : undefined;
+    const label = move ? `${Math.ceil(ply / 2)}${ply % 2 === 1 ? '.' : '…'} ${this.ctx.i18n.san(move.san)}` : game.startFen.split(' ')[0]!;
+    setText(this.reinstateWhat, `${label} (${ply}/${game.moves.length})`);
+    this.reinstateWhat.dataset.ply = String(ply);
+  }
+
+  /** A reinstate needs an earlier ply selected: at the last move there is nothing to take back. */
+  private selectablePly(): number | null {
+    if (!this.game || this.selectedPly === null || this.selectedPly >= this.game.moves.length) return null;
+    return this.selectedPly;
+  }
+
+  private askReinstate(): void {
+    const ply = this.selectablePly();
+    if (ply === null || !this.game) return;
+    const { i18n } = this.ctx;
+    const n = this.game.moves.length - ply;
+    this.reinstateMsg.confirm(i18n.t('takeBack').replace('{n}', String(n)), i18n.t('confirm'), i18n.t('cancel'), () => void this.reinstate(ply));
+  }
+
+  private async reinstate(ply: number): Promise<void> {
+    const done = await act([this.reinstateBtn], this.reinstateMsg, this.ctx.i18n, () => arbiterPost<GameState>(this.ctx, `games/${encodeURIComponent(this.gameId)}/reinstate`, { ply }));
+    if (!done) return;
+    this.reinstateMsg.done(this.ctx.i18n.t('done'));
+    this.onReinstated();
+  }
+
+  private askPosition(): void {
+    const fen = this.fen.value.trim();
+    const { i18n } = this.ctx;
+    if (!fen) {
+      this.fenMsg.error(i18n.t('setPosition'));
+      return;
+    }
+    this.fenMsg.confirm(i18n.t('confirmPosition'), i18n.t('confirm'), i18n.t('cancel'), () => void this.setPosition(fen));
+  }
+
+  private async setPosition(fen: string): Promise<void> {
+    const done = await act([this.fenBtn], this.fenMsg, this.ctx.i18n, () => arbiterPost<GameState>(this.ctx, `games/${encodeURIComponent(this.gameId)}/position`, { fen }));
+    if (!done) return;
+    this.fen.value = '';
+    this.fenMsg.done(this.ctx.i18n.t('done'));
+  }
+}
