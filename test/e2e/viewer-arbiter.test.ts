@@ -173,6 +173,13 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     expect((await getJson<GameState>(`${url}/api/games/r1-t2`)).ply).toBe(2);
     await expect.poll(moves).toBe(2);
     expect(await g2.locator('.back-live').isVisible()).toBe(false); // back to following the game
+    await g2.setViewportSize({ width: 390, height: 844 });
+    // (chessground's file letters stick out 10 px on every game page; the arbiter's panel must fit.)
+    await expect.poll(async () => {
+      const box = await g2.locator('.arbiter-actions').boundingBox();
+      return box ? box.x + box.width : Infinity;
+    }).toBeLessThanOrEqual(390);
+    await g2.screenshot({ path: `${SHOTS}/arbiter-game-phone.png`, fullPage: true });
     await g2.close();
 
     await setResult(gameRow(page, 'r1-t2'), '1-0', 'Black resigned');
@@ -181,8 +188,9 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     expect(games.map((g) => g.result)).toEqual(['1/2-1/2', '1-0', '0-1']);
 
     await roundRow(page, 1).locator('.round-close').click();
-    await expect.poll(() => roundRow(page, 1).getAttribute('data-status')).toBe('finished');
-    expect(await roundRow(page, 1).locator('.action-msg').getAttribute('data-kind')).toBe('ok');
+    // (The round may already read `finished` once all its games have results: wait for the answer.)
+    await expect.poll(() => roundRow(page, 1).locator('.action-msg').getAttribute('data-kind')).toBe('ok');
+    expect(await roundRow(page, 1).getAttribute('data-status')).toBe('finished');
     expect(await roundRow(page, 1).locator('.round-status').textContent()).toBe('Finished');
     expect(await roundRow(page, 1).locator('.round-close').isVisible()).toBe(false);
     expect((await getJson<RoundInfo[]>(`${url}/api/rounds`))[0]!.status).toBe('finished');
@@ -201,6 +209,12 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     expect(await gameRow(page, 'r2-t1').locator('.dg-players').textContent()).toBe('Horvat, Marko – Novak, Ana');
     expect(await page.locator('.desk-head').isVisible()).toBe(false);
     expect(await page.locator('.round-status').first().textContent()).toBe('Končano');
+    // A fresh desk cannot tell a closed round from one whose games all ended: Close is offered,
+    // and the server's refusal is shown in the row.
+    await roundRow(page, 1).locator('.round-close').click();
+    await expect.poll(() => roundRow(page, 1).locator('.action-msg').getAttribute('data-kind')).toBe('error');
+    expect(await roundRow(page, 1).locator('.action-msg').textContent()).toMatch(/^409 · round 1/);
+    expect(await roundRow(page, 1).locator('.round-close').isVisible()).toBe(false);
     // Nothing overflows the phone's width.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);

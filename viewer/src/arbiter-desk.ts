@@ -239,6 +239,8 @@ class DeskRoundRow {
   private readonly start: HTMLButtonElement;
   private readonly close: HTMLButtonElement;
   readonly msg = new ActionMessage();
+  /** Closed by this desk, or the server said it already was. */
+  private closed = false;
 
   constructor(
     public info: RoundInfo,
@@ -262,7 +264,9 @@ class DeskRoundRow {
     setText(this.status, roundStatusText(this.ctx.i18n, r));
     setText(this.count, `${this.ctx.i18n.t('games')}: ${r.gameCount}`);
     this.start.hidden = r.status !== 'upcoming';
-    this.close.hidden = r.status !== 'live';
+    // A round whose games all have results reads `finished` before the arbiter closes it, and
+    // RoundInfo does not say which: Close stays offered until this desk saw it closed.
+    this.close.hidden = !(r.status === 'live' || (r.status === 'finished' && !this.closed));
   }
 
   setSelected(on: boolean): void {
@@ -286,9 +290,14 @@ class DeskRoundRow {
     const o = await arbiterPost<RoundStartClose>(this.ctx, `rounds/${this.info.round}/close`, force ? { force: true } : {});
     for (const b of buttons) b.disabled = false;
     if (o.ok) {
+      this.closed = true;
       this.msg.done(`${i18n.t('round')} ${o.value.round.round}: ${roundStatusText(i18n, o.value.round)}`);
       this.desk.roundChanged(o.value);
       return;
+    }
+    if (o.code === 'round-closed') {
+      this.closed = true;
+      this.render();
     }
     if (o.code === 'games-unfinished' && !force) {
       this.msg.confirm(failureText(i18n, o), i18n.t('closeAnyway'), i18n.t('cancel'), () => void this.doClose(true));
