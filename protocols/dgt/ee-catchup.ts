@@ -1,5 +1,6 @@
+import { recogniseStart } from '../../daemon/reconstruction/start-position.ts';
 import type { EepromEntry } from './eeprom.ts';
-import { isPieceCode, type DgtField, type PieceCode } from './squares.ts';
+import { PIECE, isPieceCode, squareToField, type DgtField, type PieceCode } from './squares.ts';
 
 /**
  * Catching up the field changes a host missed while its link to a board was down, from the board's
@@ -224,9 +225,7 @@ export const CATCH_UP_REST_GAP_MS = 300;
 export function spreadCatchUpTimes(fields: readonly Pick<CatchUpField, 'quick' | 'pause'>[], lastAt: number, dumpAt: number): number[] {
   const n = fields.length;
   if (n === 0) return [];
-  // gaps[i] precedes fields[i]; gaps[n] runs from the last change to the dump.
-  const gaps: number[] = fields.map((f) => (f.quick && !f.pause ? CATCH_UP_QUICK_GAP_MS : CATCH_UP_REST_GAP_MS));
-  gaps.push(CATCH_UP_REST_GAP_MS);
+  const gaps = catchUpGaps(fields);
   const base = gaps.reduce((a, b) => a + b, 0);
   const span = dumpAt - lastAt;
   let from = lastAt;
@@ -251,4 +250,236 @@ export function spreadCatchUpTimes(fields: readonly Pick<CatchUpField, 'quick' |
     times.push(t);
   }
   return times;
+}
+
+/** gaps[i] precedes fields[i]; gaps[n] runs from the last change to the dump. */
+function catchUpGaps(fields: readonly Pick<CatchUpField, 'quick' | 'pause'>[]): number[] {
+  const gaps = fields.map((f) => (f.quick && !f.pause ? CATCH_UP_QUICK_GAP_MS : CATCH_UP_REST_GAP_MS));
+  gaps.push(CATCH_UP_REST_GAP_MS);
+  return gaps;
+}
+
+/**
+ * Times for a catch-up from the start (`catchUpFromStart`): the host has no earlier event of the
+ * board, so nothing bounds the stretch from below. The changes end just before the dump with the
+ * gaps of `spreadCatchUpTimes` (a quick change 20 ms after the previous one, any other 300 ms, and
+ * 300 ms from the last change to the dump), counted back from `dumpAt`; the start position comes
+ * one gap before the first change (300 ms unless the log marks that change quick).
+ */
+export function fromStartCatchUpTimes(fields: readonly Pick<CatchUpField, 'quick' | 'pause'>[], dumpAt: number): { startAt: number; times: number[] } {
+  const gaps = catchUpGaps(fields);
+  let t = dumpAt - gaps.reduce((a, b) => a + b, 0);
+  const startAt = t;
+  const times: number[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    t += gaps[i]!;
+    times.push(t);
+  }
+  return { startAt, times };
+}
+
+// ---- a board the host has never seen ----
+
+export type CatchUpFromStart =
+  | {
+      ok: true;
+      /** The start position the board last showed (64 PieceCodes in DGT field order, 0 = a8). */
+      start: PieceCode[];
+      /** Scharnagl number of the start (518 = standard). */
+      chess960Number: number;
+      /** The start stands turned round on the board (White on the a8 side of its numbering). */
+      reversed: boolean;
+      /** The changes from that start to the dump, oldest first. */
+      fields: CatchUpField[];
+      /**
+       * What the replay that reached the start began from: a power-up / START_TAG piece listing, or
+       * (when the log no longer holds one) a BEGINPOS / BEGINPOS_ROT / EMPTYBOARD tag.
+       */
+      base: 'listing' | 'tag';
+      /** Field updates logged after the board matched the dump: changes made while the log was read. */
+      after: number;
+    }
+  | { ok: false; reason: string };
+
+/** A whole board the log states: a piece listing, or a tag naming a known position. */
+type BoardStatement = { kind: 'board'; board: PieceCode[]; pause: boolean; from: 'listing' | 'tag' };
+type LogOp = ({ kind: 'field' } & CatchUpField) | BoardStatement;
+
+/**
+ * The game on a board the host has never seen (no anchor), from its EEPROM log: the last time the
+ * board showed a start position (standard or Chess960, either orientation), and the changes from
+ * it to `dump`. Pure: no I/O, no clock.
+ *
+ * The log is replayed forwards. A replay needs a known board to start from: a piece listing (after
+ * POWERUP / START_TAG the board lists every piece it finds, in field order: squares not listed are
+ * empty), else a BEGINPOS / BEGINPOS_ROT / EMPTYBOARD tag, which the board writes when it sees that
+ * position (dgt-protocol.md, "EEPROM log"). Once the board is known, tags are not needed (the replay
+ * sees the start itself, Chess960 included, which the board tags only as FOURROWS) and a later
+ * listing (a power-up mid-game) replaces the board: what differs from the replay was moved while
+ * the board was off, and becomes changes. After every entry the replayed board is checked for a
+ * start position and compared with the dump; the answer is the last start before the last point
+ * where the board equals the dump (a later start, or changes after that point, are the board's
+ * life while the log was being read). Verified by construction: replaying the changes onto the
+ * start gives exactly the dump.
+ *
+ * One game can show its start twice: without a capture, a pawn move or castling, only knights can
+ * go out and come back (1. Nf3 Nf6 2. Ng1 Ng8). A stretch between two equal starts in which every
+ * piece put down is a knight, or the start's own piece on its own square (an adjustment), is such
+ * a game, and the earlier start is taken: the moves before the return are kept.
+ */
+export function catchUpFromStart(entries: readonly EepromEntry[], dump: readonly PieceCode[]): CatchUpFromStart {
+  const bad = checkBoard('dump', dump);
+  if (bad) return { ok: false, reason: bad };
+  const ops = logOps(entries);
+
+  let board: PieceCode[] | null = null;
+  let base: 'listing' | 'tag' = 'listing';
+  let wrong = 0;
+  /** Starts seen since the board became known, oldest first (op index, board, base). */
+  const starts: { at: number; board: PieceCode[]; base: 'listing' | 'tag' }[] = [];
+  let found: { starts: number; end: number } | null = null;
+  let sawStart = false;
+  const set = (field: number, piece: PieceCode): void => {
+    if (!board || board[field] === piece) return;
+    wrong += Number(piece !== dump[field]) - Number(board[field] !== dump[field]);
+    board[field] = piece;
+  };
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.kind === 'field') set(op.field, op.piece);
+    else if (board === null) {
+      board = op.board.slice();
+      base = op.from;
+      wrong = differingCount(board, dump);
+    } else if (op.from === 'listing') for (let f = 0; f < 64; f++) set(f, op.board[f]!);
+    if (!board) continue;
+    if (startOf(board)) {
+      starts.push({ at: i, board: board.slice(), base });
+      sawStart = true;
+    }
+    if (wrong === 0 && starts.length > 0) found = { starts: starts.length, end: i };
+  }
+  if (found === null) {
+    if (board === null)
+      return { ok: false, reason: 'the board log holds neither a piece listing nor a start-position tag to replay from (overwritten, or never written)' };
+    if (!sawStart) return { ok: false, reason: 'the board log shows no start position: the game began before the oldest entry the board kept' };
+    return {
+      ok: false,
+      reason: `replaying the board log from its last start position never gives the dump (${differingCount(board, dump)} square(s) differ at the end): updates were lost or the log is garbled`,
+    };
+  }
+  let k = found.starts - 1;
+  while (k > 0 && sameGameReturn(ops, starts[k - 1]!, starts[k]!)) k--;
+  const start = starts[k]!;
+  const fields = changesFrom(start.board, ops, start.at + 1, found.end + 1);
+  const after = ops.slice(found.end + 1).filter((o) => o.kind === 'field').length;
+  const rec = startOf(start.board)!;
+  return { ok: true, start: start.board, chess960Number: rec.chess960Number, reversed: rec.reversed, fields, base: start.base, after };
+}
+
+/**
+ * The later start is the earlier one come back within one game: same arrangement, and every piece
+ * put down in between was a knight or the start's own piece back on its own square.
+ */
+function sameGameReturn(ops: readonly LogOp[], earlier: { at: number; board: PieceCode[] }, later: { at: number; board: PieceCode[] }): boolean {
+  if (differingCount(earlier.board, later.board) !== 0) return false;
+  const home = later.board;
+  const knight = (p: PieceCode): boolean => p === PIECE.WKNIGHT || p === PIECE.BKNIGHT;
+  for (let i = earlier.at + 1; i <= later.at; i++) {
+    const op = ops[i]!;
+    if (op.kind === 'board') {
+      if (op.from === 'listing') return false; // a power-up between: no telling what happened
+      continue; // a tag on a known board changes nothing
+    }
+    if (op.piece !== PIECE.EMPTY && !knight(op.piece) && op.piece !== home[op.field]) return false;
+  }
+  return true;
+}
+
+/** The log from `from` to `to` (exclusive) as changes to `board`, pauses kept across dropped entries. */
+function changesFrom(startBoard: readonly PieceCode[], ops: readonly LogOp[], from: number, to: number): CatchUpField[] {
+  const board = startBoard.slice();
+  const out: CatchUpField[] = [];
+  let pause = false;
+  const change = (field: DgtField, piece: PieceCode, quick: boolean): void => {
+    if (board[field] === piece) return;
+    board[field] = piece;
+    out.push({ field, piece, quick, pause });
+    pause = false;
+  };
+  for (let i = from; i < to; i++) {
+    const op = ops[i]!;
+    pause ||= op.pause;
+    if (op.kind === 'field') change(op.field, op.piece, op.quick);
+    else if (op.from === 'listing') {
+      // Moved while the board was off: lifts first, then placements, as a hand would.
+      for (let f = 0; f < 64; f++) if (op.board[f] === PIECE.EMPTY) change(f, PIECE.EMPTY, false);
+      for (let f = 0; f < 64; f++) if (op.board[f] !== PIECE.EMPTY) change(f, op.board[f]!, false);
+    }
+  }
+  return out;
+}
+
+/** Field updates and whole-board statements, in log order. */
+function logOps(entries: readonly EepromEntry[]): LogOp[] {
+  const out: LogOp[] = [];
+  let pause = false;
+  let listing: { board: PieceCode[]; after: number } | null = null;
+  const endListing = (): void => {
+    if (!listing) return;
+    out.push({ kind: 'board', board: listing.board, pause: true, from: 'listing' });
+    listing = null;
+  };
+  for (const e of entries) {
+    if (e.type === 'field-update') {
+      // dgt-protocol.md: the listing names every piece found, in field order; the first lift, a
+      // repeated or lower field, or any other entry ends it.
+      if (listing && e.field > listing.after && e.piece !== PIECE.EMPTY) {
+        listing.board[e.field] = e.piece;
+        listing.after = e.field;
+        continue;
+      }
+      endListing();
+      out.push({ kind: 'field', field: e.field, piece: e.piece, quick: e.quick, pause });
+      pause = false;
+      continue;
+    }
+    if (e.type === 'tag' && SILENT_TAGS.has(e.tag)) continue;
+    if (e.type === 'unknown') continue;
+    endListing();
+    pause = true;
+    if (e.type !== 'tag') continue;
+    if (e.tag === 'powerup' || e.tag === 'start-tag') listing = { board: new Array<PieceCode>(64).fill(PIECE.EMPTY), after: -1 };
+    else if (e.tag === 'beginpos') out.push({ kind: 'board', board: START_BOARD.slice(), pause: true, from: 'tag' });
+    else if (e.tag === 'beginpos-rot') out.push({ kind: 'board', board: START_BOARD.slice().reverse(), pause: true, from: 'tag' });
+    else if (e.tag === 'emptyboard') out.push({ kind: 'board', board: new Array<PieceCode>(64).fill(PIECE.EMPTY), pause: true, from: 'tag' });
+  }
+  endListing();
+  return out;
+}
+
+/** The standard start as the board numbers it (field 0 = a8), what a BEGINPOS tag states. */
+const START_BOARD: readonly PieceCode[] = (() => {
+  const back = [PIECE.WROOK, PIECE.WKNIGHT, PIECE.WBISHOP, PIECE.WQUEEN, PIECE.WKING, PIECE.WBISHOP, PIECE.WKNIGHT, PIECE.WROOK];
+  const board = new Array<PieceCode>(64).fill(PIECE.EMPTY);
+  for (let f = 0; f < 8; f++) {
+    board[f] = (back[f]! + 6) as PieceCode;
+    board[8 + f] = PIECE.BPAWN;
+    board[48 + f] = PIECE.WPAWN;
+    board[56 + f] = back[f]!;
+  }
+  return board;
+})();
+
+/**
+ * The start position a board in DGT field order shows, standard or Chess960, as set up or turned
+ * round (the engine recognises both: daemon/reconstruction/start-position.ts).
+ */
+export function startOf(board: readonly PieceCode[]): { chess960Number: number; reversed: boolean } | null {
+  if (board.length !== 64) return null;
+  for (const reversed of [false, true]) {
+    const start = recogniseStart((s) => board[squareToField(reversed ? 63 - s : s)]!);
+    if (start) return { chess960Number: start.chess960Number, reversed };
+  }
+  return null;
 }
