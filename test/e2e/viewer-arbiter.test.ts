@@ -182,6 +182,18 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     await g2.screenshot({ path: `${SHOTS}/arbiter-game-phone.png`, fullPage: true });
     await g2.close();
 
+    // A new position from a FEN: the page shows it (a fresh snapshot), with no moves.
+    const g3 = await open(`/arbiter/r1-t3?token=${TOKEN}&lang=en`);
+    const fen = '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1';
+    await g3.locator('input.fen-input').fill(fen);
+    await g3.locator('.fen-btn').click();
+    await g3.locator('.arbiter-actions .confirm-yes').click();
+    await expect.poll(() => g3.locator('.fen-row + .action-msg').getAttribute('data-kind')).toBe('ok');
+    await expect.poll(() => g3.locator('.board-wrap').getAttribute('data-fen')).toBe(fen);
+    expect(await g3.locator('ol.moves button.san').count()).toBe(0);
+    expect((await getJson<GameState>(`${url}/api/games/r1-t3`)).startFen).toBe(fen);
+    await g3.close();
+
     await setResult(gameRow(page, 'r1-t2'), '1-0', 'Black resigned');
     await setResult(gameRow(page, 'r1-t3'), '0-1', 'White did not come');
     const games = await getJson<GameSummary[]>(`${url}/api/rounds/1/games`);
@@ -243,6 +255,7 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
       ['set-result', ARBITER, 'draw agreed'],
       // The reinstate came from a fresh browser with no name typed: the API's default.
       ['reinstate', 'arbiter', ''],
+      ['set-position', 'arbiter', ''],
       ['set-result', ARBITER, 'Black resigned'],
       ['set-result', ARBITER, 'White did not come'],
       ['close-round', ARBITER, ''],

@@ -405,18 +405,21 @@ export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedC
     }, 400);
   };
 
-  const selectRound = (n: number): void => {
-    if (n === selected) return;
+  /** `fresh`: subscribe again even when shown, for a new snapshot (the games of a round just started). */
+  const selectRound = (n: number, fresh = false): void => {
+    if (n === selected && !fresh) return;
     selected = n;
     for (const [k, row] of roundRows) row.setSelected(k === n);
     const url = new URL(location.href);
     url.searchParams.set('round', String(n));
     history.replaceState(null, '', url.toString());
     setText(gamesTitle, `${i18n.t('games')} · ${i18n.t('round')} ${n}`);
-    unsubscribe?.();
-    rows.clear();
-    gameRows.replaceChildren();
-    showEmpty();
+    if (!fresh) {
+      unsubscribe?.();
+      rows.clear();
+      gameRows.replaceChildren();
+      showEmpty();
+    }
     unsubscribe = feed.subscribe({ kind: 'round', round: n }, {
       snapshot(body) {
         if (body.kind !== 'round' || selected !== n) return;
@@ -449,7 +452,8 @@ export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedC
     selectRound,
     roundChanged(r: RoundStartClose): void {
       applyRounds([r.round]);
-      if (r.round.round !== selected) selectRound(r.round.round);
+      const shown = r.round.round === selected;
+      selectRound(r.round.round, shown);
       for (const g of r.games) placeRow(g);
       refreshRoundsSoon();
     },
@@ -482,8 +486,15 @@ export class GameArbiterPanel {
   constructor(
     private readonly ctx: ArbiterContext,
     private readonly gameId: string,
-    /** Called after a reinstate was applied, so the page leaves its review of the old moves. */
-    private readonly onReinstated: () => void,
+    private readonly hooks: {
+      /** After a reinstate: the page leaves its review of the old moves. */
+      reinstated(): void;
+      /**
+       * After a new position: the page should take a fresh snapshot, because the feed carries
+       * a set position only as a takeback to ply 0, which clients apply onto the old start FEN.
+       */
+      positionSet(): void;
+    },
   ) {
     const { i18n } = ctx;
     this.results = new ResultControls(ctx, gameId, () => this.game?.result ?? '*');
@@ -544,7 +555,7 @@ export class GameArbiterPanel {
     const done = await act([this.reinstateBtn], this.reinstateMsg, this.ctx.i18n, () => arbiterPost<GameState>(this.ctx, `games/${encodeURIComponent(this.gameId)}/reinstate`, { ply }));
     if (!done) return;
     this.reinstateMsg.done(this.ctx.i18n.t('done'));
-    this.onReinstated();
+    this.hooks.reinstated();
   }
 
   private askPosition(): void {
@@ -562,5 +573,6 @@ export class GameArbiterPanel {
     if (!done) return;
     this.fen.value = '';
     this.fenMsg.done(this.ctx.i18n.t('done'));
+    this.hooks.positionSet();
   }
 }

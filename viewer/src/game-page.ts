@@ -48,9 +48,15 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
         },
       },
       gameId,
-      () => {
-        reviewPly = null;
-        showBoard();
+      {
+        reinstated: () => {
+          reviewPly = null;
+          showBoard();
+        },
+        positionSet: () => {
+          reviewPly = null;
+          follow();
+        },
       },
     );
     if (!token) {
@@ -136,7 +142,8 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
     showBoard();
   });
 
-  feed.subscribe({ kind: 'game', gameId }, {
+  /** Subscribing again (same scope) replaces the subscription and brings a fresh snapshot. */
+  const follow = (): void => void feed.subscribe({ kind: 'game', gameId }, {
     snapshot(body) {
       if (body.kind !== 'game') return;
       game = body.game;
@@ -163,6 +170,7 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
       if (change.kind === 'incident') renderIncidents();
     },
   });
+  follow();
   fetch(`/api/games/${encodeURIComponent(gameId)}`).then((r) => {
     if (r.status === 404) root.append(h('p', { class: 'error' }, i18n.t('unknownGame')));
   });
