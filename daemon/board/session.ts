@@ -1,5 +1,12 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import { catchUpFromEeprom, spreadCatchUpTimes, type CatchUpAnchor } from '../../protocols/dgt/ee-catchup.ts';
+import {
+  catchUpFromEeprom,
+  catchUpFromStart,
+  fromStartCatchUpTimes,
+  spreadCatchUpTimes,
+  startOf,
+  type CatchUpAnchor,
+} from '../../protocols/dgt/ee-catchup.ts';
 import type { EepromEntry } from '../../protocols/dgt/eeprom.ts';
 import { MSG, sizeRange } from '../../protocols/dgt/frame.ts';
 import { encodeCommand } from '../../protocols/dgt/commands.ts';
@@ -39,8 +46,10 @@ export type SessionEvent =
   /**
    * A (re)connect found the board changed since the host's last board (`catchUp` option) and read
    * its EEPROM log: `fields` missed changes were emitted as field events before the dump.
+   * 'from-start': a board the host never saw, met mid-game: the start position it last showed was
+   * emitted as a dump, then the `fields` changes since.
    */
-  | { type: 'catch-up'; at: number; outcome: 'caught-up'; fields: number; how: 'anchored' | 'shortest'; matched: number }
+  | { type: 'catch-up'; at: number; outcome: 'caught-up'; fields: number; how: 'anchored' | 'shortest' | 'from-start'; matched: number }
   /** The catch-up gave nothing ('failed': the log does not explain the dump; 'no-answer': no log in time). */
   | { type: 'catch-up'; at: number; outcome: 'failed' | 'no-answer'; fields: 0; detail: string };
 
@@ -64,8 +73,13 @@ export interface BoardSessionOptions {
    * handshake dump. When the dump differs from its board, the session reads the board's EEPROM
    * log (SEND_EE_MOVES) and emits the changes missed meanwhile as field events before the dump.
    * Absent: no log is read, a handshake goes live on its dump.
+   *
+   * `'unknown'`: the host has never seen this board (a fresh store, a table just added). A
+   * handshake dump that is not a start position then means a game already under way: the session
+   * reads the log, finds the last start position the board showed (`catchUpFromStart`) and emits it
+   * as a dump, then the changes since, before the handshake dump. `null`: nothing to catch up.
    */
-  catchUp?: () => CatchUpAnchor | null;
+  catchUp?: () => CatchUpAnchor | 'unknown' | null;
   /**
    * How long to wait for the EE_MOVES answer to start before going live without it. Once its
    * header arrives, the wait also allows for the announced size at 9600 baud. Default 3 s.
@@ -83,7 +97,7 @@ const EE_MS_PER_BYTE = 1.5;
 
 /** A handshake dump held back while the board's log is read. */
 interface PendingCatchUp {
-  anchor: CatchUpAnchor;
+  anchor: CatchUpAnchor | 'unknown';
   dump: PieceCode[];
   dumpAt: number;
   timer: unknown;
@@ -340,20 +354,23 @@ export class BoardSession {
   }
 
   /**
-   * The handshake dump differs from the host's last board: hold it back and ask for the log.
-   * The handshake timeout no longer applies (the board answered); the catch-up has its own.
+   * The handshake dump differs from the host's last board, or (a board the host never saw) is not
+   * a start position: hold it back and ask for the log. The handshake timeout no longer applies
+   * (the board answered); the catch-up has its own.
    */
   private startCatchUp(link: Link, board: PieceCode[], at: number): boolean {
     const provider = this.options.catchUp;
     if (!provider) return false;
-    let anchor: CatchUpAnchor | null;
+    let anchor: CatchUpAnchor | 'unknown' | null;
     try {
       anchor = provider();
     } catch (err) {
       this.emit({ type: 'problem', at, detail: `catch-up anchor unavailable: ${message(err)}` });
       return false;
     }
-    if (!anchor || !differs(anchor.board, board)) return false;
+    if (!anchor) return false;
+    // A board never seen that stands in a start position: the game, if any, begins now.
+    if (anchor === 'unknown' ? startOf(board) !== null : !differs(anchor.board, board)) return false;
     if (link.handshakeTimer !== null) this.timers.clearTimeout(link.handshakeTimer);
     link.handshakeTimer = null;
     const pending: PendingCatchUp = { anchor, dump: board.slice(), dumpAt: at, timer: null, answering: false, held: [] };
@@ -379,8 +396,9 @@ export class BoardSession {
   }
 
   /**
-   * Emits the missed changes (if the log explains the dump), then goes live on the held dump and
-   * handles what came meanwhile. The changes come before the `connection` event: the engine takes
+   * Emits the missed changes (if the log explains the dump; for a board never seen, the start
+   * position it last showed first, as a dump), then goes live on the held dump and handles what
+   * came meanwhile. The changes come before the `connection` event: the engine takes
    * the first change after a reconnect as the resynchronising scan, which a half-replayed board is not.
    */
   private finishCatchUp(link: Link, entries: EepromEntry[] | null): void {
@@ -392,6 +410,16 @@ export class BoardSession {
     if (entries === null) {
       const detail = pending.answering ? 'the EEPROM log began but did not arrive whole in time' : `no EEPROM log within ${this.catchUpTimeoutMs} ms`;
       this.emit({ type: 'catch-up', at: now, outcome: 'no-answer', fields: 0, detail });
+    } else if (pending.anchor === 'unknown') {
+      const r = catchUpFromStart(entries, pending.dump);
+      if (r.ok) {
+        this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.fields.length, how: 'from-start', matched: 0 });
+        const { startAt, times } = fromStartCatchUpTimes(r.fields, pending.dumpAt);
+        this.emitBoard({ type: 'dump', at: startAt, board: r.start });
+        r.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
+      } else {
+        this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.reason });
+      }
     } else {
       const r = catchUpFromEeprom(pending.anchor, entries, pending.dump);
       if (r.ok) {
