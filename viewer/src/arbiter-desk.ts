@@ -313,7 +313,6 @@ class DeskRoundRow {
  * arbiter page. Every refusal from the API is shown next to the control that caused it.
  */
 export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedClient, token: string | null): Promise<void> {
-  document.body.classList.add('arbiter-body');
   const title = h('h1', {}, i18n.t('arbiterDesk'));
   document.title = `${i18n.t('arbiterDesk')} · boardcast`;
   const authBanner = h('div', { class: 'auth-banner', role: 'alert' });
