@@ -335,10 +335,9 @@ export function catchUpFromStart(entries: readonly EepromEntry[], dump: readonly
   let board: PieceCode[] | null = null;
   let base: 'listing' | 'tag' = 'listing';
   let wrong = 0;
-  /** Starts seen since the board became known, oldest first (op index, board, base). */
+  /** Every start the replay showed, oldest first (op index, board, base). */
   const starts: { at: number; board: PieceCode[]; base: 'listing' | 'tag' }[] = [];
   let found: { starts: number; end: number } | null = null;
-  let sawStart = false;
   const set = (field: number, piece: PieceCode): void => {
     if (!board || board[field] === piece) return;
     wrong += Number(piece !== dump[field]) - Number(board[field] !== dump[field]);
@@ -353,16 +352,13 @@ export function catchUpFromStart(entries: readonly EepromEntry[], dump: readonly
       wrong = differingCount(board, dump);
     } else if (op.from === 'listing') for (let f = 0; f < 64; f++) set(f, op.board[f]!);
     if (!board) continue;
-    if (startOf(board)) {
-      starts.push({ at: i, board: board.slice(), base });
-      sawStart = true;
-    }
+    if (startOf(board)) starts.push({ at: i, board: board.slice(), base });
     if (wrong === 0 && starts.length > 0) found = { starts: starts.length, end: i };
   }
   if (found === null) {
     if (board === null)
       return { ok: false, reason: 'the board log holds neither a piece listing nor a start-position tag to replay from (overwritten, or never written)' };
-    if (!sawStart) return { ok: false, reason: 'the board log shows no start position: the game began before the oldest entry the board kept' };
+    if (starts.length === 0) return { ok: false, reason: 'the board log shows no start position: the game began before the oldest entry the board kept' };
     return {
       ok: false,
       reason: `replaying the board log from its last start position never gives the dump (${differingCount(board, dump)} square(s) differ at the end): updates were lost or the log is garbled`,
