@@ -28,6 +28,9 @@ export function applyToGame(g: GameState, c: GameChange): void {
       break;
     case 'takeback':
       g.moves.length = Math.min(g.moves.length, c.toPly);
+      // Back to ply 0 the position is the start: a set-up the arbiter made (or a Chess960 start
+      // recognised late) brings a new one.
+      if (c.toPly === 0) g.startFen = c.fen;
       lastOf(g.moves, g.startFen, g);
       break;
     case 'clock':

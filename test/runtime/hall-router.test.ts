@@ -7,6 +7,7 @@ import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, squareToField, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { standardStartBoard } from '../../protocols/emulator/tabletop.ts';
 import { gameActionHandler, roundHandler } from '../../daemon/runtime/arbiter-actions.ts';
+import { applyToGame } from '../../protocols/feed/apply.ts';
 import { DerivedRows } from '../../daemon/runtime/derived-rows.ts';
 import { storePairings } from '../../daemon/runtime/hall-pairings.ts';
 import type { HallRouter } from '../../daemon/runtime/hall-router.ts';
@@ -107,6 +108,25 @@ describe("HallRouter, 'board' mode: a table's games follow its board", () => {
     for (const e of u.play('e4e2').take()) router.route(2, e);
     expect(router.track(2).gameId).toBe('r1-t2');
     expect(live.game('r1-t2')!.ply).toBe(0);
+  });
+});
+
+describe('a client following the feed', () => {
+  it('ends with the same game as the server after an arbiter sets a position (new start FEN)', () => {
+    const live = newLiveSource(config('board'));
+    const router = hallRouter(config('board'), live);
+    const t = new Table().dump().play('e2e4 c7c5 g1f3');
+    for (const e of t.take()) router.route(1, e);
+    const client = live.game('r1-t1')!;
+    const off = live.subscribe((c) => applyToGame(client, c));
+    const fen = client.fen;
+    router.apply({ kind: 'game', table: 1, gameId: 'r1-t1', command: { type: 'set-position', at: t.at + 10, fen } });
+    for (const e of t.play('d7d6').take()) router.route(1, e);
+    off();
+    const server = live.game('r1-t1')!;
+    expect(server.startFen).toBe(fen);
+    expect(server.moves.map((m) => m.san)).toEqual(['d6']);
+    expect({ ...client, clock: null }).toEqual({ ...server, clock: null });
   });
 });
 
