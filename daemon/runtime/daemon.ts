@@ -226,7 +226,9 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
         // from where the stored events left off.
         catchUp: () => {
           const t = router.track(b.number);
-          return t.seenBoard ? { board: t.board, recentFields: t.recentFields, lastAt: t.lastAt } : null;
+          // A board never seen (fresh data directory, a table added, the daemon started late):
+          // its game since the pieces were last set up comes from the log too.
+          return t.seenBoard ? { board: t.board, recentFields: t.recentFields, lastAt: t.lastAt } : 'unknown';
         },
         whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left',
       }),
@@ -327,7 +329,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
           tlog.warn(se.detail);
           return;
         case 'catch-up':
-          if (se.outcome === 'caught-up') tlog.info('moves made while the board was away caught up from its EEPROM log', { fieldChanges: se.fields, how: se.how, matched: se.matched });
+          if (se.outcome === 'caught-up' && se.how === 'from-start') tlog.info('game already under way: read from its start in the EEPROM log', { fieldChanges: se.fields });
+          else if (se.outcome === 'caught-up') tlog.info('moves made while the board was away caught up from its EEPROM log', { fieldChanges: se.fields, how: se.how, matched: se.matched });
           else tlog.warn(`EEPROM catch-up ${se.outcome}`, { detail: se.detail });
           return;
         default:
