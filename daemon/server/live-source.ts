@@ -48,6 +48,8 @@ export interface RoundInfo {
   /** ISO date-time the round starts, null when unknown. */
   startsAt: string | null;
   status: 'upcoming' | 'live' | 'finished';
+  /** The arbiter closed the round (status can read `finished` before that, once every game has a result). */
+  closed?: boolean;
   gameCount: number;
 }
 

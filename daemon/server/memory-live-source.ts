@@ -202,7 +202,7 @@ export class MemoryLiveSource implements LiveSource {
             : games.every((t) => t.state.status === 'finished')
               ? 'finished'
               : r.status;
-      return { ...r, status, gameCount: games.length };
+      return { ...r, status, closed: r.status === 'finished', gameCount: games.length };
     });
   }
 

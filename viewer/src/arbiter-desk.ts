@@ -264,9 +264,9 @@ class DeskRoundRow {
     setText(this.status, roundStatusText(this.ctx.i18n, r));
     setText(this.count, `${this.ctx.i18n.t('games')}: ${r.gameCount}`);
     this.start.hidden = r.status !== 'upcoming';
-    // A round whose games all have results reads `finished` before the arbiter closes it, and
-    // RoundInfo does not say which: Close stays offered until this desk saw it closed.
-    this.close.hidden = !(r.status === 'live' || (r.status === 'finished' && !this.closed));
+    // A round whose games all have results reads `finished` before the arbiter closes it: Close
+    // stays offered until the round is closed.
+    this.close.hidden = !(r.status === 'live' || (r.status === 'finished' && !this.closed && r.closed !== true));
   }
 
   setSelected(on: boolean): void {
