@@ -114,6 +114,8 @@ describe('viewer', () => {
     await page.screenshot({ path: `${SHOTS}/game.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(200);
+    // Nothing wider than the phone: no sideways scrolling on the game page.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SHOTS}/game-phone.png`, fullPage: true });
     await page.close();
   });
