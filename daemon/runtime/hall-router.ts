@@ -80,6 +80,13 @@ export const gameIdOf = (round: number, table: number): GameId => `r${round}-t${
  * dump or setting up can show one: no sequence of moves in a game leads back to it.
  */
 export function showsStartPosition(board: readonly PieceCode[]): boolean {
+  // Cheap first: a start has its 2nd and 7th ranks full of pawns and the four between empty.
+  for (let f = 8; f < 16; f++) {
+    const a = board[f];
+    const b = board[f + 40];
+    if ((a !== PIECE.WPAWN && a !== PIECE.BPAWN) || (b !== PIECE.WPAWN && b !== PIECE.BPAWN)) return false;
+  }
+  for (let f = 16; f < 48; f++) if (board[f] !== PIECE.EMPTY) return false;
   const upright = (s: number): number => board[squareToField(s)]!;
   const reversed = (s: number): number => board[63 - squareToField(s)]!;
   return recogniseStart(upright) !== undefined || recogniseStart(reversed) !== undefined;
