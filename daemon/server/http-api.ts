@@ -75,6 +75,11 @@ export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt:
     if (text === undefined) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
     res.type('text/plain; charset=utf-8').send(text);
   });
+  // Lets an arbiter page say at once whether its token is accepted, before any action.
+  r.get('/api/arbiter/whoami', (req, res) => {
+    if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'the arbiter token is missing or wrong');
+    res.json({ role: 'arbiter' });
+  });
   const body = express.json({ limit: '16kb', strict: false });
   if (rounds) {
     r.post('/api/arbiter/rounds/:n/:action', (req, res) => {

@@ -98,6 +98,9 @@ async function setResult(row: Locator, result: string, reason: string): Promise<
 describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
   it('a wrong token shows the 401 message and changes nothing', async () => {
     const page = await open('/arbiter?token=not-the-token&lang=en');
+    // Said on arrival (GET /api/arbiter/whoami), before any action.
+    await expect.poll(() => page.locator('.auth-banner').isVisible()).toBe(true);
+    expect(await page.locator('.auth-banner').textContent()).toContain('the arbiter token is missing or wrong');
     await roundRow(page, 1).locator('.round-start').click();
     const msg = roundRow(page, 1).locator('.action-msg');
     await expect.poll(() => msg.getAttribute('data-kind')).toBe('error');

@@ -52,6 +52,18 @@ export async function arbiterPost<T>(ctx: ArbiterContext, path: string, body: Re
   return { ok: false, status: res.status, code, message };
 }
 
+/** Asks the server whether the token is an arbiter's, so a wrong one is said before any action. */
+export async function checkToken(ctx: ArbiterContext): Promise<void> {
+  try {
+    const res = await fetch('/api/arbiter/whoami', { headers: { Authorization: `Bearer ${ctx.token ?? ''}` } });
+    if (res.status !== 401) return;
+    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    ctx.onUnauthorized(body?.error?.message ?? 'HTTP 401');
+  } catch {
+    // Offline: the first action will say so.
+  }
+}
+
 /** The text shown for a failed request: the server's own message, prefixed for a refused token. */
 export function failureText(i18n: I18n, o: { status: number; message: string }): string {
   return o.status === 401 ? `${i18n.t('tokenRefused')}: ${o.message}` : o.status === 0 ? o.message : `${o.status} · ${o.message}`;
@@ -322,6 +334,7 @@ export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedC
   };
   showAuth(token ? null : i18n.t('noToken'));
   const ctx: ArbiterContext = { token, i18n, onUnauthorized: (m) => showAuth(`${i18n.t('tokenRefused')}: ${m}`) };
+  if (token) void checkToken(ctx);
 
   const roundList = h('ul', { class: 'desk-rounds' });
   const gamesTitle = h('h2', {}, '');

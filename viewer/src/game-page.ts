@@ -1,6 +1,6 @@
 import type { GameState } from '../../daemon/server/live-source.ts';
 import { applyToGame } from '../../protocols/feed/apply.ts';
-import { GameArbiterPanel } from './arbiter-desk.ts';
+import { checkToken, GameArbiterPanel } from './arbiter-desk.ts';
 import { BoardView } from './board.ts';
 import { h, setText } from './dom.ts';
 import type { FeedClient } from './feed-client.ts';
@@ -38,15 +38,17 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
   const authBanner = h('div', { class: 'auth-banner', role: 'alert', hidden: '' });
   let panel: GameArbiterPanel | null = null;
   if (arbiter) {
-    panel = new GameArbiterPanel(
-      {
-        token,
-        i18n,
-        onUnauthorized: (m) => {
-          authBanner.hidden = false;
-          setText(authBanner, `${i18n.t('tokenRefused')}: ${m}`);
-        },
+    const ctx = {
+      token,
+      i18n,
+      onUnauthorized: (m: string) => {
+        authBanner.hidden = false;
+        setText(authBanner, `${i18n.t('tokenRefused')}: ${m}`);
       },
+    };
+    if (token) void checkToken(ctx);
+    panel = new GameArbiterPanel(
+      ctx,
       gameId,
       {
         reinstated: () => {
