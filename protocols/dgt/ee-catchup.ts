@@ -1,4 +1,4 @@
-import { recogniseStart } from '../../daemon/reconstruction/start-position.ts';
+import { recogniseStart } from '../rules/start-position.ts';
 import type { EepromEntry } from './eeprom.ts';
 import { PIECE, isPieceCode, squareToField, type DgtField, type PieceCode } from './squares.ts';
 
@@ -469,7 +469,7 @@ const START_BOARD: readonly PieceCode[] = (() => {
 
 /**
  * The start position a board in DGT field order shows, standard or Chess960, as set up or turned
- * round (the engine recognises both: daemon/reconstruction/start-position.ts).
+ * round (the engine recognises both: protocols/rules/start-position.ts).
  */
 export function startOf(board: readonly PieceCode[]): { chess960Number: number; reversed: boolean } | null {
   if (board.length !== 64) return null;

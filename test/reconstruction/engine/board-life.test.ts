@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scharnagl } from '../../../daemon/reconstruction/start-position.ts';
+import { scharnagl } from '../../../protocols/rules/start-position.ts';
 import { Script } from './script.ts';
 
 describe('engine: takebacks and the arbiter', () => {

@@ -1,6 +1,6 @@
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
-import { PIECE } from '../../protocols/dgt/squares.ts';
+import { PIECE } from '../dgt/squares.ts';
 
 /** A start the engine recognised on the board (codes indexed by chessops Square, 0 = a1). */
 export interface RecognisedStart {
