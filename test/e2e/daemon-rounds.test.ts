@@ -162,5 +162,17 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
     expect(new Set(clocks.map((c) => c.raw)).size).toBe(clocks.length);
     expect(clocks.every((c) => JSON.parse(c.ev).type === 'clock')).toBe(true);
     store.value.close();
+
+    // The arbiter's tools read the same story from the store: replay shows the decisions in place,
+    // export writes the PGN the broadcast showed.
+    const replay = await done(cli(['replay', '--data', join(root, 'data'), '--config', config, '--table', '2']));
+    expect(replay.code, replay.err).toBe(0);
+    expect(replay.out).toContain('arbiter: round 1 started');
+    expect(replay.out).toContain('arbiter: r1-t2: result 1/2-1/2');
+    expect(replay.out).toMatch(/move 3: Nf3/);
+    const exported = await done(cli(['export', '--data', join(root, 'data'), '--config', config, '--round', '1']));
+    expect(exported.code, exported.err).toBe(0);
+    expect(exported.out.replace(/\s*\{[^}]*\}/g, '').replace(/\s+/g, ' ')).toContain('1. e4 e5 2. Nf3 1/2-1/2');
+    expect(exported.out).toContain('[White "Kranjc, Eva"]');
   }, 120_000);
 });
