@@ -6,6 +6,7 @@ import {
   spreadCatchUpTimes,
   startOf,
   type CatchUpAnchor,
+  type CatchUpFromStart,
 } from '../../protocols/dgt/ee-catchup.ts';
 import type { EepromEntry } from '../../protocols/dgt/eeprom.ts';
 import { MSG, sizeRange } from '../../protocols/dgt/frame.ts';
@@ -412,17 +413,17 @@ export class BoardSession {
       this.emit({ type: 'catch-up', at: now, outcome: 'no-answer', fields: 0, detail });
     } else if (pending.anchor === 'unknown') {
       const r = catchUpFromStart(entries, pending.dump);
-      if (r.ok) {
-        this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.fields.length, how: 'from-start', matched: 0 });
-        const { startAt, times } = fromStartCatchUpTimes(r.fields, pending.dumpAt);
-        this.emitBoard({ type: 'dump', at: startAt, board: r.start });
-        r.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
-      } else {
-        this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.reason });
-      }
+      if (r.ok) this.emitFromStart(r, pending.dumpAt, now);
+      else this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.reason });
     } else {
       const r = catchUpFromEeprom(pending.anchor, entries, pending.dump);
-      if (r.ok) {
+      // The host's last changes not in the log: the board may have been set up for a new game
+      // since (a daemon stopped overnight, the next round begun before it was started again).
+      // A game in the log from a start position that never passes the host's last board is that
+      // new game; the shortest way from the host's board would be a guess across the reset.
+      const fresh = !r.ok || r.how !== 'anchored' ? catchUpFromStart(entries, pending.dump) : null;
+      if (fresh?.ok && !passesThrough(fresh.start, fresh.fields, pending.anchor.board)) this.emitFromStart(fresh, pending.dumpAt, now);
+      else if (r.ok) {
         this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.fields.length, how: r.how, matched: r.matched });
         const times = spreadCatchUpTimes(r.fields, pending.anchor.lastAt, pending.dumpAt);
         r.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
@@ -436,6 +437,13 @@ export class BoardSession {
       if (this.link !== link) return;
       this.handleLinkMessage(link, h.message, h.at);
     }
+  }
+
+  private emitFromStart(r: Extract<CatchUpFromStart, { ok: true }>, dumpAt: number, now: number): void {
+    this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.fields.length, how: 'from-start', matched: 0 });
+    const { startAt, times } = fromStartCatchUpTimes(r.fields, dumpAt);
+    this.emitBoard({ type: 'dump', at: startAt, board: r.start });
+    r.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
   }
 
   private goLive(link: Link, at: number): void {
@@ -592,4 +600,16 @@ function differingFields(a: readonly PieceCode[], b: readonly PieceCode[]): DgtF
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Whether replaying `fields` from `start` shows `board` at some point (the host's board lies in that game). */
+function passesThrough(start: readonly PieceCode[], fields: readonly { field: number; piece: PieceCode }[], board: readonly PieceCode[]): boolean {
+  const b = start.slice();
+  const same = (): boolean => b.every((p, i) => p === board[i]);
+  if (same()) return true;
+  for (const f of fields) {
+    b[f.field] = f.piece;
+    if (same()) return true;
+  }
+  return false;
 }

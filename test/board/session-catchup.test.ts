@@ -4,6 +4,7 @@ import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { CatchUpAnchor } from '../../protocols/dgt/ee-catchup.ts';
 import { encodeMessage, type PieceCode } from '../../protocols/dgt/index.ts';
 import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
+import { standardStartBoard } from '../../protocols/emulator/tabletop.ts';
 import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
 import { BoardSession, type BoardSessionOptions, type SessionEvent } from '../../daemon/board/session.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
@@ -45,8 +46,8 @@ afterEach(async () => {
   for (const s of sessions.splice(0)) await s.stop();
 });
 
-function rig(opts: Partial<BoardSessionOptions> = {}): Rig {
-  const emulator = new BoardEmulator({ serial: '31415', clock: { baseMs: 600_000, incrementMs: 0 } });
+function rig(opts: Partial<BoardSessionOptions> = {}, setUp?: PieceCode[]): Rig {
+  const emulator = new BoardEmulator({ serial: '31415', clock: { baseMs: 600_000, incrementMs: 0 }, ...(setUp ? { board: setUp } : {}) });
   const timers = new ManualTimers();
   const port = new EmulatedMockPort(emulator, () => timers.now());
   timers.onAdvance = (now) => port.tick(now);
@@ -306,11 +307,29 @@ describe('BoardSession catch-up from the EEPROM log', () => {
     expect(plain.port.written).not.toContain(SEND_EE_MOVES);
   });
 
-  it('reports a log that does not explain the dump and goes live on it', async () => {
+  it('takes the game since the last set-up when the stored board is from another game', async () => {
     const r = rig({
-      // A stored board from another game: nothing in this board's log leads from it to the dump.
+      // A stored board from another game (yesterday's): the board has been set up since.
       catchUp: () => ({ board: new Array<PieceCode>(64).fill(9 as PieceCode), recentFields: [], lastAt: 0 }),
     });
+    await play(r, Chess.default(), ['e4', 'c5', 'Nf3']);
+    r.session.start();
+    await settle();
+    await r.timers.advance(3_000, 100);
+    expect(r.session.state).toBe('live');
+    expect(r.events.find((e) => e.type === 'catch-up')).toMatchObject({ outcome: 'caught-up', how: 'from-start' });
+    expect(r.board()[0]).toMatchObject({ type: 'dump', board: standardStartBoard() });
+    const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' } });
+    for (const e of r.board()) engine.push(e);
+    expect(engine.snapshot().moves.map((m) => m.san)).toEqual(['e4', 'c5', 'Nf3']);
+  });
+
+  it('reports a log that does not explain the dump and goes live on it', async () => {
+    // A stored board from another game, and a board that has shown no start position since it
+    // powered up (e2 empty from the first): nothing in its log leads to the dump.
+    const odd = standardStartBoard();
+    odd[52] = 0 as PieceCode;
+    const r = rig({ catchUp: () => ({ board: new Array<PieceCode>(64).fill(9 as PieceCode), recentFields: [], lastAt: 0 }) }, odd);
     r.session.start();
     await settle();
     await r.timers.advance(50);
