@@ -422,7 +422,7 @@ export class BoardSession {
       // A game in the log from a start position that never passes the host's last board is that
       // new game; the shortest way from the host's board would be a guess across the reset.
       const fresh = !r.ok || r.how !== 'anchored' ? catchUpFromStart(entries, pending.dump) : null;
-      if (fresh?.ok && !passesThrough(fresh.start, fresh.fields, pending.anchor.board)) this.emitFromStart(fresh, pending.dumpAt, now);
+      if (fresh?.ok && !sameGame(fresh.start, fresh.fields, pending.anchor)) this.emitFromStart(fresh, pending.dumpAt, now);
       else if (r.ok) {
         this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.fields.length, how: r.how, matched: r.matched });
         const times = spreadCatchUpTimes(r.fields, pending.anchor.lastAt, pending.dumpAt);
@@ -602,14 +602,32 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Whether replaying `fields` from `start` shows `board` at some point (the host's board lies in that game). */
-function passesThrough(start: readonly PieceCode[], fields: readonly { field: number; piece: PieceCode }[], board: readonly PieceCode[]): boolean {
+/** How many of the host's last field changes in a row must show up in a logged game to make it the host's game. */
+const SAME_GAME_RUN = 4;
+
+/**
+ * Whether the game replayed from `start` is the one the host was following: it shows the host's
+ * board at some point, or contains a run of the host's last field changes (the host may have
+ * stopped with a piece in the hand, a board the log's game never shows).
+ */
+function sameGame(start: readonly PieceCode[], fields: readonly { field: number; piece: PieceCode }[], anchor: CatchUpAnchor): boolean {
   const b = start.slice();
+  const board = anchor.board;
   const same = (): boolean => b.every((p, i) => p === board[i]);
   if (same()) return true;
   for (const f of fields) {
     b[f.field] = f.piece;
     if (same()) return true;
+  }
+  const recent = anchor.recentFields;
+  const run = Math.min(SAME_GAME_RUN, recent.length);
+  if (run === 0) return false;
+  for (let r = 0; r + run <= recent.length; r++) {
+    for (let i = 0; i + run <= fields.length; i++) {
+      let k = 0;
+      while (k < run && fields[i + k]!.field === recent[r + k]!.field && fields[i + k]!.piece === recent[r + k]!.piece) k++;
+      if (k === run) return true;
+    }
   }
   return false;
 }

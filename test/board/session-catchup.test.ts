@@ -324,6 +324,28 @@ describe('BoardSession catch-up from the EEPROM log', () => {
     expect(engine.snapshot().moves.map((m) => m.san)).toEqual(['e4', 'c5', 'Nf3']);
   });
 
+  it('keeps to the host\'s game when it stopped with a piece in the hand (a board the log never shows)', async () => {
+    let anchor: CatchUpAnchor | null = null;
+    const r = rig({ catchUp: () => anchor });
+    r.session.start();
+    await settle();
+    await r.timers.advance(50);
+    const pos = Chess.default();
+    await play(r, pos, LONG_GAME.slice(0, 8));
+    const stored = storedAnchor(r.board())!;
+    // The host's last event: a1's rook lifted, then the link lost before it was put back.
+    const board = stored.board.slice();
+    board[56] = 0 as PieceCode;
+    anchor = { ...stored, board, recentFields: [...stored.recentFields.slice(1), { field: 56, piece: 0 as PieceCode }] };
+    await unplug(r);
+    await play(r, pos, LONG_GAME.slice(8, 10));
+    await plugBack(r, 3_000);
+    const report = r.events.find((e) => e.type === 'catch-up');
+    // Not a new game from the set-up: the log's game holds the host's last changes.
+    expect(report).toBeDefined();
+    expect(report).not.toMatchObject({ how: 'from-start' });
+  });
+
   it('reports a log that does not explain the dump and goes live on it', async () => {
     // A stored board from another game, and a board that has shown no start position since it
     // powered up (e2 empty from the first): nothing in its log leads to the dump.
