@@ -240,8 +240,14 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const reconcile = (gameId: string): void => {
     const g = live.game(gameId);
     if (!g) return;
-    const r = derived.reconcile(g, g.round - 1);
-    for (const p of r.problems) dlog.warn('derived row not written', { gameId, problem: p });
+    // One game's rows failing must not keep the others from being written; the raw events are
+    // stored, so the next reconcile (next batch, or the next start) tries again.
+    try {
+      const r = derived.reconcile(g, g.round - 1);
+      for (const p of r.problems) dlog.warn('derived row not written', { gameId, problem: p });
+    } catch (e) {
+      dlog.error('derived rows not written', { gameId, error: String(e) });
+    }
   };
   // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
   for (const t of router.tracks()) for (const id of t.games) reconcile(id);
@@ -265,7 +271,11 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
         touched.add(to);
         if (e.event.type === 'clock') clocks.push({ game: live.progress(to)!, rawEventId: e.id, wallMs: e.wallMs, reading: e.event });
       }
-      derived.clockReadings(clocks);
+      try {
+        derived.clockReadings(clocks);
+      } catch (e) {
+        dlog.error('clock readings not written', { error: String(e) });
+      }
       for (const id of touched) reconcile(id);
     },
     onError: (e, phase, pending) => log.error(`raw event ${phase} failed`, { error: String(e), pending }),

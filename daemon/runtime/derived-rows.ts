@@ -128,10 +128,11 @@ export class DerivedRows {
       while (same < stored.length && same < g.moves.length && stored[same]!.uci === g.moves[same]!.uci && stored[same]!.san === g.moves[same]!.san) same++;
       if (same < stored.length) {
         if (same < g.moves.length) {
-          note(this.store.amendMoves(id, same + 1, g.moves.slice(same).map((m) => ({ ply: m.ply, san: m.san, uci: m.uci, fenAfter: m.fenAfter, wallMs: m.at, clockMs: m.clockMs }))));
+          note(this.store.amendMoves(id, same + 1, g.moves.slice(same).map((m) => ({ ply: m.ply, san: m.san, uci: m.uci, fenAfter: m.fenAfter, wallMs: Math.round(m.at), clockMs: m.clockMs }))));
         } else note(this.store.takeback(id, same));
       } else {
-        for (const m of g.moves.slice(same)) note(this.store.recordMove(id, { ply: m.ply, san: m.san, uci: m.uci, fenAfter: m.fenAfter, wallMs: m.at, clockMs: m.clockMs }));
+        // Event times may be fractional (moves caught up from a board's log are spread between whole ms).
+        for (const m of g.moves.slice(same)) note(this.store.recordMove(id, { ply: m.ply, san: m.san, uci: m.uci, fenAfter: m.fenAfter, wallMs: Math.round(m.at), clockMs: m.clockMs }));
       }
       // %clk of confirmed moves (the press that confirms a move carries the mover's time).
       const now = same < stored.length ? this.store.moves(id) : stored;
@@ -141,7 +142,7 @@ export class DerivedRows {
       }
       const incidents = this.store.incidents(id);
       for (const inc of g.incidents.slice(incidents.length)) {
-        this.store.recordIncident(id, { ply: inc.ply, kind: inc.kind, article: inc.article, consequence: inc.consequence, message: inc.message, wallMs: inc.at });
+        this.store.recordIncident(id, { ply: inc.ply, kind: inc.kind, article: inc.article, consequence: inc.consequence, message: inc.message, wallMs: Math.round(inc.at) });
         written++;
       }
       const after = this.store.game(id)!;

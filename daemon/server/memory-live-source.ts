@@ -271,7 +271,8 @@ export class MemoryLiveSource implements LiveSource {
   }
 
   private stamp(eventAt: number): number {
-    return this.cfg.eventTime ? eventAt : this.now();
+    // Whole ms: times of moves caught up from a board's log are spread between whole ms.
+    return this.cfg.eventTime ? Math.round(eventAt) : this.now();
   }
 
   private clockChange(t: Table, ev: Extract<BoardEvent, { type: 'clock' }>): GameChange | null {

@@ -63,6 +63,19 @@ describe('DerivedRows: the store made equal to the replayed read model', () => {
     store.close();
   });
 
+  it('stores moves and incidents whose event times are fractional (caught up from a board log) at whole ms', () => {
+    const store = tempStore();
+    const { live, track, routeEvent, events } = hall();
+    for (const e of events) routeEvent(live, track, e);
+    const g = live.game(track.gameId!)!;
+    const odd = { ...g, moves: g.moves.map((m, i) => ({ ...m, at: 1_700_000_000_000 + i * 333.333 })) };
+    const r = new DerivedRows(store).reconcile(odd, 0);
+    expect(r.problems).toEqual([]);
+    const id = store.db.prepare('SELECT id FROM games').pluck().get() as number;
+    expect(store.moves(id).map((m) => m.at)).toEqual(odd.moves.map((m) => Math.round(m.at)));
+    store.close();
+  });
+
   it('replaces moves the read model no longer has (an amended or taken-back tail)', () => {
     const store = tempStore();
     const { live, track, routeEvent, events } = hall();
