@@ -62,15 +62,19 @@ export function catchUpFromEeprom(anchor: CatchUpAnchor, entries: readonly Eepro
   const verifies = verifiedStarts(anchor.board, log, dump);
 
   const recent = anchor.recentFields.filter((f) => isField(f.field) && isPieceCode(f.piece));
-  let best: { at: number; matched: number } | null = null;
+  let best: { at: number; matched: number; end: number } | null = null;
   for (let at = m - 1; at >= 0; at--) {
     // The anchor is the host's last received update: it is the entry at `at`, then earlier ones.
     const matched = tailMatch(log, at, recent);
-    if (matched === 0 || !verifies[at + 1]) continue;
+    if (matched === 0) continue;
+    // The log may run on past the dump: pieces moved while the log was asked for are logged too,
+    // and reach the host live after the dump. The catch-up ends where the board equals the dump.
+    const end = verifies[at + 1] ? m : reachesDump(anchor.board, log, at + 1, dump);
+    if (end === null) continue;
     // Scanning from the newest: a tie keeps the later occurrence, a longer match replaces it.
-    if (best === null || matched > best.matched) best = { at, matched };
+    if (best === null || matched > best.matched) best = { at, matched, end };
   }
-  if (best) return { ok: true, fields: changesAfter(anchor.board, log, best.at + 1), how: 'anchored', matched: best.matched };
+  if (best) return { ok: true, fields: changesAfter(anchor.board, log.slice(0, best.end), best.at + 1), how: 'anchored', matched: best.matched };
 
   for (let start = m; start >= 0; start--) {
     if (verifies[start]) return { ok: true, fields: changesAfter(anchor.board, log, start), how: 'shortest', matched: 0 };
@@ -174,6 +178,22 @@ function loggedFields(entries: readonly EepromEntry[]): LoggedField[] {
     listingAfter = null;
   }
   return out;
+}
+
+/** The first end (exclusive) at which replaying log[start..end) onto `board` gives `dump`; null when none does. */
+function reachesDump(board: readonly PieceCode[], log: readonly LoggedField[], start: number, dump: readonly PieceCode[]): number | null {
+  const b = board.slice();
+  let wrong = differingCount(b, dump);
+  if (wrong === 0) return start;
+  for (let i = start; i < log.length; i++) {
+    const { field, piece } = log[i]!;
+    const was = b[field] === dump[field];
+    b[field] = piece;
+    const now = b[field] === dump[field];
+    if (was !== now) wrong += now ? -1 : 1;
+    if (wrong === 0) return i + 1;
+  }
+  return null;
 }
 
 function replay(board: readonly PieceCode[], log: readonly LoggedField[], start: number): PieceCode[] {

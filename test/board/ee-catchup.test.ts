@@ -189,6 +189,31 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     expect(entries.some((e) => e.type === 'clock')).toBe(true);
   });
 
+  it('ends the catch-up at the dump when pieces moved while the log was being asked for', () => {
+    const table = new Table({ clock: true });
+    table.connect();
+    const pos = Chess.default();
+    table.play(pos, LONG_GAME.slice(0, 10), { press: true });
+    const anchor = table.anchor();
+    const atOutage = pos.clone();
+    table.drop(false);
+    table.play(pos, LONG_GAME.slice(10, 22), { press: true });
+    // The reconnecting host has its dump; two more plies are played before the log is read.
+    const decoder = new DgtDecoder();
+    table.emu.takeOutput();
+    table.emu.receive(bytesOf([{ type: 'send-board' }]), (table.now += 100));
+    const dump = decoder.push(table.emu.takeOutput()).flatMap(({ message }) => (message.type === 'board-dump' ? [message.board] : []))[0]!;
+    table.play(pos, LONG_GAME.slice(22, 24), { press: true });
+    table.emu.receive(bytesOf([{ type: 'send-ee-moves' }]), (table.now += 100));
+    const entries = decoder.push(table.emu.takeOutput()).flatMap(({ message }) => (message.type === 'ee-moves' ? message.entries : []));
+    const r = catchUpFromEeprom(anchor, entries, dump);
+    expect(r).toMatchObject({ ok: true, how: 'anchored' });
+    if (!r.ok) return;
+    // Exactly the changes up to the dump: the later two plies reach the host live.
+    expect(strip(r.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(10, 22)));
+    expect(applied(anchor.board, r.fields)).toEqual(dump);
+  });
+
   it('picks the occurrence of a repeated position the host really stopped at', () => {
     const table = new Table();
     table.connect();

@@ -119,7 +119,12 @@ async function crashAndRestart(dir: string, outageMs: number): Promise<string> {
       },
       60_000,
       `all ${expected.length} plies on both tables`,
-    );
+    ).catch(async (e) => {
+      const games = await Promise.all([1, 2].map((t) => getJson<GameState>(`${url}/api/games/r1-t${t}`)));
+      console.log('DEBUG', JSON.stringify(games.map((g) => [g.ply, g.status, g.moves.map((m) => m.san).join(' '), g.incidents.map((i) => i.kind + ':' + i.message)])), expected.join(' '));
+      console.log('SECOND', (second.stdout() + second.stderr()).split('\n').filter((l) => /catch|derived|warn|error/i.test(l)).join('\n').slice(0, 4000));
+      throw e;
+    });
     // Let the last clock presses land, then compare.
     await new Promise((r) => setTimeout(r, 1500));
     for (const t of [1, 2]) {
