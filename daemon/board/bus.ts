@@ -12,6 +12,7 @@ import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
 import { clockEvent, type ClockSide } from './clock-sides.ts';
 import { backoffDelay, systemTimers, type Timers } from './timers.ts';
+import { stateEvent } from './state-event.ts';
 
 export type BusState = 'idle' | 'connecting' | 'discovering' | 'polling' | 'retrying' | 'stopped';
 
@@ -412,13 +413,7 @@ export class BusSession {
 
   private setState(state: BusState, detail?: string, retryInMs?: number): void {
     this.currentState = state;
-    this.emit({
-      type: 'state',
-      at: this.now(),
-      state,
-      ...(detail !== undefined ? { detail } : {}),
-      ...(retryInMs !== undefined ? { retryInMs } : {}),
-    });
+    this.emit(stateEvent(this.now(), state, detail, retryInMs));
   }
 
   private isStopped(): boolean {

@@ -15,6 +15,7 @@ import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
 import { clockEvent, type ClockSide } from './clock-sides.ts';
 import { backoffDelay, systemTimers, type Timers } from './timers.ts';
+import { stateEvent } from './state-event.ts';
 import {
   HANDSHAKE_BYTES,
   REQUEST_DUMP_BYTES,
@@ -561,13 +562,7 @@ export class BoardSession {
 
   private setState(state: SessionState, detail?: string, retryInMs?: number): void {
     this.currentState = state;
-    this.emit({
-      type: 'state',
-      at: this.now(),
-      state,
-      ...(detail !== undefined ? { detail } : {}),
-      ...(retryInMs !== undefined ? { retryInMs } : {}),
-    });
+    this.emit(stateEvent(this.now(), state, detail, retryInMs));
   }
 
   private emitBoard(event: BoardEvent): void {

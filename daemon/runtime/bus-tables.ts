@@ -5,6 +5,7 @@ import type { ClockSide } from '../board/clock-sides.ts';
 import type { SessionEvent, SessionState } from '../board/session.ts';
 import { systemTimers, type Timers } from '../board/timers.ts';
 import type { TransportFactory } from '../transport/byte-transport.ts';
+import { stateEvent } from '../board/state-event.ts';
 
 /**
  * A bus reply packet from this table's board, with its exact bytes. A BoardSession's `frame`
@@ -360,13 +361,7 @@ class TableOnBus implements BusTableLink {
     this.currentState = state;
     this.lastDetail = detail;
     this.lastRetry = retryInMs;
-    this.emit({
-      type: 'state',
-      at: this.now(),
-      state,
-      ...(detail !== undefined ? { detail } : {}),
-      ...(retryInMs !== undefined ? { retryInMs } : {}),
-    });
+    this.emit(stateEvent(this.now(), state, detail, retryInMs));
   }
 
   private emit(event: TableLinkEvent): void {
