@@ -157,7 +157,7 @@ export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHand
   const now = deps.now ?? Date.now;
   const gameRow = store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck();
   return (gameId, action) => {
-    const g = router.live.progress(gameId) && router.live.game(gameId);
+    const g = router.live.game(gameId);
     if (!g) return fail(404, 'unknown-game', `no game ${JSON.stringify(gameId)}`);
     const wallMs = now();
     const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: router.track(g.table).lastEventId ?? 0, command: arbiterCommand(action, wallMs) };

@@ -1,12 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import { PIECE, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { BoardSession, type SessionState } from '../board/session.ts';
 import type { Timers } from '../board/timers.ts';
 import { MockPortLink } from '../emulation/mock-port.ts';
 import type { Logger } from '../log/logger.ts';
-import type { GameState, PlayerInfo, TournamentInfo } from '../server/live-source.ts';
+import type { GameState } from '../server/live-source.ts';
 import { MemoryLiveSource } from '../server/memory-live-source.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { describeStoreOpenError } from '../store/errors.ts';
@@ -15,7 +14,6 @@ import { err, ok, type Result } from '../store/result.ts';
 import { openStore, type Store } from '../store/store.ts';
 import type { RawEventInput, StoredRawEvent } from '../store/types.ts';
 import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
-import { pgnTimeControl } from '../tournament/time-control.ts';
 import { mockPortFactory, serialTransportFactory } from '../transport/serial-transport.ts';
 import type { TransportFactory } from '../transport/byte-transport.ts';
 import { demoGame, isNoiseModel, resolveGameSource, resumePoint } from './demo-games.ts';
@@ -89,7 +87,7 @@ interface TableRuntime {
 }
 
 export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDaemon, string>> {
-  const { config, log } = opts;
+  const { config } = opts;
   try {
     mkdirSync(config.dataDir, { recursive: true });
   } catch (e) {

@@ -140,7 +140,7 @@ export class HallRouter {
   route(table: number, ev: BoardEvent, rawEventId?: number): GameId | null {
     const t = this.track(table);
     if (rawEventId !== undefined) t.lastEventId = rawEventId;
-    observe(t, ev);
+    const atStart = observe(t, ev);
     if (t.gameId === null) {
       if (this.opts.mode === 'arbiter') return null;
       // A table's first game opens with its first event (the engine waits for a start position).
@@ -148,7 +148,7 @@ export class HallRouter {
       this.live.push(t.gameId!, ev);
       return t.gameId;
     }
-    if ((ev.type === 'field' || ev.type === 'dump') && this.isOver(t.gameId) && showsStartPosition(t.board)) {
+    if (atStart && this.isOver(t.gameId)) {
       if (this.opts.mode === 'arbiter') {
         t.gameId = null;
         return null;
@@ -244,29 +244,34 @@ export class HallRouter {
   }
 }
 
-function observe(t: TableTrack, ev: BoardEvent): void {
+/** Updates the track's view of its board; returns whether the board now shows a start position. */
+function observe(t: TableTrack, ev: BoardEvent): boolean {
   const before = t.lastClock;
   if (ev.type === 'clock') {
     t.lastClock = ev;
     // Only presses and flags matter to a late game's moves; the ticking in between does not.
     if (t.sinceStart && (!before || before.running !== ev.running || before.whiteFlag !== ev.whiteFlag || before.blackFlag !== ev.blackFlag)) keepSinceStart(t, ev);
-    return;
+    return false;
   }
   if (ev.type === 'field') {
-    if (!Number.isInteger(ev.field) || ev.field < 0 || ev.field > 63) return;
+    if (!Number.isInteger(ev.field) || ev.field < 0 || ev.field > 63) return false;
     t.board[ev.field] = ev.piece;
     t.seenBoard = true;
     t.recentFields.push({ field: ev.field, piece: ev.piece });
     if (t.recentFields.length > RECENT_FIELDS) t.recentFields.shift();
     t.lastAt = ev.at;
   } else if (ev.type === 'dump') {
-    if (!Array.isArray(ev.board) || ev.board.length !== 64) return;
+    if (!Array.isArray(ev.board) || ev.board.length !== 64) return false;
     t.board = ev.board.slice();
     t.seenBoard = true;
     t.lastAt = ev.at;
-  } else return;
-  if (showsStartPosition(t.board)) t.sinceStart = { board: t.board.slice(), at: ev.at, events: [] };
-  else if (t.sinceStart) keepSinceStart(t, ev);
+  } else return false;
+  if (showsStartPosition(t.board)) {
+    t.sinceStart = { board: t.board.slice(), at: ev.at, events: [] };
+    return true;
+  }
+  if (t.sinceStart) keepSinceStart(t, ev);
+  return false;
 }
 
 function keepSinceStart(t: TableTrack, ev: BoardEvent): void {
