@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The installed `boardcast` binary: load TypeScript through tsx, then run the CLI.
+// The development entry: runs the CLI from the TypeScript sources through tsx (tests spawn it, so
+// they never run a stale build). The installed `boardcast` bin is the compiled dist/daemon/cli/main.js.
 import { register } from 'tsx/esm/api';
 
 register();

@@ -1,19 +1,22 @@
+#!/usr/bin/env node
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { UsageError, type Command } from './command.ts';
 
 const commandsDir = fileURLToPath(new URL('./commands/', import.meta.url));
+/** Commands are .ts files from the sources and .js files once built (dist/). */
+const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 function commandNames(): string[] {
   return readdirSync(commandsDir)
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => f.slice(0, -3))
+    .filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts'))
+    .map((f) => f.slice(0, -ext.length))
     .sort();
 }
 
 async function load(name: string): Promise<Command | undefined> {
   if (!commandNames().includes(name)) return undefined;
-  const mod = (await import(`./commands/${name}.ts`)) as { default: Command };
+  const mod = (await import(`./commands/${name}${ext}`)) as { default: Command };
   return mod.default;
 }
 

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SourceGame } from '../../protocols/games/game.ts';
 import { loadPgn } from '../../protocols/games/pgn.ts';
 import { randomGame } from '../../protocols/games/random.ts';
@@ -15,9 +14,10 @@ import { PIECE, squareToField, type PieceCode } from '../../protocols/dgt/square
 import { positionFromFen } from '../../protocols/games/pgn.ts';
 import { parseSquare } from 'chessops/util';
 import type { PairingLookup } from './hall-router.ts';
+import { SHARED_GAMES_DIR } from '../install/paths.ts';
 
 /** The shared corpus of real games, next to the repository (../shared/data/games). */
-export const SHARED_GAMES_DIR = fileURLToPath(new URL('../../../shared/data/games/', import.meta.url));
+export { SHARED_GAMES_DIR };
 
 export type GameSource = { kind: 'files'; dir: string; games: SourceGame[] } | { kind: 'random'; seed: number };
 

@@ -1,9 +1,10 @@
 import express from 'express';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { mountBridges } from '../../bridge/index.ts';
+import { packageDir } from '../install/paths.ts';
 import { FEED_PATH } from '../../protocols/feed/messages.ts';
 import { arbiterTokenCheck } from './arbiter-auth.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
@@ -50,7 +51,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const chessgroundAssets = fileURLToPath(new URL('../../node_modules/chessground/assets/', import.meta.url));
+const chessgroundAssets = join(packageDir('chessground'), 'assets');
 
 /** HTTP API, viewer and websocket feed on one port. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {

@@ -1,38 +1,33 @@
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BUILT_VIEWER_DIR, PACKAGE_ROOT, RUNNING_BUILT } from '../install/paths.ts';
 
 export interface ViewerBundle {
   js: string;
   css: string;
 }
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
 /**
- * Bundles viewer/src in memory with esbuild's JS API at server start, so `npm start` needs no
- * separate build step. Returns the build errors as a value (the API still works without a viewer).
+ * The viewer's script and style sheet. A built daemon (dist/, the installed bin) serves the bundle
+ * `npm run build` wrote and needs no bundler at run time; a daemon run from the sources (tsx,
+ * tests) bundles viewer/src in memory with esbuild (a dev dependency), so it never serves a stale
+ * build. Failures come back as values: the API still works without a viewer.
  */
 export async function bundleViewer(): Promise<{ ok: true; bundle: ViewerBundle } | { ok: false; message: string }> {
-  try {
-    const result = await build({
-      absWorkingDir: root,
-      entryPoints: ['viewer/src/main.ts', 'viewer/src/style.css'],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      target: 'es2020',
-      minify: true,
-      sourcemap: false,
-      outdir: 'out',
-      logLevel: 'silent',
-    });
-    let js = '';
-    let css = '';
-    for (const f of result.outputFiles) {
-      if (f.path.endsWith('.js')) js = f.text;
-      else if (f.path.endsWith('.css')) css = f.text;
+  if (RUNNING_BUILT) {
+    try {
+      const js = readFileSync(join(BUILT_VIEWER_DIR, 'viewer.js'), 'utf8');
+      const css = readFileSync(join(BUILT_VIEWER_DIR, 'viewer.css'), 'utf8');
+      return { ok: true, bundle: { js, css } };
+    } catch (e) {
+      return { ok: false, message: `the built viewer is missing (${(e as Error).message}); run npm run build` };
     }
-    return { ok: true, bundle: { js, css } };
+  }
+  try {
+    const script = pathToFileURL(join(PACKAGE_ROOT, 'viewer', 'build.mjs')).href;
+    const { bundleViewerSources } = (await import(script)) as { bundleViewerSources(root: string): Promise<ViewerBundle> };
+    return { ok: true, bundle: await bundleViewerSources(PACKAGE_ROOT) };
   } catch (e) {
     return { ok: false, message: (e as Error).message };
   }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { serialToBusAddress } from '../../protocols/dgt/bus.ts';
+import { CONFIG_DIR } from '../install/paths.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { GameCategory, HallTable, RulesEdition, TournamentSetup } from '../store/types.ts';
 import { normaliseTimeControl, pgnTimeControl, type TimeControl, type TimeControlConfig } from './time-control.ts';
@@ -61,7 +61,7 @@ export interface ConfigError {
   messages: string[];
 }
 
-const configDir = fileURLToPath(new URL('../../config/', import.meta.url));
+const configDir = CONFIG_DIR;
 export const SCHEMA_FILE = resolve(configDir, 'boardcast.schema.json');
 export const DEFAULT_CONFIG_FILE = resolve(configDir, 'default.json');
 
