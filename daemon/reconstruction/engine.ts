@@ -22,7 +22,7 @@ import type {
 } from './game-events.ts';
 import { illegalMoveRuling } from './laws.ts';
 import { fenOf } from './fen.ts';
-import { recogniseStart } from '../../protocols/rules/start-position.ts';
+import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash } from './observed-board.ts';
 import { findSequences, matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { listCandidatePorts } from '../transport/discovery.ts';
-import { identifyBoard, type Identification } from '../transport/identify.ts';
+import { identifyBoard, type Identification } from '../board/identify.ts';
 import { SerialTransport } from '../transport/serial-transport.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, squareToField, type DgtField, type PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ArbiterCommand, EngineOptions } from '../reconstruction/game-events.ts';
-import { recogniseStart } from '../../protocols/rules/start-position.ts';
+import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import type { MemoryLiveSource } from '../server/memory-live-source.ts';
 import type { GameId, PlayerInfo } from '../server/live-source.ts';
 import type { RoundStart } from '../tournament/config.ts';

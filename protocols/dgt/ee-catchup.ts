@@ -1,4 +1,4 @@
-import { recogniseStart } from '../rules/start-position.ts';
+import { recogniseStart } from './start-position.ts';
 import type { EepromEntry } from './eeprom.ts';
 import { PIECE, isPieceCode, squareToField, type DgtField, type PieceCode } from './squares.ts';
 

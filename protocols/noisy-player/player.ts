@@ -3,7 +3,6 @@ import type { Chess } from 'chessops/chess';
 import { makeBoardFen } from 'chessops/fen';
 import { makeSan } from 'chessops/san';
 import { opposite, squareRank } from 'chessops/util';
-import type { IncidentKind } from '../../daemon/reconstruction/game-events.ts';
 import type { BoardEvent } from '../board-events.ts';
 import { PIECE, pieceToCode, squareToField, type PieceCode } from '../dgt/squares.ts';
 import type { PhysicalAction } from '../emulator/physical.ts';
@@ -33,9 +32,24 @@ export const NOISE_MODELS = [
 ] as const;
 export type NoiseModel = (typeof NOISE_MODELS)[number];
 
-/** An incident the script injects, as the engine should report it (kind from game-events.ts). */
+/**
+ * What the player does that an arbiter would want to know about, in the FIDE Laws' terms. The
+ * player states it on its own; the tests hold it against what the engine reports (harness.ts
+ * checks at compile time that every kind here is one the engine can report), so a change on one
+ * side cannot quietly follow the other.
+ */
+export type InjectedIncidentKind =
+  | 'pawn-not-replaced'
+  | 'moved-after-release'
+  | 'rook-first-castling'
+  | 'illegal-move'
+  | 'board-disconnected'
+  | 'missed-moves'
+  | 'board-resynchronised';
+
+/** An incident the script injects, as an arbiter watching the board would record it. */
 export interface ExpectedIncident {
-  kind: IncidentKind;
+  kind: InjectedIncidentKind;
   /**
    * Moves played in the intended game when it happens; for an incident about a move of the game
    * (rook-first castling, pawn not replaced, moved after release) that move's own ply, as the

@@ -1,8 +1,7 @@
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
-import { PIECE } from '../dgt/squares.ts';
 
-/** A start the engine recognised on the board (codes indexed by chessops Square, 0 = a1). */
+/** A start position (standard or Chess960) and the chessops position it sets up. */
 export interface RecognisedStart {
   kind: 'standard' | 'chess960';
   chess960Number: number;
@@ -10,35 +9,16 @@ export interface RecognisedStart {
   pos: Chess;
 }
 
-const BACK_RANK_CODES: Record<number, string> = {
-  [PIECE.WROOK]: 'R',
-  [PIECE.WKNIGHT]: 'N',
-  [PIECE.WBISHOP]: 'B',
-  [PIECE.WQUEEN]: 'Q',
-  [PIECE.WKING]: 'K',
-};
-
 /** Knight placements over the five squares left after bishops and queen (Scharnagl's table). */
 const KNIGHT_TABLE: readonly (readonly [number, number])[] = [
   [0, 1], [0, 2], [0, 3], [0, 4], [1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4],
 ];
 
 /**
- * The Chess960 start (Guidelines II) the board shows, with its Scharnagl number (518 = standard),
- * or undefined. `at(s)` reads the board's code on chessops square s, already oriented.
+ * The Chess960 start (Guidelines II) with this White back rank (files a–h, "RNBQKBNR"), with its
+ * Scharnagl number (518 = standard), or undefined when the rank is no Chess960 start.
  */
-export function recogniseStart(at: (s: number) => number): RecognisedStart | undefined {
-  for (let f = 0; f < 8; f++) {
-    if (at(8 + f) !== PIECE.WPAWN || at(48 + f) !== PIECE.BPAWN) return undefined;
-    if (at(f + 56) !== at(f) + 6) return undefined; // Black mirrors White
-  }
-  for (let s = 16; s < 48; s++) if (at(s) !== PIECE.EMPTY) return undefined;
-  let back = '';
-  for (let f = 0; f < 8; f++) {
-    const ch = BACK_RANK_CODES[at(f)];
-    if (!ch) return undefined;
-    back += ch;
-  }
+export function startFromBackRank(back: string): RecognisedStart | undefined {
   const n = scharnagl(back);
   if (n === undefined) return undefined;
   const rooks = [...back].flatMap((c, i) => (c === 'R' ? [i] : []));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
-import { identifyBoard } from '../../daemon/transport/identify.ts';
+import { identifyBoard } from '../../daemon/board/identify.ts';
 import { SerialTransport, mockPortFactory } from '../../daemon/transport/serial-transport.ts';
 import { EmulatedMockPort, ManualTimers } from './helpers.ts';
 

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SHARED_GAMES_DIR, sharedDataPresent } from '../shared-data.ts';
 import { decodeAll } from '../../protocols/dgt/index.ts';
 import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
 import { concatBytes, runScript } from '../../protocols/emulator/script.ts';
@@ -10,7 +12,7 @@ import type { SourceGame } from '../../protocols/games/game.ts';
 import { playNoisy, type NoiseModel } from '../../protocols/noisy-player/player.ts';
 import { cmd } from './helpers.ts';
 
-const GAMES = '/work/shared/data/games/London1851.pgn';
+const GAMES = join(SHARED_GAMES_DIR, 'London1851.pgn');
 
 /**
  * A whole game played by the noisy player through the emulator, read back with the codec: the
@@ -55,7 +57,7 @@ describe('replaying whole games through the emulator', () => {
   }
 
   if (!existsSync(GAMES)) console.warn(`SKIPPED: real-game replay needs ${GAMES} (shared data absent)`);
-  it.skipIf(!existsSync(GAMES))(`a real game from ${GAMES}`, () => {
+  it.skipIf(!sharedDataPresent(GAMES, 'a real game'))(`a real game from ${GAMES}`, () => {
     const { games } = loadPgn(readFileSync(GAMES, 'utf8'), 'London1851.pgn');
     expect(games.length).toBeGreaterThan(0);
     replay(games[0]!, 'scan-order', 3);

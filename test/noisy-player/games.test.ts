@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SHARED_GAMES_DIR, sharedDataPresent } from '../shared-data.ts';
 import { Chess } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
 import { makeSanAndPlay } from 'chessops/san';
@@ -7,7 +8,7 @@ import { loadPgn } from '../../protocols/games/pgn.ts';
 import { chess960Fen, randomGame } from '../../protocols/games/random.ts';
 import { Prng } from '../../protocols/games/prng.ts';
 
-const GAMES_DIR = '/work/shared/data/games';
+const GAMES_DIR = SHARED_GAMES_DIR;
 
 describe('Prng', () => {
   it('is reproducible from its seed and differs between seeds', () => {
@@ -83,7 +84,7 @@ describe('loadPgn', () => {
     expect(problems).toEqual([{ id: 't.pgn#2', reason: 'ply 3: cannot play Ke3' }]);
   });
 
-  it.skipIf(!existsSync(GAMES_DIR))(`loads every shared game (${GAMES_DIR})`, () => {
+  it.skipIf(!sharedDataPresent(GAMES_DIR, 'shared games'))(`loads every shared game (${GAMES_DIR})`, () => {
     let total = 0;
     for (const f of readdirSync(GAMES_DIR).filter((n) => n.endsWith('.pgn'))) {
       const { games, problems } = loadPgn(readFileSync(`${GAMES_DIR}/${f}`, 'utf8'), f);

@@ -1,21 +1,33 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { SHARED_GAMES_DIR, sharedDataPresent } from '../shared-data.ts';
 import type { NormalMove } from 'chessops';
 import { parseSan } from 'chessops/san';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
-import type { GameEvent, RulesConfig } from '../../daemon/reconstruction/game-events.ts';
+import type { GameEvent, IncidentKind, RulesConfig } from '../../daemon/reconstruction/game-events.ts';
 import type { SourceGame } from '../../protocols/games/game.ts';
 import { loadPgn, positionFromFen } from '../../protocols/games/pgn.ts';
 import { randomGame } from '../../protocols/games/random.ts';
 import { NOISE_MODELS, playNoisy, sessionEvents, type ExpectedIncident, type NoiseModel, type NoisyScript } from '../../protocols/noisy-player/player.ts';
 
-export const GAMES_DIR = '/work/shared/data/games';
+export const GAMES_DIR = SHARED_GAMES_DIR;
 export const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 export const STANDARD_2018: RulesConfig = { edition: '2018', category: 'standard' };
+
+/** Every kind of incident the noisy player injects must be one the engine can report. */
+const injectedKindsAreEngineKinds: ExpectedIncident['kind'] extends IncidentKind ? true : never = true;
+void injectedKindsAreEngineKinds;
+
+/** An incident as the engine reported it, in the terms the script's expectations use. */
+export interface ReportedIncident {
+  kind: IncidentKind;
+  ply: number;
+  by?: ExpectedIncident['by'];
+}
 
 /** What the engine concluded from one script. */
 export interface Reconstruction {
   sans: string[];
-  incidents: ExpectedIncident[];
+  incidents: ReportedIncident[];
   takebacks: number[];
   reversed: boolean | undefined;
 }
@@ -51,7 +63,7 @@ export function mismatches(script: NoisyScript, got: Reconstruction): string[] {
     const at = firstDiff >= 0 ? firstDiff : Math.min(want.sans.length, got.sans.length);
     out.push(`moves differ at ply ${at + 1}: want ${want.sans.slice(at, at + 3).join(' ') || '(end)'}, got ${got.sans.slice(at, at + 3).join(' ') || '(end)'} (${got.sans.length}/${want.sans.length} plies)`);
   }
-  const fmt = (i: ExpectedIncident): string => `${i.kind}@${i.ply}${i.by ? `/${i.by}` : ''}`;
+  const fmt = (i: ExpectedIncident | ReportedIncident): string => `${i.kind}@${i.ply}${i.by ? `/${i.by}` : ''}`;
   const wantI = want.incidents.map(fmt).join(', ');
   const gotI = got.incidents.map(fmt).join(', ');
   if (wantI !== gotI) out.push(`incidents: want [${wantI}], got [${gotI}]`);
@@ -81,7 +93,7 @@ export function runCase(game: SourceGame, model: NoiseModel, seed: number, rules
 
 /** The shared real games, or null (with the reason) when the shared data is absent. */
 export function loadSharedGames(): { games: SourceGame[]; problems: string[] } | { absent: string } {
-  if (!existsSync(GAMES_DIR)) return { absent: `${GAMES_DIR} is absent` };
+  if (!sharedDataPresent(GAMES_DIR, 'shared real games')) return { absent: `${GAMES_DIR} is absent` };
   const games: SourceGame[] = [];
   const problems: string[] = [];
   for (const f of readdirSync(GAMES_DIR).filter((n) => n.endsWith('.pgn')).sort()) {

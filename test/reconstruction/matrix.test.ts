@@ -65,11 +65,8 @@ describe('reconstruction matrix: every rules edition and time-control category',
 });
 
 describe('reconstruction matrix: shared real games', () => {
-  if ('absent' in shared) {
-    it.skip(`skipped: ${shared.absent}`, () => {});
-    console.warn(`reconstruction matrix: real games skipped: ${shared.absent}`);
-    return;
-  }
+  // loadSharedGames has warned (and in CI failed) when the corpus is absent.
+  if ('absent' in shared) return;
   it('loads every shared game', () => {
     expect(shared.problems).toEqual([]);
     expect(shared.games.length).toBeGreaterThan(0);

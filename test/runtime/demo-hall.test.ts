@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sharedDataPresent } from '../shared-data.ts';
 import { startDaemon, type RunningDaemon } from '../../daemon/runtime/daemon.ts';
 import { rebuildHall } from '../../daemon/runtime/store-replay.ts';
 import { SHARED_GAMES_DIR } from '../../daemon/runtime/demo-games.ts';
@@ -13,8 +14,7 @@ import { eventually, getJson } from './daemon-child.ts';
 // Table 1 of a one-table hall plays the file's first game, then its second: Tata Steel 2022 round 1,
 // Esipenko-Carlsen, agreed drawn after 21 moves (no mate on the board), then Caruana-Rapport.
 const TATA = join(SHARED_GAMES_DIR, 'tatamast22.pgn');
-const shared = existsSync(TATA);
-if (!shared) console.warn(`SKIPPED demo hall test: ${TATA} is absent (the shared corpus is not on this machine)`);
+const shared = sharedDataPresent(TATA, 'demo hall test');
 
 const root = mkdtempSync(join(tmpdir(), 'boardcast-demo-hall-'));
 let daemon: RunningDaemon | null = null;

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sharedDataPresent } from '../shared-data.ts';
 import { describe, expect, it } from 'vitest';
 import { loadPgn } from '../../protocols/games/pgn.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
@@ -11,8 +12,7 @@ import type { SourceGame } from '../../protocols/games/game.ts';
 import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
 
 const TATA = join(SHARED_GAMES_DIR, 'tatamast22.pgn');
-const shared = existsSync(TATA);
-if (!shared) console.warn(`SKIPPED demo PGN tests on real games: ${TATA} is absent (the shared corpus is not on this machine)`);
+const shared = sharedDataPresent(TATA, 'demo PGN tests on real games');
 
 const TC = { baseSeconds: 5400, incrementSeconds: 30 } as Parameters<typeof demoGame>[6];
 

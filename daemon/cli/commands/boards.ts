@@ -1,7 +1,7 @@
 import { UsageError, type Command } from '../command.ts';
 import { numberOption, parseOptions } from '../args.ts';
 import { listCandidatePorts, type CandidatePort } from '../../transport/discovery.ts';
-import { identifyBoard, type Identification } from '../../transport/identify.ts';
+import { identifyBoard, type Identification } from '../../board/identify.ts';
 import { SerialTransport } from '../../transport/serial-transport.ts';
 
 const usage = `usage: boardcast boards [--timeout <ms>] [--json] [--port <path>]... [--no-scan]

@@ -1,8 +1,8 @@
 import { DgtDecoder } from '../../protocols/dgt/index.ts';
-import { IDENTIFY_BYTES } from '../board/wire.ts';
-import type { Timers } from '../board/timers.ts';
-import { systemTimers } from '../board/timers.ts';
-import type { ByteTransport } from './byte-transport.ts';
+import { IDENTIFY_BYTES } from './wire.ts';
+import type { Timers } from './timers.ts';
+import { systemTimers } from './timers.ts';
+import type { ByteTransport } from '../transport/byte-transport.ts';
 
 export type Identification =
   | {
