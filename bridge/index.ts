@@ -1,5 +1,5 @@
 import type express from 'express';
-import type { LiveSource } from '../daemon/server/live-source.ts';
+import type { LiveSource } from '../protocols/feed/model.ts';
 import { lccRouter, type LccRouterOptions } from './lcc/router.ts';
 import { relayRouter } from './relay/router.ts';
 

@@ -1,4 +1,4 @@
-import type { GameResult, GameState, GameSummary, LiveSource, MoveRecord, PlayerInfo, RoundInfo } from '../../daemon/server/live-source.ts';
+import type { GameResult, GameState, GameSummary, LiveSource, MoveRecord, PlayerInfo, RoundInfo } from '../../protocols/feed/model.ts';
 
 /**
  * LiveChess Cloud JSON shapes, as relay platforms (lichess's RelayFetch `DgtJson`, tournament sites)

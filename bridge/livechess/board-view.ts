@@ -1,4 +1,4 @@
-import type { ClockState, GameState, GameSummary, LiveSource } from '../../daemon/server/live-source.ts';
+import type { ClockState, GameState, GameSummary, LiveSource } from '../../protocols/feed/model.ts';
 import type { EboardEvent, LiveChessClock } from './messages.ts';
 
 /** The game a board's table is playing now: the live one, else the next pending, else the last one. */

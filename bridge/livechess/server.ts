@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { LiveSource } from '../../daemon/server/live-source.ts';
+import type { LiveSource } from '../../protocols/feed/model.ts';
 import { currentGame, eboardEvent, liveChessClock, resolveSetupPly } from './board-view.ts';
 import { decodeClientMessage, type BoardState, type ClientMessage, type EboardInfo, type ServerMessage } from './messages.ts';
 

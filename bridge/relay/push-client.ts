@@ -1,4 +1,4 @@
-import type { LiveSource } from '../../daemon/server/live-source.ts';
+import type { LiveSource } from '../../protocols/feed/model.ts';
 import { roundPgn } from './round-pgn.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { LiveSource } from '../../daemon/server/live-source.ts';
+import type { LiveSource } from '../../protocols/feed/model.ts';
 
 /**
  * Every game of a round as one PGN file, in table order, games separated by a blank line (PGN

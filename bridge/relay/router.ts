@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { LiveSource } from '../../daemon/server/live-source.ts';
+import type { LiveSource } from '../../protocols/feed/model.ts';
 import { LIVE_CACHE, SETTLED_CACHE, sendCached } from '../http-cache.ts';
 import { roundPgn } from './round-pgn.ts';
 

@@ -1,5 +1,5 @@
 import { INITIAL_FEN } from 'chessops/fen';
-import type { GameSummary, RoundInfo } from '../server/live-source.ts';
+import type { GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { Store } from '../store/store.ts';
 import { arbiterCommand, type AmendmentDetail, type ArbiterFailure, type ArbiterHandler, type RoundAmendmentDetail } from './arbiter.ts';

@@ -1,6 +1,6 @@
 import { parseFen } from 'chessops/fen';
 import type { ArbiterCommand } from '../reconstruction/game-events.ts';
-import type { GameState } from '../server/live-source.ts';
+import type { GameState } from '../../protocols/feed/model.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { AmendmentRow } from '../store/types.ts';
 import type { HallCommand } from './hall-router.ts';

@@ -5,7 +5,7 @@ import { BoardSession, type SessionState } from '../board/session.ts';
 import type { Timers } from '../board/timers.ts';
 import { MockPortLink } from '../emulation/mock-port.ts';
 import type { Logger } from '../log/logger.ts';
-import type { GameState } from '../server/live-source.ts';
+import type { GameState } from '../../protocols/feed/model.ts';
 import { MemoryLiveSource } from '../server/memory-live-source.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { describeStoreOpenError } from '../store/errors.ts';

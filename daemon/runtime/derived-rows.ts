@@ -1,5 +1,5 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import type { GameState } from '../server/live-source.ts';
+import type { GameState } from '../../protocols/feed/model.ts';
 import type { Store } from '../store/store.ts';
 import type { ResultSource } from '../store/types.ts';
 

@@ -1,4 +1,4 @@
-import type { PlayerInfo } from '../server/live-source.ts';
+import type { PlayerInfo } from '../../protocols/feed/model.ts';
 import type { Store } from '../store/store.ts';
 import type { BoardcastConfig } from '../tournament/config.ts';
 import { demoPairings, type GameSource } from './demo-games.ts';

@@ -3,7 +3,7 @@ import { PIECE, squareToField, type DgtField, type PieceCode } from '../../proto
 import type { ArbiterCommand, EngineOptions } from '../reconstruction/game-events.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import type { MemoryLiveSource } from '../server/memory-live-source.ts';
-import type { GameId, PlayerInfo } from '../server/live-source.ts';
+import type { GameId, PlayerInfo } from '../../protocols/feed/model.ts';
 import type { RoundStart } from '../tournament/config.ts';
 
 /** The players of a round's game at a table, from the imported pairings; undefined when unpaired. */

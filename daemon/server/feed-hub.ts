@@ -14,7 +14,7 @@ import {
   type SnapshotReason,
   scopeKey,
 } from '../../protocols/feed/messages.ts';
-import type { GameChange, GameState, GameSummary, LiveSource } from './live-source.ts';
+import type { GameChange, GameState, GameSummary, LiveSource } from '../../protocols/feed/model.ts';
 import { ScopeStream } from './scope-stream.ts';
 import type { TokenCheck } from './arbiter-auth.ts';
 

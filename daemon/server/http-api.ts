@@ -3,7 +3,7 @@ import { publicGame } from './feed-hub.ts';
 import type { TokenCheck } from './arbiter-auth.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
 import { parseRoundAction, type RoundHandler } from '../runtime/arbiter-actions.ts';
-import type { LiveSource } from './live-source.ts';
+import type { LiveSource } from '../../protocols/feed/model.ts';
 import { gameToPgn } from './pgn.ts';
 
 /** Errors are JSON `{error: {status, code, message}}` so scripts can tell "unknown" from "malformed". */

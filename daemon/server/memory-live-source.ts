@@ -16,7 +16,7 @@ import type {
   PlayerInfo,
   RoundInfo,
   TournamentInfo,
-} from './live-source.ts';
+} from '../../protocols/feed/model.ts';
 
 const STANDARD_START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 

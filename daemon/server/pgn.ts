@@ -1,4 +1,4 @@
-import type { GameState, PlayerInfo, RoundInfo, TournamentInfo } from './live-source.ts';
+import type { GameState, PlayerInfo, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
 
 const STANDARD_START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 

@@ -9,7 +9,7 @@ import { FEED_PATH } from '../../protocols/feed/messages.ts';
 import { arbiterTokenCheck } from './arbiter-auth.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
 import { apiRouter, type HealthReport } from './http-api.ts';
-import type { LiveSource } from './live-source.ts';
+import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { ArbiterHandler } from '../runtime/arbiter.ts';
 import type { RoundHandler } from '../runtime/arbiter-actions.ts';
 import { bundleViewer } from './viewer-bundle.ts';

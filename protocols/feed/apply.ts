@@ -1,4 +1,4 @@
-import type { GameChange, GameState, GameSummary, MoveRecord } from '../../daemon/server/live-source.ts';
+import type { GameChange, GameState, GameSummary, MoveRecord } from './model.ts';
 
 /**
  * Applying feed deltas to what a client holds. Shared by the viewer, the tests and the in-memory

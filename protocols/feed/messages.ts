@@ -4,7 +4,7 @@ import type {
   GameSummary,
   RoundInfo,
   TournamentInfo,
-} from '../../daemon/server/live-source.ts';
+} from './model.ts';
 
 /**
  * The websocket feed, version 1 (docs/api.md). One JSON object per text frame, every message

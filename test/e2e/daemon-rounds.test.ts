@@ -5,7 +5,7 @@ import { parseSquare } from 'chessops/util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PIECE, squareToField, type PieceCode } from '../../protocols/dgt/squares.ts';
 import type { EmulatorAction } from '../../protocols/emulator/board-emulator.ts';
-import type { GameState, GameSummary, RoundInfo } from '../../daemon/server/live-source.ts';
+import type { GameState, GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { openStore } from '../../daemon/store/store.ts';
 import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';
 import { socatAvailable } from './socat.ts';

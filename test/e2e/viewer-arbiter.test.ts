@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GameState, GameSummary, RoundInfo } from '../../daemon/server/live-source.ts';
+import type { GameState, GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { openStore } from '../../daemon/store/store.ts';
 import { getJson, runCli, servingUrl, stopChildren, type Child } from '../runtime/daemon-child.ts';
 

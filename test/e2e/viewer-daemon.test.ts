@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GameSummary, RoundInfo } from '../../daemon/server/live-source.ts';
+import type { GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { eventually, getJson, runCli, servingUrl, type Child } from '../runtime/daemon-child.ts';
 
 // The viewer as a spectator meets it: `boardcast serve` on its embedded default (8 emulated DGT

@@ -8,7 +8,7 @@ import { rebuildHall } from '../../daemon/runtime/store-replay.ts';
 import { SHARED_GAMES_DIR } from '../../daemon/runtime/demo-games.ts';
 import { createLogger } from '../../daemon/log/logger.ts';
 import { parseConfig } from '../../daemon/tournament/config.ts';
-import type { GameState, GameSummary } from '../../daemon/server/live-source.ts';
+import type { GameState, GameSummary } from '../../protocols/feed/model.ts';
 import { eventually, getJson } from './daemon-child.ts';
 
 // Table 1 of a one-table hall plays the file's first game, then its second: Tata Steel 2022 round 1,

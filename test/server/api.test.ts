@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GameState, GameSummary, RoundInfo, TournamentInfo } from '../../daemon/server/live-source.ts';
+import type { GameState, GameSummary, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
 import { startServer, type RunningServer } from '../../daemon/server/server.ts';
 import { Hall, LINES } from './hall.ts';
 

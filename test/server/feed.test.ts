@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GameState } from '../../daemon/server/live-source.ts';
+import type { GameState } from '../../protocols/feed/model.ts';
 import { startServer, type RunningServer } from '../../daemon/server/server.ts';
 import type { FeedLimits } from '../../daemon/server/feed-hub.ts';
 import { applyToGame, applyToSummary } from '../../protocols/feed/apply.ts';

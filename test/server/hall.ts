@@ -6,7 +6,7 @@ import type { BoardEvent } from '../../protocols/board-events.ts';
 import { pieceToCode, squareToField, PIECE } from '../../protocols/dgt/squares.ts';
 import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
 import { Tabletop } from '../../protocols/emulator/tabletop.ts';
-import type { GameChange, PlayerInfo, RoundInfo, TournamentInfo } from '../../daemon/server/live-source.ts';
+import type { GameChange, PlayerInfo, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
 import { MemoryLiveSource, type MemoryGameConfig } from '../../daemon/server/memory-live-source.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { GameResult, GameState, GameSummary, RoundInfo } from '../../daemon/server/live-source.ts';
+import type { GameResult, GameState, GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { applyToSummary } from '../../protocols/feed/apply.ts';
 import { h, setText } from './dom.ts';
 import type { FeedClient } from './feed-client.ts';

@@ -1,4 +1,4 @@
-import type { GameSummary } from '../../daemon/server/live-source.ts';
+import type { GameSummary } from '../../protocols/feed/model.ts';
 import { applyToSummary } from '../../protocols/feed/apply.ts';
 import { BoardView } from './board.ts';
 import { h, setText } from './dom.ts';

@@ -1,4 +1,4 @@
-import type { GameChange } from '../../daemon/server/live-source.ts';
+import type { GameChange } from '../../protocols/feed/model.ts';
 import {
   decodeServerMessage,
   encode,

@@ -1,4 +1,4 @@
-import type { GameState } from '../../daemon/server/live-source.ts';
+import type { GameState } from '../../protocols/feed/model.ts';
 import { applyToGame } from '../../protocols/feed/apply.ts';
 import { checkToken, GameArbiterPanel } from './arbiter-desk.ts';
 import { BoardView } from './board.ts';

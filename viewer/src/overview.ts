@@ -1,4 +1,4 @@
-import type { GameSummary, RoundInfo } from '../../daemon/server/live-source.ts';
+import type { GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { applyToSummary } from '../../protocols/feed/apply.ts';
 import { BoardView } from './board.ts';
 import { h, setText } from './dom.ts';

@@ -1,5 +1,5 @@
 import type { Color } from 'chessops';
-import type { ClockState, PlayerInfo } from '../../daemon/server/live-source.ts';
+import type { ClockState, PlayerInfo } from '../../protocols/feed/model.ts';
 import { h, setText } from './dom.ts';
 
 /** FIDE federation codes (IOC-style) to ISO 3166 alpha-2, for flag emoji; unknown codes show as text only. */

@@ -3,7 +3,7 @@ import { UsageError, type Command } from '../command.ts';
 import { intOption, numberOption, parseOptions, pathOption, requiredOption } from '../args.ts';
 import { fieldName } from '../../../protocols/dgt/squares.ts';
 import type { BoardEvent } from '../../../protocols/board-events.ts';
-import type { GameChange } from '../../server/live-source.ts';
+import type { GameChange } from '../../../protocols/feed/model.ts';
 import { openStoredHall } from '../stored-hall.ts';
 import type { HallCommand } from '../../runtime/hall-router.ts';
 import { hallRouter, newLiveSource, replayTable, storedHallPairings, storedTables } from '../../runtime/store-replay.ts';

@@ -1,7 +1,7 @@
 import { UsageError, type Command } from '../command.ts';
 import { choiceOption, intOption, parseOptions } from '../args.ts';
 import { ARBITER_TOKEN_ENV } from '../../server/arbiter-auth.ts';
-import type { GameSummary, RoundInfo } from '../../server/live-source.ts';
+import type { GameSummary, RoundInfo } from '../../../protocols/feed/model.ts';
 import { loadConfig } from '../../tournament/config.ts';
 
 const usage = `usage: boardcast round start <n> [options]

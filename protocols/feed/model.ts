@@ -1,8 +1,9 @@
 import type { Color } from 'chessops';
 
 /**
- * The boundary between the daemon's runtime (boards → store → reconstruction engine) and the
- * broadcast server (HTTP API, websocket feed, viewer). The runtime implements `LiveSource`; the
+ * The feed model: the boundary between the daemon's runtime (boards → store → reconstruction
+ * engine) and everything that shows the games (HTTP API, websocket feed, viewer, the platform
+ * bridges). It lives in protocols/ so those edges depend on it and never on the daemon. The runtime implements `LiveSource`; the
  * server only reads through it and listens to its change stream. Everything here is plain JSON
  * data so it can go on the wire unchanged.
  *
