@@ -6,7 +6,7 @@ import type { Timers } from '../board/timers.ts';
 import { MockPortLink } from '../emulation/mock-port.ts';
 import type { Logger } from '../log/logger.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
-import { MemoryLiveSource } from '../server/memory-live-source.ts';
+import { MemoryLiveSource } from './memory-live-source.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { describeStoreOpenError } from '../store/errors.ts';
 import { RawEventWriter } from '../store/raw-event-writer.ts';

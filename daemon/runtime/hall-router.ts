@@ -2,7 +2,7 @@ import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, squareToField, type DgtField, type PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ArbiterCommand, EngineOptions } from '../reconstruction/game-events.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
-import type { MemoryLiveSource } from '../server/memory-live-source.ts';
+import type { MemoryLiveSource } from './memory-live-source.ts';
 import type { GameId, PlayerInfo } from '../../protocols/feed/model.ts';
 import type { RoundStart } from '../tournament/config.ts';
 

@@ -1,5 +1,5 @@
 import type { EngineOptions } from '../reconstruction/game-events.ts';
-import { MemoryLiveSource } from '../server/memory-live-source.ts';
+import { MemoryLiveSource } from './memory-live-source.ts';
 import type { GameChange, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
 import type { Store } from '../store/store.ts';
 import type { StoredRawEvent } from '../store/types.ts';

@@ -7,7 +7,7 @@ import { pieceToCode, squareToField, PIECE } from '../../protocols/dgt/squares.t
 import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
 import { Tabletop } from '../../protocols/emulator/tabletop.ts';
 import type { GameChange, PlayerInfo, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
-import { MemoryLiveSource, type MemoryGameConfig } from '../../daemon/server/memory-live-source.ts';
+import { MemoryLiveSource, type MemoryGameConfig } from '../../daemon/runtime/memory-live-source.ts';
 
 /**
  * A small hall for the server's tests, e2e and bench: real Tabletops (board sensors + Fischer
