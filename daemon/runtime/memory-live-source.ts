@@ -2,7 +2,7 @@ import type { BoardEvent } from '../../protocols/board-events.ts';
 import { applyToGame } from '../../protocols/feed/apply.ts';
 import { GameEngine } from '../reconstruction/engine.ts';
 import type { ArbiterCommand, Consequence, EngineOptions, GameEvent, Incident, Termination } from '../reconstruction/game-events.ts';
-import { pgnFromReadModel } from '../server/http-api.ts';
+import { pgnFromReadModel } from '../../protocols/feed/pgn.ts';
 import type {
   ChangeListener,
   ClockState,

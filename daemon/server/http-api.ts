@@ -4,7 +4,6 @@ import type { TokenCheck } from './arbiter-auth.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
 import { parseRoundAction, type RoundHandler } from '../runtime/arbiter-actions.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
-import { gameToPgn } from './pgn.ts';
 
 /** Errors are JSON `{error: {status, code, message}}` so scripts can tell "unknown" from "malformed". */
 function fail(res: Response, status: 400 | 401 | 404 | 409 | 500, code: string, message: string): void {
@@ -116,9 +115,3 @@ export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt:
   return r;
 }
 
-/** `pgn()` for sources that keep no PGN of their own. */
-export function pgnFromReadModel(source: Pick<LiveSource, 'game' | 'tournament' | 'rounds'>, id: string): string | undefined {
-  const g = source.game(id);
-  if (!g) return undefined;
-  return gameToPgn(source.tournament(), source.rounds().find((r) => r.round === g.round), g);
-}

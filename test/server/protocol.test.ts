@@ -60,7 +60,7 @@ describe('move notation', () => {
 
 describe('PGN writer', () => {
   it('numbers a game that starts from a set-up position with Black to move, and tags the set-up', async () => {
-    const { gameToPgn, formatClk } = await import('../../daemon/server/pgn.ts');
+    const { gameToPgn, formatClk } = await import('../../protocols/feed/pgn.ts');
     const startFen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 12';
     const pgn = gameToPgn(
       { id: 't', name: 'Test "Open"', site: null, startDate: '2026-01-02', endDate: null, timeControl: null, variant: 'standard', roundCount: 1 },

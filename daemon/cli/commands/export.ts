@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from '../command.ts';
 import { intOption, parseOptions, pathOption, requiredOption } from '../args.ts';
-import { gameToPgn } from '../../server/pgn.ts';
+import { gameToPgn } from '../../../protocols/feed/pgn.ts';
 import { openStoredHall } from '../stored-hall.ts';
 import { rebuildHall } from '../../runtime/store-replay.ts';
 

@@ -1,4 +1,4 @@
-import type { GameState, PlayerInfo, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
+import type { GameState, LiveSource, PlayerInfo, RoundInfo, TournamentInfo } from './model.ts';
 
 const STANDARD_START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -86,4 +86,11 @@ export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: Ga
   }
   if (line) lines.push(line);
   return `${tags.join('\n')}\n\n${lines.join('\n')}\n`;
+}
+
+/** `pgn()` for sources that keep no PGN of their own. */
+export function pgnFromReadModel(source: Pick<LiveSource, 'game' | 'tournament' | 'rounds'>, id: string): string | undefined {
+  const g = source.game(id);
+  if (!g) return undefined;
+  return gameToPgn(source.tournament(), source.rounds().find((r) => r.round === g.round), g);
 }
