@@ -102,17 +102,3 @@ export class PtyPair {
   }
 }
 
-/** Starts pairs `<dir>/board1`…`<dir>/boardN` (host ends) with `<dir>/boardK.emu` (emulator ends). */
-export async function startPtyPairs(dir: string, count: number, opts: PtyPairOptions = {}): Promise<PtyResult<PtyPair[]>> {
-  const pairs: PtyPair[] = [];
-  for (let i = 1; i <= count; i++) {
-    const pair = new PtyPair(`${dir}/board${i}`, `${dir}/board${i}.emu`, opts);
-    const r = await pair.start();
-    if (!r.ok) {
-      await Promise.all(pairs.map((p) => p.stop()));
-      return r;
-    }
-    pairs.push(pair);
-  }
-  return { ok: true, value: pairs };
-}

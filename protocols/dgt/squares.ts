@@ -33,10 +33,6 @@ export function isPieceCode(n: number): n is PieceCode {
   return Number.isInteger(n) && n >= 0 && n <= 0x0f;
 }
 
-/** The three result pieces, which are not chess pieces. */
-export function isResultPiece(code: PieceCode): boolean {
-  return code >= PIECE.DRAW;
-}
 
 export function fieldToSquare(field: DgtField): Square {
   const file = field & 7;

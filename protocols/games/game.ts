@@ -1,5 +1,4 @@
 import type { NormalMove } from 'chessops';
-import type { Chess } from 'chessops/chess';
 
 /**
  * A game score to be played out at a table: where it starts and the moves, in chessops form
@@ -32,5 +31,3 @@ export interface SourcePlayer {
   fideId: number | null;
 }
 
-/** The start position of a game, fresh each call. */
-export type PositionFactory = () => Chess;

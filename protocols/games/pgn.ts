@@ -86,10 +86,6 @@ export function playerFromTags(tags: Record<string, string>, side: 'White' | 'Bl
   };
 }
 
-/** The position a SourceGame starts from. */
-export function startPosition(game: Pick<SourceGame, 'startFen'>): Chess {
-  return positionFromFen(game.startFen);
-}
 
 /** Only for FENs this project wrote itself: a bad one is a programmer error. */
 export function positionFromFen(fen: string): Chess {

@@ -127,7 +127,7 @@ describe.skipIf(!socat)('serve finds boards configured by serial number (real pt
       async () => {
         const h = await getJson<{ tables: HealthTable[] }>(`${url}/health`);
         const t3 = h.tables.find((t) => t.table === 3);
-        return t3?.device === moved && t3.state === 'live' ? h : undefined;
+        return t3 && t3.device === moved && t3.state === 'live' ? h : undefined;
       },
       45_000,
       'table 3 live again on the new path',
