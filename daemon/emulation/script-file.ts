@@ -1,6 +1,7 @@
 import type { EmulatorAction } from '../../protocols/emulator/board-emulator.ts';
 import type { TimeControl } from '../../protocols/emulator/tabletop.ts';
 import { isPieceCode, type PieceCode } from '../../protocols/dgt/squares.ts';
+import { err as fail, ok, type Result } from '../../protocols/result.ts';
 
 /** A table set-up and what people do at it, as read from a --script file. */
 export interface TableScript {
@@ -9,7 +10,8 @@ export interface TableScript {
   actions: EmulatorAction[];
 }
 
-export type ScriptFileResult = { ok: true; script: TableScript; skipped: string[] } | { ok: false; error: string };
+/** The script, with the parts that were skipped; or why the file is no script at all. */
+export type ScriptFileResult = Result<{ script: TableScript; skipped: string[] }, string>;
 
 const KINDS = new Set(['lift', 'place', 'knock', 'press', 'unplug', 'plug', 'button']);
 const BUTTONS = new Set(['back', 'plus', 'run', 'minus', 'ok']);
@@ -44,10 +46,10 @@ export function parseScriptFile(text: string): ScriptFileResult {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    return { ok: false, error: `not JSON: ${(err as Error).message}` };
+    return fail(`not JSON: ${(err as Error).message}`);
   }
   const obj = Array.isArray(data) ? { actions: data } : (data as Record<string, unknown> | null);
-  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.actions)) return { ok: false, error: 'expected an array of actions or an object with "actions"' };
+  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.actions)) return fail('expected an array of actions or an object with "actions"');
   const skipped: string[] = [];
   const actions: EmulatorAction[] = [];
   (obj.actions as unknown[]).forEach((a, i) => {
@@ -65,5 +67,5 @@ export function parseScriptFile(text: string): ScriptFileResult {
     if (typeof c.baseMs === 'number' && typeof c.incrementMs === 'number' && c.baseMs > 0 && c.incrementMs >= 0) script.clock = { baseMs: c.baseMs, incrementMs: c.incrementMs };
     else skipped.push('clock: needs baseMs > 0 and incrementMs >= 0');
   }
-  return { ok: true, script, skipped };
+  return ok({ script, skipped });
 }

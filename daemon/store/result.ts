@@ -1,5 +1,2 @@
-/** Expected failures are values (style.md, after chessops' `Result`). */
-export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
-
-export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
-export const err = <E>(error: E): { ok: false; error: E } => ({ ok: false, error });
+/** The project's one Result type lives in protocols/ so every layer and edge can use it. */
+export { err, ok, type Result } from '../../protocols/result.ts';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import type { Result } from '../../protocols/result.ts';
 
 /**
  * Pseudo-terminal pairs made by socat: the host (driver) opens `hostPath`, an emulator sits on
@@ -10,7 +11,8 @@ import { existsSync, rmSync } from 'node:fs';
 
 export const SOCAT_MISSING = 'socat not found: install it (apt-get install socat)';
 
-export type PtyResult<T> = { ok: true; value: T } | { ok: false; error: string };
+/** A pseudo-terminal set-up, or why it failed. */
+export type PtyResult<T> = Result<T, string>;
 
 export interface PtyPairOptions {
   /** How long to wait for socat to report both ends ready. */

@@ -104,10 +104,10 @@ describe('EmulatedBus collisions', () => {
 
 describe('script files', () => {
   it('reads an action array or a {board, clock, actions} object, skipping bad actions with a reason', () => {
-    expect(parseScriptFile('[{"kind":"lift","at":5,"field":12}]')).toEqual({ ok: true, script: { actions: [{ kind: 'lift', at: 5, field: 12 }] }, skipped: [] });
+    expect(parseScriptFile('[{"kind":"lift","at":5,"field":12}]')).toEqual({ ok: true, value: { script: { actions: [{ kind: 'lift', at: 5, field: 12 }] }, skipped: [] } });
     const r = parseScriptFile(JSON.stringify({ clock: { baseMs: 1000, incrementMs: 0 }, actions: [{ kind: 'press', at: 1, by: 'white' }, { kind: 'place', at: 2, field: 70, piece: 1 }, { kind: 'button', at: 3, button: 'ok' }] }));
-    expect(r).toMatchObject({ ok: true, script: { clock: { baseMs: 1000, incrementMs: 0 }, actions: [{ kind: 'press' }, { kind: 'button' }] } });
-    expect(r.ok && r.skipped).toEqual(['action 1: {"kind":"place","at":2,"field":70,"piece":1}']);
+    expect(r).toMatchObject({ ok: true, value: { script: { clock: { baseMs: 1000, incrementMs: 0 }, actions: [{ kind: 'press' }, { kind: 'button' }] } } });
+    expect(r.ok && r.value.skipped).toEqual(['action 1: {"kind":"place","at":2,"field":70,"piece":1}']);
     expect(parseScriptFile('nope')).toMatchObject({ ok: false });
     expect(parseScriptFile('{"x":1}')).toEqual({ ok: false, error: 'expected an array of actions or an object with "actions"' });
   });

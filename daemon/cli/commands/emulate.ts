@@ -93,8 +93,8 @@ async function loadScript(args: Args): Promise<TableScript | null | string> {
   }
   const r = parseScriptFile(text);
   if (!r.ok) return `${args.script}: ${r.error}`;
-  for (const s of r.skipped) console.error(`emulate: ${args.script}: skipped ${s}`);
-  return r.script;
+  for (const s of r.value.skipped) console.error(`emulate: ${args.script}: skipped ${s}`);
+  return r.value.script;
 }
 
 const emulate: Command = {
