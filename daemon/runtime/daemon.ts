@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BoardEvent } from '../../protocols/board-events.ts';
 import { BoardSession, type SessionState } from '../board/session.ts';
 import type { Timers } from '../board/timers.ts';
 import { MockPortLink } from '../emulation/mock-port.ts';
@@ -12,7 +11,7 @@ import { describeStoreOpenError } from '../store/errors.ts';
 import { RawEventWriter } from '../store/raw-event-writer.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import { openStore, type Store } from '../store/store.ts';
-import type { RawEventInput, StoredRawEvent } from '../store/types.ts';
+import type { StoredRawEvent } from '../store/types.ts';
 import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
 import { mockPortFactory, serialTransportFactory } from '../transport/serial-transport.ts';
 import type { TransportFactory } from '../transport/byte-transport.ts';
@@ -29,6 +28,7 @@ import type { TableTrack } from './hall-router.ts';
 import { hallPairings } from './hall-pairings.ts';
 import { gameActionHandler, roundHandler, type RoundHandler } from './arbiter-actions.ts';
 import { hallRouter, newLiveSource, replayStore } from './store-replay.ts';
+import { FramePairing } from './frame-pairing.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
 
@@ -68,9 +68,6 @@ export interface RunningDaemon {
 
 /** How often the store's pairings are checked for an import made while the daemon runs. */
 const PAIRINGS_CHECK_MS = 3_000;
-
-/** Which board event each kind of frame decodes to (the others carry none). */
-const CARRIED: Partial<Record<string, BoardEvent['type']>> = { 'board-dump': 'dump', 'field-update': 'field', 'clock-times': 'clock' };
 
 /** Session time is wall-clock ms, so events of a run before a restart stay earlier than the new ones. */
 const wallTimers: Timers = {
@@ -297,26 +294,15 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
 
   for (const t of tables) {
     const tlog = log.child(`table ${t.track.number}`);
-    let last: RawEventInput | null = null;
-    let lastCarries: BoardEvent['type'] | 'any' | null = null;
+    const pairing = new FramePairing(t.track.number, () => t.session.serialNumber, (row) => writer.push(row));
     t.session.on((se) => {
       switch (se.type) {
         case 'frame':
-          last = { tableNumber: t.track.number, boardSerial: t.session.serialNumber, monoMs: se.at, wallMs: Date.now(), event: null, raw: se.raw };
-          lastCarries = 'message' in se ? CARRIED[se.message.type] ?? null : 'any';
-          writer.push(last);
+          pairing.frame({ at: se.at, raw: se.raw, ...('message' in se ? { messageType: se.message.type } : {}) });
           return;
-        case 'board': {
-          // A frame's decoded event rides with its bytes; events no frame carries (a lost link,
-          // the second event of a dump that brings the board live, moves caught up from the
-          // EEPROM log, a dump held back while they were) are stored with no bytes.
-          if (last && last.event === null && last.monoMs === se.event.at && (lastCarries === 'any' || lastCarries === se.event.type)) {
-            last.event = se.event;
-          } else {
-            writer.push({ tableNumber: t.track.number, boardSerial: t.session.serialNumber, monoMs: se.event.at, wallMs: Date.now(), event: se.event, raw: new Uint8Array(0) });
-          }
+        case 'board':
+          pairing.event(se.event);
           return;
-        }
         case 'state':
           if (se.state === 'retrying' && sources.has(t.track.number)) sources.linkLost();
           tlog.info(`board ${se.state}`, { board: t.board, ...(se.detail ? { detail: se.detail } : {}), ...(se.retryInMs !== undefined ? { retryInMs: se.retryInMs } : {}) });
