@@ -60,6 +60,18 @@ describe('export and replay on a stored hall', () => {
     const moves = [...rep.stdout().matchAll(/→ move (\d+): (\S+)/g)].map((m) => m[2]);
     expect(moves.slice(0, stored.length)).toEqual(stored);
     expect(rep.stdout()).toMatch(/^#\d+ \S+ table 1 r1-t1: board dump/m);
+    // Clock presses confirm moves: printed as confirmations, never as amended moves (a clean game).
+    expect(rep.stdout()).toMatch(/→ confirmed \d+: \S+ by the clock press \(clock \d+:\d\d:\d\d\)/);
+    expect(rep.stdout()).not.toContain('amended from ply');
+
+    const js = cli(['replay', '--data', data, '--game', 'r1-t1', '--json']);
+    expect(await js.exit).toBe(0);
+    const steps = js.stdout().trim().split('\n').map((l) => JSON.parse(l) as { step: string; id?: number; raw?: string; produced: { kind: string; san?: string }[] });
+    expect(steps.every((st) => st.step === 'event' || st.step === 'arbiter')).toBe(true);
+    expect(steps.filter((st) => st.step === 'event').every((st) => typeof st.id === 'number' && /^[0-9a-f]*$/.test(st.raw ?? ''))).toBe(true);
+    const jsonMoves = steps.flatMap((st) => st.produced.filter((p) => p.kind === 'move').map((p) => p.san));
+    expect(jsonMoves.slice(0, stored.length)).toEqual(stored);
+    expect(steps.some((st) => st.produced.some((p) => p.kind === 'confirmation'))).toBe(true);
   }, 90_000);
 
   it('usage errors exit 2, a missing store exits 1', async () => {
