@@ -29,6 +29,7 @@ import { hallPairings } from './hall-pairings.ts';
 import { gameActionHandler, roundHandler, type RoundHandler } from './arbiter-actions.ts';
 import { hallRouter, newLiveSource, replayStore } from './store-replay.ts';
 import { FramePairing } from './frame-pairing.ts';
+import { gameTimeline } from './timeline.ts';
 
 export const STORE_FILE = 'boardcast.sqlite';
 
@@ -372,6 +373,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       viewer: opts.viewer ?? true,
       arbiter,
       rounds,
+      // Built from the store on request: what the broadcast showed, step by step.
+      timeline: (gameId) => gameTimeline(store, config, gameId),
       bridges: { serialOf: (table) => tables.find((t) => t.track.number === table)?.session.serialNumber ?? null },
       health: () => {
         const list = tableList();

@@ -4,6 +4,10 @@ import type { TokenCheck } from './arbiter-auth.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
 import { parseRoundAction, type RoundHandler } from '../runtime/arbiter-actions.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
+import type { Timeline } from '../../protocols/feed/timeline.ts';
+
+/** A game's timeline for the arbiter, or undefined for an unknown game. */
+export type TimelineSource = (gameId: string) => Timeline | undefined;
 
 /** Errors are JSON `{error: {status, code, message}}` so scripts can tell "unknown" from "malformed". */
 function fail(res: Response, status: 400 | 401 | 404 | 409 | 500, code: string, message: string): void {
@@ -31,7 +35,7 @@ function isArbiter(req: Request, check: TokenCheck): boolean {
 /** Extra fields for /health from whoever runs the server (the daemon adds its tables and boards). */
 export type HealthReport = () => Record<string, unknown>;
 
-export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt: number, health?: HealthReport, arbiter?: ArbiterHandler, rounds?: RoundHandler): Router {
+export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt: number, health?: HealthReport, arbiter?: ArbiterHandler, rounds?: RoundHandler, timeline?: TimelineSource): Router {
   const r = express.Router();
   // Public broadcast data: any web page may read it (other viewers, federation sites). No
   // credentials are allowed cross-origin, so arbiter requests only work from our own pages.
@@ -79,6 +83,16 @@ export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt:
     if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'the arbiter token is missing or wrong');
     res.json({ role: 'arbiter' });
   });
+  if (timeline) {
+    // The arbiter's replay of a game: every stored raw event and decision with what the engine
+    // made of it (docs/api.md, "Timeline"). Built from the store on request.
+    r.get('/api/arbiter/games/:id/timeline', (req, res) => {
+      if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'the timeline needs Authorization: Bearer <arbiter token>');
+      const t = timeline(String(req.params.id));
+      if (!t) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
+      res.json(t);
+    });
+  }
   const body = express.json({ limit: '16kb', strict: false });
   if (rounds) {
     r.post('/api/arbiter/rounds/:n/:action', (req, res) => {

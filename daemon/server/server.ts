@@ -8,7 +8,7 @@ import { packageDir } from '../install/paths.ts';
 import { FEED_PATH } from '../../protocols/feed/messages.ts';
 import { arbiterTokenCheck } from './arbiter-auth.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
-import { apiRouter, type HealthReport } from './http-api.ts';
+import { apiRouter, type HealthReport, type TimelineSource } from './http-api.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { ArbiterHandler } from '../runtime/arbiter.ts';
 import type { RoundHandler } from '../runtime/arbiter-actions.ts';
@@ -39,6 +39,8 @@ export interface ServerOptions {
   arbiter?: ArbiterHandler;
   /** Starts and closes rounds (POST /api/arbiter/rounds/:n/start|close); absent: no such routes. */
   rounds?: RoundHandler;
+  /** A game's timeline for the arbiter's replay (GET /api/arbiter/games/:id/timeline); absent: no such route. */
+  timeline?: TimelineSource;
 }
 
 export interface RunningServer {
@@ -60,7 +62,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const checkToken = arbiterTokenCheck(opts.arbiterToken);
   const app = express();
   app.disable('x-powered-by');
-  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health, opts.arbiter, opts.rounds));
+  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {

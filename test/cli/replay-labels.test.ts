@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameChange, MoveRecord } from '../../protocols/feed/model.ts';
-import { describeLabel, MoveBook } from '../../daemon/cli/replay-labels.ts';
+import { describeLabel, MoveBook } from '../../daemon/runtime/replay-labels.ts';
 
 const move = (ply: number, san: string, uci: string, clockMs: number | null = null): MoveRecord => ({ ply, san, uci, fenAfter: '', at: 0, clockMs });
 const g = 'r1-t1';

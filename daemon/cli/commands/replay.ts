@@ -4,9 +4,8 @@ import { intOption, numberOption, parseOptions, pathOption, requiredOption } fro
 import { fieldName } from '../../../protocols/dgt/squares.ts';
 import type { BoardEvent } from '../../../protocols/board-events.ts';
 import type { GameChange } from '../../../protocols/feed/model.ts';
-import { describeLabel, MoveBook, type ReplayLabel } from '../replay-labels.ts';
+import { describeCommand, describeLabel, MoveBook, type ReplayLabel } from '../../runtime/replay-labels.ts';
 import { openStoredHall } from '../stored-hall.ts';
-import type { HallCommand } from '../../runtime/hall-router.ts';
 import { hallRouter, newLiveSource, replayTable, storedHallPairings, storedTables } from '../../runtime/store-replay.ts';
 
 const usage = `usage: boardcast replay --data DIR [--config FILE] [--table N | --game ID] [--speed X | --step | --json]
@@ -41,20 +40,6 @@ function describeEvent(e: BoardEvent | null): string {
       return `clock white ${(e.whiteMs / 1000).toFixed(1)}s black ${(e.blackMs / 1000).toFixed(1)}s running ${e.running ?? 'none'}${e.whiteFlag || e.blackFlag ? ' FLAG' : ''}`;
     case 'connection':
       return e.connected ? 'board connected' : 'board disconnected';
-  }
-}
-
-function describeCommand(c: HallCommand): string {
-  switch (c.kind) {
-    case 'start-round':
-      return `round ${c.round} started`;
-    case 'close-round':
-      return `round ${c.round} closed`;
-    case 'game': {
-      const g = c.command;
-      const what = g.type === 'set-result' ? `result ${g.result}` : g.type === 'reinstate' ? `position after ply ${g.ply} reinstated` : `position set: ${g.fen}`;
-      return `${c.gameId}: ${what}`;
-    }
   }
 }
 

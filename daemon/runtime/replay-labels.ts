@@ -1,18 +1,8 @@
 import type { GameChange, MoveRecord } from '../../protocols/feed/model.ts';
+import type { ReplayLabel } from '../../protocols/feed/timeline.ts';
+import type { HallCommand } from './hall-router.ts';
 
-/**
- * What a change meant, for an arbiter reading a replay. The feed sends a clock press that confirms
- * a move as an `amendment` of that ply (it brings the move's %clk); an arbiter must not read it as
- * a changed move, so the replay tells the two apart by comparing with the moves it has seen.
- */
-export type ReplayLabel =
-  | { kind: 'move'; ply: number; san: string; uci: string }
-  | { kind: 'confirmation'; ply: number; san: string; clockMs: number | null }
-  | { kind: 'amendment'; fromPly: number; before: string[]; after: string[] }
-  | { kind: 'takeback'; toPly: number }
-  | { kind: 'result'; result: string; termination: string | null }
-  | { kind: 'incident'; incident: Extract<GameChange, { kind: 'incident' }>['incident'] }
-  | { kind: 'game'; gameId: string; round: number; table: number };
+export type { ReplayLabel };
 
 /** The moves of each game as the replay has seen them so far. */
 export class MoveBook {
@@ -76,5 +66,20 @@ export function describeLabel(l: ReplayLabel): string {
     }
     case 'game':
       return `game ${l.gameId} (round ${l.round}, table ${l.table})`;
+  }
+}
+
+/** An arbiter's decision, in words. */
+export function describeCommand(c: HallCommand): string {
+  switch (c.kind) {
+    case 'start-round':
+      return `round ${c.round} started`;
+    case 'close-round':
+      return `round ${c.round} closed`;
+    case 'game': {
+      const g = c.command;
+      const what = g.type === 'set-result' ? `result ${g.result}` : g.type === 'reinstate' ? `position after ply ${g.ply} reinstated` : `position set: ${g.fen}`;
+      return `${c.gameId}: ${what}`;
+    }
   }
 }

@@ -1,0 +1,60 @@
+import type { BoardEvent } from '../board-events.ts';
+import type { GameResult, GameStatus, IncidentRecord } from './model.ts';
+
+// The arbiter's timeline of a game (GET /api/arbiter/games/:id/timeline): what the sensors saw
+// next to what the engine decided, step by step. Plain JSON, read by the viewer's replay page.
+
+/**
+ * What a change meant, for an arbiter reading a replay. The feed sends a clock press that confirms
+ * a move as an `amendment` of that ply (it brings the move's %clk); an arbiter must not read it as
+ * a changed move, so the replay tells the two apart by comparing with the moves it has seen.
+ */
+export type ReplayLabel =
+  | { kind: 'move'; ply: number; san: string; uci: string }
+  | { kind: 'confirmation'; ply: number; san: string; clockMs: number | null }
+  | { kind: 'amendment'; fromPly: number; before: string[]; after: string[] }
+  | { kind: 'takeback'; toPly: number }
+  | { kind: 'result'; result: string; termination: string | null }
+  | { kind: 'incident'; incident: IncidentRecord }
+  | { kind: 'game'; gameId: string; round: number; table: number };
+
+/** One moment of a game's record, as an arbiter steps through it. */
+export interface TimelineStep {
+  /** Position in the timeline (0-based). */
+  index: number;
+  kind: 'event' | 'arbiter';
+  /** The raw event's id; for an arbiter decision, the last raw event before it. */
+  rawEventId: number;
+  /** When the board event was received, or null for an arbiter decision (stored in its amendment). */
+  wallMs: number | null;
+  /** The decoded board event (null: undecoded bytes, or an arbiter step). */
+  event: BoardEvent | null;
+  /** The frame's bytes in hex ("" when the event came from no frame, e.g. caught up from the log). */
+  raw: string;
+  /** An arbiter decision: what it was, in words. */
+  command: { kind: string; text: string } | null;
+  /** What the engine made of this step. */
+  produced: ReplayLabel[];
+  /** The board as its sensors reported it after this step: FEN piece placement, the board's own orientation (a8 first). */
+  sensors: string;
+  /** The position the engine held after this step, and the game's standing. */
+  engine: { fen: string; ply: number; status: GameStatus; result: GameResult };
+  /** Squares where the sensors and the engine's position disagree (in the engine's orientation). */
+  differ: string[];
+  /** The table's last clock reading at this step. */
+  clock: { whiteMs: number; blackMs: number; running: 'white' | 'black' | null; whiteFlag: boolean; blackFlag: boolean } | null;
+  /** The game's moves (SAN) after this step. */
+  moves: string[];
+}
+
+export interface Timeline {
+  gameId: string;
+  round: number;
+  table: number;
+  /** The rules in force: every incident's consequence follows from these. */
+  rules: { edition: string; category: string; chess960: boolean };
+  steps: TimelineStep[];
+  /** Each incident with the step it arose at. */
+  incidents: (IncidentRecord & { step: number })[];
+}
+
