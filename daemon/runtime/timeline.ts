@@ -1,3 +1,4 @@
+import { decodeAll } from '../../protocols/dgt/decoder.ts';
 import { codeToPiece, fieldToSquare, type PieceCode } from '../../protocols/dgt/squares.ts';
 import type { Timeline, TimelineStep } from '../../protocols/feed/timeline.ts';
 import type { Store } from '../store/store.ts';
@@ -9,6 +10,12 @@ import { describeCommand, MoveBook, type ReplayLabel } from './replay-labels.ts'
 
 export type { Timeline, TimelineStep };
 import { hallRouter, newLiveSource, replayTable, storedHallPairings } from './store-replay.ts';
+
+/** What DGT message a frame with no board event holds ("undecoded" when it decodes to none). */
+function messageOf(raw: Uint8Array): string {
+  const frame = decodeAll(raw).frames[0];
+  return frame ? frame.message.type : 'undecoded';
+}
 
 const PIECE_CHARS: Record<string, string> = { pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k' };
 
@@ -96,6 +103,7 @@ export function gameTimeline(store: Store, config: BoardcastConfig, gameId: stri
       wallMs: s.kind === 'event' ? s.event.wallMs : null,
       event: s.kind === 'event' ? s.event.event : null,
       raw: s.kind === 'event' ? Buffer.from(s.event.raw).toString('hex') : '',
+      message: s.kind === 'event' && !s.event.event && s.event.raw.length > 0 ? messageOf(s.event.raw) : null,
       command: s.kind === 'command' ? { kind: s.command.kind, text: describeCommand(s.command) } : null,
       produced,
       sensors: sensorsPlacement(board),

@@ -77,7 +77,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       });
       app.use('/chessground', express.static(chessgroundAssets, { maxAge: '1h' }));
       const page = viewerHtml();
-      for (const route of ['/', '/game/:id', '/demo', '/arbiter', '/arbiter/:id']) {
+      for (const route of ['/', '/game/:id', '/demo', '/arbiter', '/arbiter/:id', '/arbiter/replay/:id']) {
         app.get(route, (_req, res) => {
           res.type('text/html').send(page);
         });

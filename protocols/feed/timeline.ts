@@ -31,6 +31,8 @@ export interface TimelineStep {
   event: BoardEvent | null;
   /** The frame's bytes in hex ("" when the event came from no frame, e.g. caught up from the log). */
   raw: string;
+  /** For a frame that carries no board event: the DGT message it decodes to (e.g. "version"), or null. */
+  message: string | null;
   /** An arbiter decision: what it was, in words. */
   command: { kind: string; text: string } | null;
   /** What the engine made of this step. */

@@ -4,8 +4,9 @@ import { FeedClient } from './feed-client.ts';
 import { gamePage } from './game-page.ts';
 import { initialI18n } from './i18n.ts';
 import { overviewPage } from './overview.ts';
+import { replayPage } from './replay-page.ts';
 
-/** Routes: / (overview), /game/:id, /arbiter?token=… (desk), /arbiter/:id?token=…, /demo?tables=…&rotate=… */
+/** Routes: / (overview), /game/:id, /arbiter?token=… (desk), /arbiter/:id?token=…, /arbiter/replay/:id, /demo?tables=…&rotate=… */
 const root = document.getElementById('app')!;
 const i18n = initialI18n();
 document.documentElement.lang = i18n.lang;
@@ -20,7 +21,11 @@ const feed = new FeedClient(token);
 (window as unknown as { boardcast: unknown }).boardcast = { feed };
 
 const gameMatch = /^\/game\/(.+)$/.exec(path);
-if (gameMatch) gamePage(root, i18n, feed, decodeURIComponent(gameMatch[1]!), false);
+const replayMatch = /^\/arbiter\/replay\/(.+)$/.exec(path);
+/** GET with the arbiter's credentials. */
+const arbiterGet = (url: string): Promise<Response> => fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+if (replayMatch) void replayPage(root, i18n, decodeURIComponent(replayMatch[1]!), arbiterGet);
+else if (gameMatch) gamePage(root, i18n, feed, decodeURIComponent(gameMatch[1]!), false);
 else if (arbiterGame) gamePage(root, i18n, feed, arbiterGame, true, token);
 else if (arbiterMatch) void arbiterDeskPage(root, i18n, feed, token);
 else if (path === '/demo') void demoPage(root, i18n, feed);
