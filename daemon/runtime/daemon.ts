@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BoardSession, type SessionState } from '../board/session.ts';
 import type { Timers } from '../board/timers.ts';
-import { MockPortLink } from '../emulation/mock-port.ts';
+import { emulatorBinding, type EmulatedLine } from '../emulation/emulator-binding.ts';
 import type { Logger } from '../log/logger.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
 import { MemoryLiveSource } from './memory-live-source.ts';
@@ -13,7 +13,7 @@ import { err, ok, type Result } from '../store/result.ts';
 import { openStore, type Store } from '../store/store.ts';
 import type { StoredRawEvent } from '../store/types.ts';
 import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
-import { mockPortFactory, serialTransportFactory } from '../transport/serial-transport.ts';
+import { serialTransportFactory } from '../transport/serial-transport.ts';
 import type { TransportFactory } from '../transport/byte-transport.ts';
 import { demoGame, isNoiseModel, resolveGameSource, resumePoint } from './demo-games.ts';
 import type { NoiseModel } from '../../protocols/noisy-player/player.ts';
@@ -81,7 +81,7 @@ interface TableRuntime {
   track: TableTrack;
   board: string;
   session: TableLink;
-  link: MockPortLink | null;
+  link: EmulatedLine | null;
 }
 
 export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDaemon, string>> {
@@ -112,7 +112,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
 async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<RunningDaemon, string>> {
   const { config, log } = opts;
 
-  const boards: { number: number; board: string; transport: TransportFactory | null; link: MockPortLink | null }[] = [];
+  const boards: { number: number; board: string; transport: TransportFactory | null; link: EmulatedLine | null }[] = [];
   // Tables on a DGT bus line share one BusSession per line; their boards are addressed by serial
   // number on that line, so the serial-number probe must leave bus lines alone (it would RESET them).
   const busLines = new Map<string, BusLineConfig>();
@@ -204,8 +204,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       });
       const start = performance.now();
       const path = `/boardcast-emulated/${process.pid}/table${b.number}`;
-      b.link = new MockPortLink(device, path, { now: () => (performance.now() - start) * pace });
-      b.transport = serialTransportFactory(path, mockPortFactory);
+      b.link = emulatorBinding.plug(path, device, { now: () => (performance.now() - start) * pace });
+      b.transport = serialTransportFactory(path, emulatorBinding.portFactory);
     });
   }
 

@@ -1,6 +1,6 @@
 /**
  * A byte pipe to one board link. The session code only ever sees this interface, so the same code
- * runs on a real serial device, a pseudo-terminal, or @serialport/binding-mock in tests.
+ * runs on a real serial device, a pseudo-terminal, or the emulator's serialport binding.
  *
  * `close` fires exactly once per successful `open()`: with `null` when we closed it ourselves, with
  * the reason when the link went away (device unplugged, read error, end of stream).

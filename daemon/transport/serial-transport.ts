@@ -1,4 +1,4 @@
-import { SerialPort, SerialPortMock } from 'serialport';
+import { SerialPort } from 'serialport';
 import { TransportListeners, type ByteTransport, type TransportEvents, type TransportFactory } from './byte-transport.ts';
 
 /** DGT link settings: 9600 baud, 8N1, no hardware or software flow control (dgtbrd.h). */
@@ -34,16 +34,6 @@ export type PortFactory = (options: SerialOpenOptions) => PortStream;
 
 /** The operating system's serial ports (bindings-cpp). */
 export const systemPortFactory: PortFactory = (options) => new SerialPort(options);
-
-/** @serialport/binding-mock ports (create them first with `mockBinding.createPort(path)`). */
-export const mockPortFactory: PortFactory = (options) => new SerialPortMock(options);
-
-/**
- * The mock binding instance serialport itself uses. Importing '@serialport/binding-mock' from ESM
- * loads its ESM build, a second copy with its own port table: ports created there are invisible
- * to SerialPortMock (the dual-package hazard). Create mock ports through this one.
- */
-export const mockBinding = SerialPortMock.binding;
 
 /** A ByteTransport over one serialport stream. */
 export class SerialTransport implements ByteTransport {

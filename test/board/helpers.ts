@@ -1,5 +1,8 @@
 import type { Timers } from '../../daemon/board/timers.ts';
-import { mockBinding, mockPortFactory, type PortFactory, type PortStream } from '../../daemon/transport/serial-transport.ts';
+import { EmulatorBinding, type EmulatedLine } from '../../daemon/emulation/emulator-binding.ts';
+import { SerialPortMock } from 'serialport';
+import type { PortFactory } from '../../daemon/transport/serial-transport.ts';
+import type { EmulatedDevice } from '../../protocols/emulator/script.ts';
 
 /** Manually advanced time for the session's timers; I/O between steps runs on the real event loop. */
 export class ManualTimers implements Timers {
@@ -57,98 +60,74 @@ export async function settle(rounds = 8): Promise<void> {
 }
 
 /** The board side: BoardEmulator or EmulatedBus. */
-export interface EmulatedDevice {
-  receive(bytes: Uint8Array, at: number): void;
-  advanceTo(at: number): void;
-  takeOutput(): Uint8Array;
-}
+export type { EmulatedDevice };
 
-interface MockPortBinding {
-  isOpen: boolean;
-  write(buffer: Buffer): Promise<void>;
-  emitData(data: Buffer): void;
-  pendingRead: ((err?: Error) => void) | null;
-}
-
+/** One binding for every test port, as a process has one set of device nodes. */
+const binding = new EmulatorBinding();
 let portCounter = 0;
 
 /**
- * Puts an emulated board behind a @serialport/binding-mock port: host writes go to the emulator,
- * its output comes back as received data. The device can be removed (reads fail, opens fail)
- * and recreated, like a USB board being pulled and plugged back.
+ * An emulated board behind a serial path of the emulator binding: host writes go to the
+ * emulator, its output comes back as received data. The device can be removed (reads fail, opens
+ * fail) and recreated, like a USB board being pulled and plugged back. Time is the test's.
  */
 export class EmulatedMockPort {
   readonly path = `/dev/ttyEMU${++portCounter}`;
-  /** Every byte the host wrote, across connections. */
-  readonly written: number[] = [];
-  /** While set, host writes fail like a write to a vanished device. */
-  failWrites = false;
-  /** Rewrites output before it reaches the host (to inject corruption). */
-  tamper: ((bytes: Uint8Array) => Uint8Array) | null = null;
-  private present = true;
-  private binding: MockPortBinding | null = null;
-  private stream: PortStream | null = null;
-  opens = 0;
+  readonly line: EmulatedLine;
+  readonly factory: PortFactory = binding.portFactory;
 
   constructor(
     readonly device: EmulatedDevice,
-    private readonly now: () => number,
+    now: () => number,
   ) {
-    mockBinding.createPort(this.path);
+    this.line = binding.plug(this.path, device, { now, pumpEveryMs: null });
   }
 
-  readonly factory: PortFactory = (options) => {
-    // A removed device: opening fails the way the OS reports a missing node.
-    const stream = mockPortFactory(this.present ? options : { ...options, path: `${options.path}-removed` });
-    stream.on('open', () => {
-      this.opens++;
-      this.stream = stream;
-      this.attach((stream as unknown as { port: MockPortBinding }).port);
-    });
-    return stream;
-  };
+  /** Every byte the host wrote, across connections. */
+  get written(): number[] {
+    return this.line.written;
+  }
+
+  /** While set, host writes fail like a write to a vanished device. */
+  set failWrites(fail: boolean) {
+    this.line.failWrites = fail;
+  }
+
+  /** Rewrites output before it reaches the host (to inject corruption). */
+  set tamper(fn: ((bytes: Uint8Array) => Uint8Array) | null) {
+    this.line.tamper = fn;
+  }
+
+  get opens(): number {
+    return this.line.opens;
+  }
 
   /** Lets emulated time pass and delivers whatever the board sent meanwhile. */
   tick(at: number): void {
-    this.device.advanceTo(at);
-    this.deliver();
+    this.line.tick(at);
   }
 
   /** Bytes on the line that the board did not send (noise, a half frame). */
   inject(bytes: ArrayLike<number>): void {
-    if (this.binding?.isOpen) this.binding.emitData(Buffer.from(Array.from(bytes)));
+    this.line.inject(bytes);
   }
 
   /** The device node disappears: the pending read fails, further opens fail. */
   remove(): void {
-    this.present = false;
-    const binding = this.binding;
-    this.binding = null;
-    if (binding?.pendingRead) binding.pendingRead(new Error('EIO: device removed'));
-    else (this.stream as unknown as { _disconnected?: (e: Error) => void })?._disconnected?.(new Error('EIO: device removed'));
+    this.line.unplug();
   }
 
   recreate(): void {
-    this.present = true;
-  }
-
-  private attach(binding: MockPortBinding): void {
-    this.binding = binding;
-    const write = binding.write.bind(binding);
-    binding.write = async (buffer: Buffer) => {
-      if (this.failWrites) throw new Error('EIO: write failed');
-      await write(buffer);
-      if (this.binding !== binding) return;
-      this.written.push(...buffer);
-      this.device.receive(new Uint8Array(buffer), this.now());
-      this.deliver();
-    };
-  }
-
-  private deliver(): void {
-    let out = this.device.takeOutput();
-    if (out.length === 0 || !this.binding?.isOpen) return;
-    if (this.tamper) out = this.tamper(out);
-    this.binding.emitData(Buffer.from(out));
+    this.line.plugIn();
   }
 }
+
+/** serialport's own mock binding's ports (create them first with `mockBinding.createPort(path)`): the transport's tests run on serialport's stream and binding as shipped. */
+export const mockPortFactory: PortFactory = (options) => new SerialPortMock(options);
+
+/**
+ * The mock binding instance serialport itself uses. Importing '@serialport/binding-mock' from ESM
+ * loads its ESM build, a second copy with its own port table: ports created there are invisible
+ * to SerialPortMock (the dual-package hazard). Create mock ports through this one.
+ */
+export const mockBinding = SerialPortMock.binding;

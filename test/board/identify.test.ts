@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
 import { identifyBoard } from '../../daemon/board/identify.ts';
-import { SerialTransport, mockPortFactory } from '../../daemon/transport/serial-transport.ts';
-import { EmulatedMockPort, ManualTimers } from './helpers.ts';
+import { SerialTransport } from '../../daemon/transport/serial-transport.ts';
+import { EmulatedMockPort, ManualTimers, mockPortFactory } from './helpers.ts';
 
 describe('identifyBoard', () => {
   it('reads serial, long serial and version from a DGT board without changing its mode', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SerialTransport, mockBinding as MockBinding, mockPortFactory, type PortStream } from '../../daemon/transport/serial-transport.ts';
+import { SerialTransport, type PortStream } from '../../daemon/transport/serial-transport.ts';
+import { mockBinding as MockBinding, mockPortFactory } from './helpers.ts';
 
 interface MockPortBinding {
   openOptions: Record<string, unknown>;

@@ -86,7 +86,18 @@ describe('viewer on the running daemon', () => {
     const state = await getJson<{ moves: { san: string }[]; status: string }>(`${url}/api/games/${g.id}`);
     const lastOnPage = (await game.locator('ol.moves button.san:not(.empty)').last().textContent())?.trim();
     expect(state.moves.map((m) => m.san)).toContain(lastOnPage);
-    await expect.poll(async () => (await demo.locator('body').textContent()) ?? '', { timeout: 20_000 }).toContain(lastOnPage!);
+    // A move just shown can still be amended (a piece slid over a square on its way): the demo
+    // board must show the game's last move as it stands when it is read, not a passing one.
+    await expect
+      .poll(
+        async () => {
+          const now = await getJson<{ moves: { san: string }[] }>(`${url}/api/games/${g.id}`);
+          const last = now.moves[now.moves.length - 1]?.san ?? '';
+          return ((await demo.locator('body').textContent()) ?? '').includes(last) ? 'shown' : `not showing ${last}`;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe('shown');
     await game.screenshot({ path: `${SHOTS}/daemon-game.png` });
     await demo.screenshot({ path: `${SHOTS}/daemon-demo.png` });
   });

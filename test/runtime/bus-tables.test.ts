@@ -8,11 +8,12 @@ import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
 import { EmulatedBus } from '../../protocols/emulator/emulated-bus.ts';
 import { BoardSession } from '../../daemon/board/session.ts';
 import type { Timers } from '../../daemon/board/timers.ts';
-import { MockPortLink } from '../../daemon/emulation/mock-port.ts';
+import { emulatorBinding } from '../../daemon/emulation/emulator-binding.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
 import { busTableLinks, type BusTableLink, type TableLink, type TableLinkEvent } from '../../daemon/runtime/bus-tables.ts';
-import { mockPortFactory, serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
+import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
+import { mockPortFactory } from '../board/helpers.ts';
 import { EmulatedMockPort, ManualTimers, settle } from '../board/helpers.ts';
 
 const UPDATE_REPLY = 0x85;
@@ -39,7 +40,7 @@ function ticking(timers: ManualTimers): Timers {
   };
 }
 
-/** Boards 12007 and 12008 on one line behind serialport's mock binding; table 9's board 12009 is configured but absent. */
+/** Boards 12007 and 12008 on one line behind the emulator binding; table 9's board 12009 is configured but absent. */
 function rig() {
   const timers = new ManualTimers();
   const boards = {
@@ -47,7 +48,7 @@ function rig() {
     8: new BoardEmulator({ serial: '12008', busMode: true, whiteOnClock: 'right' }),
   };
   const path = `/boardcast-test/bus-tables/line${++rigs}`;
-  const port = new MockPortLink(new EmulatedBus([boards[7], boards[8]]), path, { now: () => timers.now(), pumpEveryMs: null });
+  const port = emulatorBinding.plug(path, new EmulatedBus([boards[7], boards[8]]), { now: () => timers.now(), pumpEveryMs: null });
   timers.onAdvance = () => port.pump();
   const links = busTableLinks(
     [
@@ -60,7 +61,7 @@ function rig() {
         ],
       },
     ],
-    { transport: (p) => serialTransportFactory(p, mockPortFactory), timers: ticking(timers), session: { pollIntervalMs: 2_000 } },
+    { transport: (p) => serialTransportFactory(p, emulatorBinding.portFactory), timers: ticking(timers), session: { pollIntervalMs: 2_000 } },
   );
   const events = new Map<number, TableLinkEvent[]>();
   for (const [n, link] of links) {
@@ -130,7 +131,7 @@ describe('busTableLinks: tables whose boards hang on one DGT bus line', () => {
     expect(r.link(8).serialNumber).toBe('12008');
     expect(r.of(7).find((e) => e.type === 'serial')).toMatchObject({ serial: '12007', long: false });
     // The line's first bytes are the PING to every board.
-    expect(r.port.hostBytes.slice(0, 4)).toEqual([...encodeBusCommand({ type: 'ping' }, 0)]);
+    expect(r.port.written.slice(0, 4)).toEqual([...encodeBusCommand({ type: 'ping' }, 0)]);
 
     let t7 = r.timers.now();
     let t8 = t7 + 100;
@@ -218,9 +219,9 @@ describe('busTableLinks: tables whose boards hang on one DGT bus line', () => {
     expect(r.of(7)).toHaveLength(before7);
     expect(r.link(8).state).toBe('live');
     await r.link(8).stop();
-    const written = r.port.hostBytes.length;
+    const written = r.port.written.length;
     await r.timers.advance(5_000, 100);
-    expect(r.port.hostBytes.length).toBe(written);
+    expect(r.port.written.length).toBe(written);
     expect([...r.links.values()].map((l) => l.state)).toEqual(['stopped', 'stopped', 'stopped']);
   });
 
