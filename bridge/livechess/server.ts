@@ -142,7 +142,8 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
     const subs = new Map<number, Subscription>();
     clients.set(ws, subs);
     ws.on('message', (data) => {
-      const d = decodeClientMessage(String(data));
+      // ws hands text frames over as a Buffer (binaryType 'nodebuffer').
+      const d = decodeClientMessage((data as Buffer).toString('utf8'));
       if (!d.ok) {
         stats.badMessages++;
         send(ws, { response: 'error', id: d.id, param: { message: d.message } });

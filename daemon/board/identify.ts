@@ -42,7 +42,8 @@ export async function identifyBoard(transport: ByteTransport, options: IdentifyO
   let serial: string | null = null;
   let longSerial: string | null = null;
   let version: { major: number; minor: number } | null = null;
-  let lost: string | null = null;
+  // Set from the transport's callbacks: widened so the checks below are not narrowed to null.
+  let lost = null as string | null;
 
   await new Promise<void>((resolve) => {
     let grace: unknown = null;

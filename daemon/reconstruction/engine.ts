@@ -1,6 +1,6 @@
 import type { Color, NormalMove } from 'chessops';
 import { Chess } from 'chessops/chess';
-import { makeFen, parseFen } from 'chessops/fen';
+import { parseFen } from 'chessops/fen';
 import { makeSan, makeSanAndPlay } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';

@@ -5,7 +5,6 @@ import type { Store } from '../store/store.ts';
 import type { BoardcastConfig } from '../tournament/config.ts';
 import { makeSquare } from 'chessops/util';
 import { parseFen } from 'chessops/fen';
-import type { HallCommand } from './hall-router.ts';
 import { describeCommand, MoveBook, type ReplayLabel } from './replay-labels.ts';
 
 export type { Timeline, TimelineStep };

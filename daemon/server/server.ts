@@ -32,7 +32,7 @@ export interface ServerOptions {
    * The read-only feeds broadcast platforms poll (/lcc LiveChess Cloud JSON, /relay round PGN);
    * on by default. `serialOf` names the board serial of a table for the LCC game files.
    */
-  bridges?: false | { serialOf?(table: number): string | null };
+  bridges?: false | { serialOf?: (table: number) => string | null };
   /** Fields added to GET /health (the daemon reports its tables and their board connections). */
   health?: HealthReport;
   /** Applies token-checked arbiter actions (POST /api/arbiter/games/:id/…); absent: no such routes. */

@@ -26,7 +26,7 @@ export async function bundleViewer(): Promise<{ ok: true; bundle: ViewerBundle }
   }
   try {
     const script = pathToFileURL(join(PACKAGE_ROOT, 'viewer', 'build.mjs')).href;
-    const { bundleViewerSources } = (await import(script)) as { bundleViewerSources(root: string): Promise<ViewerBundle> };
+    const { bundleViewerSources } = (await import(script)) as { bundleViewerSources: (root: string) => Promise<ViewerBundle> };
     return { ok: true, bundle: await bundleViewerSources(PACKAGE_ROOT) };
   } catch (e) {
     return { ok: false, message: (e as Error).message };

@@ -8,6 +8,9 @@ import { createRawEventLog, type RawEventLog } from './raw-events.ts';
 import { err, ok, type Result } from './result.ts';
 import { createSetup, type SetupQueries, type SetupWrites } from './setup.ts';
 
+/** The database file in a data directory. */
+export const STORE_FILE = 'boardcast.sqlite';
+
 export interface OpenStoreOptions {
   /** How long to wait for another connection's lock before reporting `locked` (default 2000 ms). */
   busyTimeoutMs?: number;

@@ -257,9 +257,6 @@ export function loadConfig(path?: string): Result<BoardcastConfig, ConfigError> 
   return parseConfig(json, source, path === undefined ? process.cwd() : dirname(file));
 }
 
-/** The file name of the store inside dataDir. */
-export const STORE_FILE_NAME = 'boardcast.sqlite';
-
 /** The hall: configured tables, then emulated ones numbered after the highest configured table. */
 export function hallTables(c: BoardcastConfig): HallTable[] {
   const real: HallTable[] = c.tables.map((t) => ({ number: t.number, board: t.board, whiteOnClock: t.whiteOnClock }));

@@ -107,7 +107,7 @@ async function runClients(): Promise<void> {
       ws.on('open', () => ws.send(encode({ v: 1, type: 'subscribe', scope })));
       ws.on('message', (data) => {
         const at = wallNow();
-        const text = String(data);
+        const text = (data as Buffer).toString('utf8');
         // Load generator, not the system under test: deltas are read with two regexes so the
         // client process keeps up; snapshots and anything else are parsed and checked in full.
         if (text.startsWith('{"v":1,"type":"delta"') && seq !== -1) {

@@ -10,7 +10,7 @@ class LiveChessClient {
   private waiters: { pred: (m: LiveChessClient['messages'][number]) => boolean; resolve: (m: LiveChessClient['messages'][number]) => void }[] = [];
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      const m = JSON.parse(String(data)) as LiveChessClient['messages'][number];
+      const m = JSON.parse((data as Buffer).toString('utf8')) as LiveChessClient['messages'][number];
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => {
         if (!w.pred(m)) return true;

@@ -55,7 +55,10 @@ function start(hall: Hall, base: string, extra: { backoffMs?: number } = {}) {
     backoff: { initialMs: extra.backoffMs ?? 10, maxMs: 40 },
     onReport: (r) => {
       reports.push(r);
-      for (const w of waiters.splice(0)) (w.pred(r) ? w.resolve(r) : waiters.push(w));
+      for (const w of waiters.splice(0)) {
+        if (w.pred(r)) w.resolve(r);
+        else waiters.push(w);
+      }
     },
   });
   cleanup.push(async () => push.stop());

@@ -152,7 +152,7 @@ describe('bus mode', () => {
     expect(replies(line.takeOutput())).toMatchObject([{ ok: true, address: 105, reply: { type: 'ping' } }]);
     line.receive(bus('ping', 0), 4000);
     line.advanceTo(6000);
-    expect(replies(line.takeOutput()).map((r) => r.address).sort()).toEqual([100, 203]);
+    expect(replies(line.takeOutput()).map((r) => r.address).sort((a, b) => (a ?? -1) - (b ?? -1))).toEqual([100, 203]);
     // Addressed commands reach only their board.
     line.receive(bus('send-version', 203), 7000);
     expect(replies(line.takeOutput()).map((r) => r.address)).toEqual([203]);

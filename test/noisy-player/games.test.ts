@@ -31,7 +31,7 @@ describe('chess960Fen', () => {
       expect(back.indexOf('R')).toBeLessThan(k);
       expect(back.lastIndexOf('R')).toBeGreaterThan(k);
       const bishops = [...back].flatMap((p, i) => (p === 'B' ? [i % 2] : []));
-      expect(bishops.sort()).toEqual([0, 1]);
+      expect(bishops.sort((a, b) => a - b)).toEqual([0, 1]);
       expect(Chess.fromSetup(parseFen(fen).unwrap()).isOk).toBe(true);
       seen.add(fen);
     }

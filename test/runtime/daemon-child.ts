@@ -66,7 +66,7 @@ export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs:
     } catch (e) {
       last = e;
     }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${JSON.stringify(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

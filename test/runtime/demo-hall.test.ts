@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedDataPresent } from '../shared-data.ts';
-import { startDaemon, type RunningDaemon } from '../../daemon/runtime/daemon.ts';
+import { startDaemon, type RunningDaemon } from '../../daemon/app/daemon.ts';
 import { rebuildHall } from '../../daemon/runtime/store-replay.ts';
 import { SHARED_GAMES_DIR } from '../../daemon/runtime/demo-games.ts';
 import { createLogger } from '../../daemon/log/logger.ts';

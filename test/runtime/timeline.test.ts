@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startDaemon } from '../../daemon/runtime/daemon.ts';
+import { startDaemon } from '../../daemon/app/daemon.ts';
 import { createLogger } from '../../daemon/log/logger.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
 import type { Timeline } from '../../protocols/feed/timeline.ts';

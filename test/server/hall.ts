@@ -110,7 +110,7 @@ export class Hall {
   play(id: string, san: string, thinkMs = 2000): GameChange[] {
     const t = this.table(id);
     const move = parseSan(t.pos, san);
-    if (!move) throw new Error(`${id}: ${san} is not legal in ${t.pos.board}`);
+    if (!move) throw new Error(`${id}: ${san} is not legal in ${makeFen(t.pos.toSetup())}`);
     const before = t.pos.board.clone();
     const mover: Color = t.pos.turn;
     t.history.push(t.pos.clone());

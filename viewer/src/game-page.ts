@@ -173,7 +173,7 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
     },
   });
   follow();
-  fetch(`/api/games/${encodeURIComponent(gameId)}`).then((r) => {
+  void fetch(`/api/games/${encodeURIComponent(gameId)}`).then((r) => {
     if (r.status === 404) root.append(h('p', { class: 'error' }, i18n.t('unknownGame')));
   });
   setInterval(() => {

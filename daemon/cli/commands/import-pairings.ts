@@ -4,14 +4,15 @@ import { UsageError, type Command } from '../command.ts';
 import { choiceOption, intOption, parseOptions, requiredOption } from '../args.ts';
 import { describeStoreOpenError } from '../../store/errors.ts';
 import { openStore } from '../../store/store.ts';
-import { hallTables, loadConfig, STORE_FILE_NAME, tournamentSetup } from '../../tournament/config.ts';
+import { hallTables, loadConfig, tournamentSetup } from '../../tournament/config.ts';
+import { STORE_FILE } from '../../store/store.ts';
 import { importPairings, pairingsFormatOf, parsePairings, type PairingsFormat } from '../../tournament/import-pairings.ts';
 import { formatLineError } from '../../tournament/players.ts';
 
 const usage = `usage: boardcast import-pairings [--config <file>] --round <n> [--format trf|csv] [--dry-run] <pairings file>
 
 Imports one round's pairings and players (names, titles, ratings, federations, FIDE ids) into
-the tournament's database (<dataDir>/${STORE_FILE_NAME} from the config).
+the tournament's database (<dataDir>/${STORE_FILE} from the config).
 
   <pairings file>   a FIDE TRF (.trf, .trfx, .txt, as Swiss-Manager and other pairing programs
                     export it: the round's opponents and colours come from the player lines) or a
@@ -84,7 +85,7 @@ const importPairingsCommand: Command = {
       return 0;
     }
 
-    const opened = openStore(join(config.value.dataDir, STORE_FILE_NAME));
+    const opened = openStore(join(config.value.dataDir, STORE_FILE));
     if (!opened.ok) {
       console.error(describeStoreOpenError(opened.error));
       return 1;

@@ -2,7 +2,7 @@ import { UsageError, type Command } from '../command.ts';
 import { intOption, numberOption, parseOptions, pathOption } from '../args.ts';
 import { createLogger } from '../../log/logger.ts';
 import { loadConfig } from '../../tournament/config.ts';
-import { startDaemon } from '../../runtime/daemon.ts';
+import { startDaemon } from '../../app/daemon.ts';
 
 const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--board T=PATH]... [--pace X] [--no-viewer]
 
