@@ -1,7 +1,7 @@
-import { BoardEmulator, type EmulatorAction, type TimedBytes } from '../../protocols/emulator/board-emulator.ts';
-import { ScriptCursor, concatBytes, type EmulatedDevice } from '../../protocols/emulator/script.ts';
+import { BoardEmulator, type EmulatorAction, type TimedBytes } from '../simulation/emulator/board-emulator.ts';
+import { ScriptCursor, concatBytes, type EmulatedDevice } from '../simulation/emulator/script.ts';
 import type { PieceCode } from '../../protocols/dgt/squares.ts';
-import type { TimeControl } from '../../protocols/emulator/tabletop.ts';
+import type { TimeControl } from '../simulation/emulator/tabletop.ts';
 import { HANDSHAKE_BYTES } from '../board/wire.ts';
 
 /** One game to be played at an emulated table: set-up and the people's physical actions. */

@@ -32,7 +32,7 @@ export interface EmulateConfig {
   /** "random" or a path (resolved like dataDir) to a PGN file or a directory of PGN files. */
   games: string;
   seed: number;
-  /** Noise model of the emulated players (protocols/noisy-player NOISE_MODELS; checked by the emulator). */
+  /** Noise model of the emulated players (daemon/simulation/noisy-player NOISE_MODELS; checked by the emulator). */
   noise: string;
   /** Serial number of emulated board 1; the others count up. */
   serialBase: number;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 export const DAEMON_LAYERS: readonly (readonly string[])[] = [
   ['install', 'log'],
   ['transport'],
-  ['board', 'emulation'],
+  ['board', 'simulation'],
   ['reconstruction'],
   ['store'],
   ['tournament'],

@@ -1,8 +1,8 @@
 import { decodeAll } from '../../protocols/dgt/index.ts';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
-import { concatBytes, runScript } from '../../protocols/emulator/script.ts';
-import { randomGame } from '../../protocols/games/random.ts';
-import { playNoisy } from '../../protocols/noisy-player/player.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
+import { concatBytes, runScript } from '../../daemon/simulation/emulator/script.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
+import { playNoisy } from '../../daemon/simulation/noisy-player/player.ts';
 
 /**
  * `npm run bench -- emulator`: how fast the pure emulator replays whole games (UPDATE_NICE, clock

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { startServer } from '../../daemon/server/server.ts';
 import { decodeServerMessage, encode, type Scope } from '../../protocols/feed/messages.ts';
-import { randomGame } from '../../protocols/games/random.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
 import { Hall } from '../server/hall.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { observe } from '../../protocols/emulator/tabletop.ts';
-import { randomGame } from '../../protocols/games/random.ts';
-import { playNoisy, type NoiseModel } from '../../protocols/noisy-player/player.ts';
+import { observe } from '../../daemon/simulation/emulator/tabletop.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
+import { playNoisy, type NoiseModel } from '../../daemon/simulation/noisy-player/player.ts';
 
 // Generator figures: random games per second, noisy scripts per second under a few models, and
 // tabletop observation throughput (actions per second). Pure CPU, one core.

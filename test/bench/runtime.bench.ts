@@ -6,8 +6,8 @@ import { hallRouter, newLiveSource, replayStore, storedTables } from '../../daem
 import { openStore } from '../../daemon/store/store.ts';
 import type { RawEventInput } from '../../daemon/store/types.ts';
 import { loadConfig } from '../../daemon/tournament/config.ts';
-import { randomGame } from '../../protocols/games/random.ts';
-import { playNoisy, sessionEvents } from '../../protocols/noisy-player/player.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
+import { playNoisy, sessionEvents } from '../../daemon/simulation/noisy-player/player.ts';
 
 // Start-up rebuild: the daemon replays every table's stored raw events through fresh engines
 // before it serves. 200 tables, each with one game in progress (cut between ply 30 and the end of

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PIECE, busChecksum, encodeBusCommand, type PieceCode } from '../../protocols/dgt/index.ts';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
-import { EmulatedBus } from '../../protocols/emulator/emulated-bus.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
+import { EmulatedBus } from '../../daemon/simulation/emulator/emulated-bus.ts';
 import { BusSession, type BusEvent, type BusSessionOptions } from '../../daemon/board/bus.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';

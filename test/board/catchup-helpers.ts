@@ -3,7 +3,7 @@ import { parseSan } from 'chessops/san';
 import { squareFile, squareRank } from 'chessops/util';
 import type { Square } from 'chessops';
 import { PIECE, pieceToCode, squareToField, type PieceCode } from '../../protocols/dgt/squares.ts';
-import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
+import type { PhysicalAction } from '../../daemon/simulation/emulator/physical.ts';
 
 /**
  * A game for the catch-up tests, legal from the standard start: en passant (5. exf6), promotion

@@ -14,10 +14,10 @@ import {
   type CatchUpField,
 } from '../../protocols/dgt/ee-catchup.ts';
 import { PIECE, pieceToCode, squareToField, type DgtField, type PieceCode } from '../../protocols/dgt/squares.ts';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
-import { EEPROM_SIZE } from '../../protocols/emulator/eeprom-log.ts';
-import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
-import { standardStartBoard } from '../../protocols/emulator/tabletop.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
+import { EEPROM_SIZE } from '../../daemon/simulation/emulator/eeprom-log.ts';
+import type { PhysicalAction } from '../../daemon/simulation/emulator/physical.ts';
+import { standardStartBoard } from '../../daemon/simulation/emulator/tabletop.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import { LONG_GAME, gameActions } from './catchup-helpers.ts';
 

@@ -1,8 +1,8 @@
 import type { Timers } from '../../daemon/board/timers.ts';
-import { EmulatorBinding, type EmulatedLine } from '../../daemon/emulation/emulator-binding.ts';
+import { EmulatorBinding, type EmulatedLine } from '../../daemon/simulation/emulator-binding.ts';
 import { SerialPortMock } from 'serialport';
 import type { PortFactory } from '../../daemon/transport/serial-transport.ts';
-import type { EmulatedDevice } from '../../protocols/emulator/script.ts';
+import type { EmulatedDevice } from '../../daemon/simulation/emulator/script.ts';
 
 /** Manually advanced time for the session's timers; I/O between steps runs on the real event loop. */
 export class ManualTimers implements Timers {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
 import { identifyBoard } from '../../daemon/board/identify.ts';
 import { SerialTransport } from '../../daemon/transport/serial-transport.ts';
 import { EmulatedMockPort, ManualTimers, mockPortFactory } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, encodeClockCommand, encodeMessage } from '../../protocols/dgt/index.ts';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
 import { BoardSession, ClockCommandError, type BoardSessionOptions, type SessionEvent } from '../../daemon/board/session.ts';
 import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
 import { EmulatedMockPort, ManualTimers, settle } from './helpers.ts';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { BusReplyDecoder } from '../../protocols/dgt/bus.ts';
 import { PIECE, squareToField } from '../../protocols/dgt/squares.ts';
-import type { EmulatorAction } from '../../protocols/emulator/board-emulator.ts';
+import type { EmulatorAction } from '../../daemon/simulation/emulator/board-emulator.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import { busTableLinks, type BusTableLink, type TableLinkEvent } from '../../daemon/runtime/bus-tables.ts';
 import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';

@@ -6,8 +6,8 @@ import { openStore } from '../../daemon/store/store.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
-import { randomGame } from '../../protocols/games/random.ts';
-import { playNoisy, sessionEvents, type NoisyScript } from '../../protocols/noisy-player/player.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
+import { playNoisy, sessionEvents, type NoisyScript } from '../../daemon/simulation/noisy-player/player.ts';
 import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';
 
 /*

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GameState } from '../../protocols/feed/model.ts';
-import { randomGame } from '../../protocols/games/random.ts';
-import { playNoisy, type NoisyScript } from '../../protocols/noisy-player/player.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
+import { playNoisy, type NoisyScript } from '../../daemon/simulation/noisy-player/player.ts';
 import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';
 import { socatAvailable } from './socat.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseSquare } from 'chessops/util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PIECE, squareToField, type PieceCode } from '../../protocols/dgt/squares.ts';
-import type { EmulatorAction } from '../../protocols/emulator/board-emulator.ts';
+import type { EmulatorAction } from '../../daemon/simulation/emulator/board-emulator.ts';
 import type { GameState, GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { openStore } from '../../daemon/store/store.ts';
 import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';

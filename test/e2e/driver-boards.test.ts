@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
-import { PtyDevice } from '../../daemon/emulation/pty-board.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
+import { PtyDevice } from '../../daemon/simulation/pty-board.ts';
 import { PtyPair } from '../../daemon/transport/pty.ts';
 import { socatAvailable } from './socat.ts';
 

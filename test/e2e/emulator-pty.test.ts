@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SerialPort } from 'serialport';
 import { DgtDecoder, encodeCommand, type BoardMessage } from '../../protocols/dgt/index.ts';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
-import { PtyDevice } from '../../daemon/emulation/pty-board.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
+import { PtyDevice } from '../../daemon/simulation/pty-board.ts';
 import { PtyPair, SOCAT_MISSING } from '../../daemon/transport/pty.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'boardcast-emu-'));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PIECE, squareToField } from '../../protocols/dgt/squares.ts';
 import { parseSquare } from 'chessops/util';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
-import { standardStartBoard } from '../../protocols/emulator/tabletop.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
+import { standardStartBoard } from '../../daemon/simulation/emulator/tabletop.ts';
 import { ask, clockCmd, cmd, decode, hex } from './helpers.ts';
 
 const f = (name: string): number => squareToField(parseSquare(name)!);

@@ -3,10 +3,10 @@ import { parseSquare } from 'chessops/util';
 import { BusReplyDecoder, encodeBusCommand, type BusCommandType, type BusReplyResult } from '../../protocols/dgt/bus.ts';
 import { parseEeprom, type EepromEntry } from '../../protocols/dgt/eeprom.ts';
 import { PIECE, squareToField } from '../../protocols/dgt/squares.ts';
-import { BoardEmulator, pingSlotMs } from '../../protocols/emulator/board-emulator.ts';
-import { EmulatedBus } from '../../protocols/emulator/emulated-bus.ts';
-import { concatBytes, runScript } from '../../protocols/emulator/script.ts';
-import { standardStartBoard } from '../../protocols/emulator/tabletop.ts';
+import { BoardEmulator, pingSlotMs } from '../../daemon/simulation/emulator/board-emulator.ts';
+import { EmulatedBus } from '../../daemon/simulation/emulator/emulated-bus.ts';
+import { concatBytes, runScript } from '../../daemon/simulation/emulator/script.ts';
+import { standardStartBoard } from '../../daemon/simulation/emulator/tabletop.ts';
 import { ask, cmd, hex } from './helpers.ts';
 
 const f = (name: string): number => squareToField(parseSquare(name)!);

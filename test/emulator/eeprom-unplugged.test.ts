@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSquare } from 'chessops/util';
 import { parseEeprom } from '../../protocols/dgt/eeprom.ts';
 import { PIECE, squareToField } from '../../protocols/dgt/squares.ts';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
 import { ask, cmd } from './helpers.ts';
 
 const f = (name: string): number => squareToField(parseSquare(name)!);

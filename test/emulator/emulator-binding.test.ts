@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DgtDecoder, type BoardMessage } from '../../protocols/dgt/index.ts';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
-import { EmulatorBinding, type EmulatedLine } from '../../daemon/emulation/emulator-binding.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
+import { EmulatorBinding, type EmulatedLine } from '../../daemon/simulation/emulator-binding.ts';
 import { DGT_SERIAL_SETTINGS, type PortStream } from '../../daemon/transport/serial-transport.ts';
 import { cmd } from './helpers.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBusCommand } from '../../protocols/dgt/bus.ts';
-import { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
-import { EmulatedBus } from '../../protocols/emulator/emulated-bus.ts';
-import { parseScriptFile } from '../../daemon/emulation/script-file.ts';
+import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
+import { EmulatedBus } from '../../daemon/simulation/emulator/emulated-bus.ts';
+import { parseScriptFile } from '../../daemon/simulation/script-file.ts';
 import { clockCmd, cmd, hex } from './helpers.ts';
 
 /** Exact bytes, worked out by hand from dgtbrd.h, for the answers not pinned elsewhere. */

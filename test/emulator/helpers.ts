@@ -1,7 +1,7 @@
 import { decodeAll, type BoardMessage } from '../../protocols/dgt/index.ts';
 import { encodeCommand, type SimpleCommandType } from '../../protocols/dgt/commands.ts';
 import { encodeClockCommand, type ClockCommand } from '../../protocols/dgt/clock.ts';
-import type { BoardEmulator } from '../../protocols/emulator/board-emulator.ts';
+import type { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
 
 export const cmd = (type: SimpleCommandType): Uint8Array => encodeCommand({ type });
 export const clockCmd = (c: ClockCommand): Uint8Array => encodeClockCommand(c);

@@ -4,9 +4,9 @@ import { SHARED_GAMES_DIR, sharedDataPresent } from '../shared-data.ts';
 import { Chess } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
 import { makeSanAndPlay } from 'chessops/san';
-import { loadPgn } from '../../protocols/games/pgn.ts';
-import { chess960Fen, randomGame } from '../../protocols/games/random.ts';
-import { Prng } from '../../protocols/games/prng.ts';
+import { loadPgn } from '../../daemon/simulation/games/pgn.ts';
+import { chess960Fen, randomGame } from '../../daemon/simulation/games/random.ts';
+import { Prng } from '../../daemon/simulation/games/prng.ts';
 
 const GAMES_DIR = SHARED_GAMES_DIR;
 

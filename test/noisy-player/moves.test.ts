@@ -4,12 +4,12 @@ import type { Chess } from 'chessops/chess';
 import { parseSan } from 'chessops/san';
 import { makeSquare } from 'chessops/util';
 import { fieldToSquare, PIECE } from '../../protocols/dgt/squares.ts';
-import { Tabletop } from '../../protocols/emulator/tabletop.ts';
-import { positionFromFen } from '../../protocols/games/pgn.ts';
-import { Prng } from '../../protocols/games/prng.ts';
-import { Hands } from '../../protocols/noisy-player/hands.ts';
-import { performMove, shapeOf, type MoveStyle } from '../../protocols/noisy-player/moves.ts';
-import { physicalBoard } from '../../protocols/noisy-player/player.ts';
+import { Tabletop } from '../../daemon/simulation/emulator/tabletop.ts';
+import { positionFromFen } from '../../daemon/simulation/games/pgn.ts';
+import { Prng } from '../../daemon/simulation/games/prng.ts';
+import { Hands } from '../../daemon/simulation/noisy-player/hands.ts';
+import { performMove, shapeOf, type MoveStyle } from '../../daemon/simulation/noisy-player/moves.ts';
+import { physicalBoard } from '../../daemon/simulation/noisy-player/player.ts';
 
 /** Plays one move physically and returns the observed field changes as "e5:-" / "e6:P"-style strings. */
 function play(fen: string, san: string, style: MoveStyle, seed: number): { seen: string[]; ok: boolean } {

@@ -3,11 +3,11 @@ import type { Chess } from 'chessops/chess';
 import { parseSan } from 'chessops/san';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE } from '../../protocols/dgt/squares.ts';
-import { Tabletop } from '../../protocols/emulator/tabletop.ts';
-import type { SourceGame } from '../../protocols/games/game.ts';
-import { positionFromFen } from '../../protocols/games/pgn.ts';
-import { randomGame } from '../../protocols/games/random.ts';
-import { NOISE_MODELS, physicalBoard, playNoisy, sessionEvents, type NoiseModel, type NoisyScript } from '../../protocols/noisy-player/player.ts';
+import { Tabletop } from '../../daemon/simulation/emulator/tabletop.ts';
+import type { SourceGame } from '../../daemon/simulation/games/game.ts';
+import { positionFromFen } from '../../daemon/simulation/games/pgn.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
+import { NOISE_MODELS, physicalBoard, playNoisy, sessionEvents, type NoiseModel, type NoisyScript } from '../../daemon/simulation/noisy-player/player.ts';
 
 const GAMES: SourceGame[] = Array.from({ length: 24 }, (_, i) => randomGame(1000 + i, { chess960: i % 3 === 2 }));
 

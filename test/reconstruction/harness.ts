@@ -4,10 +4,10 @@ import type { NormalMove } from 'chessops';
 import { parseSan } from 'chessops/san';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import type { GameEvent, IncidentKind, RulesConfig } from '../../daemon/reconstruction/game-events.ts';
-import type { SourceGame } from '../../protocols/games/game.ts';
-import { loadPgn, positionFromFen } from '../../protocols/games/pgn.ts';
-import { randomGame } from '../../protocols/games/random.ts';
-import { NOISE_MODELS, playNoisy, sessionEvents, type ExpectedIncident, type NoiseModel, type NoisyScript } from '../../protocols/noisy-player/player.ts';
+import type { SourceGame } from '../../daemon/simulation/games/game.ts';
+import { loadPgn, positionFromFen } from '../../daemon/simulation/games/pgn.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
+import { NOISE_MODELS, playNoisy, sessionEvents, type ExpectedIncident, type NoiseModel, type NoisyScript } from '../../daemon/simulation/noisy-player/player.ts';
 
 export const GAMES_DIR = SHARED_GAMES_DIR;
 export const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NOISE_MODELS, type NoiseModel } from '../../protocols/noisy-player/player.ts';
-import type { SourceGame } from '../../protocols/games/game.ts';
+import { NOISE_MODELS, type NoiseModel } from '../../daemon/simulation/noisy-player/player.ts';
+import type { SourceGame } from '../../daemon/simulation/games/game.ts';
 import type { RulesConfig } from '../../daemon/reconstruction/game-events.ts';
 import { loadSharedGames, matrixRandomGame, modelsFor, runCase, type CaseResult } from './harness.ts';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { NOISE_MODELS, type NoiseModel } from '../../protocols/noisy-player/player.ts';
-import type { SourceGame } from '../../protocols/games/game.ts';
+import { NOISE_MODELS, type NoiseModel } from '../../daemon/simulation/noisy-player/player.ts';
+import type { SourceGame } from '../../daemon/simulation/games/game.ts';
 import { loadSharedGames, matrixRandomGame, minimise, modelsFor, runCase, type CaseResult, type CorpusCase } from './harness.ts';
 
 // `npx tsx test/reconstruction/report.ts [--full] [--save-corpus]`

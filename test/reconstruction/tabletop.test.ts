@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Tabletop, observe, standardStartBoard } from '../../protocols/emulator/tabletop.ts';
+import { Tabletop, observe, standardStartBoard } from '../../daemon/simulation/emulator/tabletop.ts';
 import { PIECE, squareToField } from '../../protocols/dgt/squares.ts';
 import { parseSquare } from 'chessops/util';
 

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedDataPresent } from '../shared-data.ts';
 import { describe, expect, it } from 'vitest';
-import { loadPgn } from '../../protocols/games/pgn.ts';
+import { loadPgn } from '../../daemon/simulation/games/pgn.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
-import { observe } from '../../protocols/emulator/tabletop.ts';
-import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
+import { observe } from '../../daemon/simulation/emulator/tabletop.ts';
+import type { PhysicalAction } from '../../daemon/simulation/emulator/physical.ts';
 import { PIECE } from '../../protocols/dgt/squares.ts';
 import { demoGame, demoPairings, resultPieceActions, SHARED_GAMES_DIR, type GameSource } from '../../daemon/runtime/demo-games.ts';
-import type { SourceGame } from '../../protocols/games/game.ts';
+import type { SourceGame } from '../../daemon/simulation/games/game.ts';
 import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
 
 const TATA = join(SHARED_GAMES_DIR, 'tatamast22.pgn');
@@ -83,7 +83,7 @@ describe('result pieces for generated scores', () => {
 
   it('a score without a result, or ending in mate, needs no result piece', async () => {
     const { parseSan } = await import('chessops/san');
-    const { positionFromFen } = await import('../../protocols/games/pgn.ts');
+    const { positionFromFen } = await import('../../daemon/simulation/games/pgn.ts');
     const pos = positionFromFen(fool.startFen);
     const mate = { ...fool, moves: [] as SourceGame['moves'], result: '0-1' as const };
     for (const san of ['f3', 'e5', 'g4', 'Qh4#']) {
@@ -98,7 +98,7 @@ describe('result pieces for generated scores', () => {
 
   it('a resignation after two moves puts the white-wins piece on e4 when empty', async () => {
     const { parseSan } = await import('chessops/san');
-    const { positionFromFen } = await import('../../protocols/games/pgn.ts');
+    const { positionFromFen } = await import('../../daemon/simulation/games/pgn.ts');
     const pos = positionFromFen(fool.startFen);
     const g = { ...fool, id: 'resign', moves: [] as SourceGame['moves'], result: '1-0' as const };
     for (const san of ['d4', 'd5']) {

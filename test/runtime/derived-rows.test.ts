@@ -6,8 +6,8 @@ import { hallRouter, newLiveSource } from '../../daemon/runtime/store-replay.ts'
 import { DerivedRows } from '../../daemon/runtime/derived-rows.ts';
 import { openStore, type Store } from '../../daemon/store/store.ts';
 import { loadConfig } from '../../daemon/tournament/config.ts';
-import { randomGame } from '../../protocols/games/random.ts';
-import { playNoisy, sessionEvents } from '../../protocols/noisy-player/player.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
+import { playNoisy, sessionEvents } from '../../daemon/simulation/noisy-player/player.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

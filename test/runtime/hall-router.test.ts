@@ -5,7 +5,7 @@ import { parseSquare } from 'chessops';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, squareToField, type PieceCode } from '../../protocols/dgt/squares.ts';
-import { standardStartBoard } from '../../protocols/emulator/tabletop.ts';
+import { standardStartBoard } from '../../daemon/simulation/emulator/tabletop.ts';
 import { gameActionHandler, roundHandler } from '../../daemon/runtime/arbiter-actions.ts';
 import { applyToGame } from '../../protocols/feed/apply.ts';
 import { DerivedRows } from '../../daemon/runtime/derived-rows.ts';

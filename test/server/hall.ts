@@ -4,8 +4,8 @@ import { parseSan } from 'chessops/san';
 import { makeFen } from 'chessops/fen';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { pieceToCode, squareToField, PIECE } from '../../protocols/dgt/squares.ts';
-import type { PhysicalAction } from '../../protocols/emulator/physical.ts';
-import { Tabletop } from '../../protocols/emulator/tabletop.ts';
+import type { PhysicalAction } from '../../daemon/simulation/emulator/physical.ts';
+import { Tabletop } from '../../daemon/simulation/emulator/tabletop.ts';
 import type { GameChange, PlayerInfo, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
 import { MemoryLiveSource, type MemoryGameConfig } from '../../daemon/runtime/memory-live-source.ts';
 

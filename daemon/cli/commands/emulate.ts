@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
 import { intOption, parseOptions, pathOption } from '../args.ts';
-import { BoardEmulator } from '../../../protocols/emulator/board-emulator.ts';
-import { EmulatedBus } from '../../../protocols/emulator/emulated-bus.ts';
-import { PtyDevice } from '../../emulation/pty-board.ts';
-import { parseScriptFile, type TableScript } from '../../emulation/script-file.ts';
+import { BoardEmulator } from '../../simulation/emulator/board-emulator.ts';
+import { EmulatedBus } from '../../simulation/emulator/emulated-bus.ts';
+import { PtyDevice } from '../../simulation/pty-board.ts';
+import { parseScriptFile, type TableScript } from '../../simulation/script-file.ts';
 
 const usage = `usage: boardcast emulate [--boards N] [--dir DIR] [--bus] [--serial-base S]
                          [--script FILE | --pgn FILE [--game K] [--noise MODEL] [--seed N]]
@@ -66,8 +66,8 @@ function parseEmulateArgs(argv: string[]): Args {
 
 /** A game replayed by the noisy player (loaded lazily: the emulator does not need it otherwise). */
 async function pgnScript(file: string, game: number, noise: string, seed: number): Promise<TableScript | string> {
-  const { loadPgn } = await import('../../../protocols/games/pgn.ts');
-  const { playNoisy, NOISE_MODELS } = await import('../../../protocols/noisy-player/player.ts');
+  const { loadPgn } = await import('../../simulation/games/pgn.ts');
+  const { playNoisy, NOISE_MODELS } = await import('../../simulation/noisy-player/player.ts');
   if (!(NOISE_MODELS as readonly string[]).includes(noise)) return `unknown noise model "${noise}" (one of ${NOISE_MODELS.join(', ')})`;
   let text: string;
   try {

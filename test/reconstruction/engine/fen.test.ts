@@ -3,7 +3,7 @@ import { makeFen, parseFen } from 'chessops/fen';
 import { describe, expect, it } from 'vitest';
 import { fenOf } from '../../../daemon/reconstruction/fen.ts';
 import { positionCodes } from '../../../daemon/reconstruction/successors.ts';
-import { randomGame } from '../../../protocols/games/random.ts';
+import { randomGame } from '../../../daemon/simulation/games/random.ts';
 
 describe('fenOf', () => {
   it('writes what chessops makeFen writes, over whole random games (standard and Chess960)', () => {

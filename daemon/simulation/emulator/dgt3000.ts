@@ -1,6 +1,6 @@
 import type { Color } from 'chessops';
-import { buttonCode, msToHms } from '../dgt/clock.ts';
-import type { ClockCommand, ClockSide as WireClockSide, ClockTimesMessage } from '../dgt/clock.ts';
+import { buttonCode, msToHms } from '../../../protocols/dgt/clock.ts';
+import type { ClockCommand, ClockSide as WireClockSide, ClockTimesMessage } from '../../../protocols/dgt/clock.ts';
 import type { Tabletop } from './tabletop.ts';
 
 export type ClockSideName = 'left' | 'right';

@@ -1,7 +1,7 @@
 // The package's ESM entry ships no types; its CommonJS one does (types only, nothing is loaded).
 import type { BindingInterface, BindingPortInterface, OpenOptions, PortInfo, PortStatus } from '@serialport/bindings-interface' with { 'resolution-mode': 'require' };
 import { SerialPortStream } from '@serialport/stream';
-import type { EmulatedDevice } from '../../protocols/emulator/script.ts';
+import type { EmulatedDevice } from './emulator/script.ts';
 import type { PortFactory } from '../transport/serial-transport.ts';
 
 /** Why a read or write failed: serialport's stream ignores `canceled` ones (the port was closed). */

@@ -1,6 +1,6 @@
-import { msToHms } from '../dgt/clock.ts';
-import { EE_TAG_CODES, encodeEeprom } from '../dgt/eeprom.ts';
-import { PIECE, type PieceCode } from '../dgt/squares.ts';
+import { msToHms } from '../../../protocols/dgt/clock.ts';
+import { EE_TAG_CODES, encodeEeprom } from '../../../protocols/dgt/eeprom.ts';
+import { PIECE, type PieceCode } from '../../../protocols/dgt/squares.ts';
 import { standardStartBoard } from './tabletop.ts';
 
 /** One-byte EEPROM tags (dgtbrd.h), by their header names; the codes are the codec's. */

@@ -1,6 +1,6 @@
 import type { Color } from 'chessops';
-import type { BoardEvent } from '../board-events.ts';
-import { PIECE, type DgtField, type PieceCode } from '../dgt/squares.ts';
+import type { BoardEvent } from '../../../protocols/board-events.ts';
+import { PIECE, type DgtField, type PieceCode } from '../../../protocols/dgt/squares.ts';
 import type { PhysicalAction } from './physical.ts';
 
 /** Fischer time control: `baseMs` each, `incrementMs` added to the presser on every press. */

@@ -1,5 +1,5 @@
 import type { Color, Piece, Square } from 'chessops';
-import { PIECE, pieceToCode, squareToField, type DgtField, type PieceCode } from '../dgt/squares.ts';
+import { PIECE, pieceToCode, squareToField, type DgtField, type PieceCode } from '../../../protocols/dgt/squares.ts';
 import type { PhysicalAction } from '../emulator/physical.ts';
 import { Tabletop, type TabletopOptions } from '../emulator/tabletop.ts';
 import type { Prng } from '../games/prng.ts';

@@ -1,5 +1,5 @@
-import type { EmulatorAction } from '../../protocols/emulator/board-emulator.ts';
-import type { TimeControl } from '../../protocols/emulator/tabletop.ts';
+import type { EmulatorAction } from './emulator/board-emulator.ts';
+import type { TimeControl } from './emulator/tabletop.ts';
 import { isPieceCode, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { err as fail, ok, type Result } from '../../protocols/result.ts';
 

@@ -1,6 +1,6 @@
 import { SerialPort } from 'serialport';
-import type { BoardEmulator, EmulatorAction } from '../../protocols/emulator/board-emulator.ts';
-import { ScriptCursor, type EmulatedDevice } from '../../protocols/emulator/script.ts';
+import type { BoardEmulator, EmulatorAction } from './emulator/board-emulator.ts';
+import { ScriptCursor, type EmulatedDevice } from './emulator/script.ts';
 import { PtyPair, type PtyResult } from '../transport/pty.ts';
 
 export interface PtyDeviceOptions {

@@ -1,5 +1,5 @@
 import type { Color } from 'chessops';
-import type { DgtField, PieceCode } from '../dgt/squares.ts';
+import type { DgtField, PieceCode } from '../../../protocols/dgt/squares.ts';
 
 /**
  * A physical thing a person does at a table, with its time in ms from the start of the script.
