@@ -105,12 +105,10 @@ export function roundHandler(deps: ActionDeps): RoundHandler {
     const detail: RoundAmendmentDetail = { kind: 'start-round', round: n, tables, at, afterRawEventId: store.lastRawEventId() };
     try {
       record(action, detail, () => {
-        const rowOf = store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck();
-        const setPairing = store.db.prepare('UPDATE games SET pairing_id = ? WHERE id = ?');
         for (const table of tables) {
           const pairingId = pairings.find((p) => p.table === table)?.id ?? null;
-          const existing = rowOf.get(r.id, table) as number | undefined;
-          if (existing !== undefined) setPairing.run(pairingId, existing);
+          const existing = store.gameIdsAt(r.id, table)[0];
+          if (existing !== undefined) store.setGamePairing(existing, pairingId);
           else store.createGame({ roundId: r.id, pairingId, table, startFen: INITIAL_FEN, wallMs: at });
         }
         store.setRoundStatus(r.id, 'live', at);
@@ -155,14 +153,13 @@ export function roundHandler(deps: ActionDeps): RoundHandler {
 export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHandler {
   const { store, tournamentId, router } = deps;
   const now = deps.now ?? Date.now;
-  const gameRow = store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck();
   return (gameId, action) => {
     const g = router.live.game(gameId);
     if (!g) return fail(404, 'unknown-game', `no game ${JSON.stringify(gameId)}`);
     const wallMs = now();
     const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: router.track(g.table).lastEventId ?? 0, command: arbiterCommand(action, wallMs) };
     const roundId = store.round(tournamentId, g.round)?.id;
-    const storeGameId = roundId === undefined ? undefined : (gameRow.get(roundId, g.table) as number | undefined);
+    const storeGameId = roundId === undefined ? undefined : store.gameIdsAt(roundId, g.table)[0];
     try {
       store.recordAmendment({ gameId: storeGameId ?? null, wallMs, arbiter: action.arbiter, action: detail.command.type, reason: action.reason, detail });
     } catch (e) {

@@ -48,7 +48,7 @@ export class DerivedRows {
     if (known !== undefined) return known;
     const roundId = this.roundId(g.round);
     if (roundId !== null) {
-      const paired = this.store.db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck().get(roundId, g.table) as number | undefined;
+      const paired = this.store.gameIdsAt(roundId, g.table)[0];
       if (paired !== undefined) {
         this.ids.set(g.id, paired);
         return paired;
@@ -62,7 +62,7 @@ export class DerivedRows {
     let slot = 0;
     for (let r = 1; r < g.round; r++) if (this.roundId(r) === null) slot++;
     void index;
-    const rows = this.store.db.prepare('SELECT id FROM games WHERE table_number = ? AND round_id IS NULL ORDER BY id').pluck().all(g.table) as number[];
+    const rows = this.store.gameIdsAt(null, g.table);
     let id = rows[slot];
     if (id === undefined) {
       // Rows of earlier games are created first, so indices stay in creation order.

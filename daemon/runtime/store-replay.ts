@@ -12,7 +12,7 @@ import { hallPairings } from './hall-pairings.ts';
 
 /** Every table that has raw events in the store, in table order. */
 export function storedTables(store: Store): number[] {
-  return store.db.prepare('SELECT DISTINCT table_number FROM raw_events ORDER BY table_number').pluck().all() as number[];
+  return store.tablesWithRawEvents();
 }
 
 function tournamentInfo(c: BoardcastConfig): TournamentInfo {

@@ -61,6 +61,10 @@ export interface GameWrites {
   reopenGame(gameId: number): Result<void, string>;
   /** Appends to the arbiter's audit trail (append-only, like raw_events). */
   recordAmendment(a: AmendmentInput): number;
+  /** Points a game at a pairing (its players), or at none. */
+  setGamePairing(gameId: number, pairingId: number | null): void;
+  /** Every game of a round takes the pairing of its table (pairings imported after the game opened). */
+  linkGamesToPairings(): void;
 }
 
 export interface GameQueries {
@@ -74,6 +78,10 @@ export interface GameQueries {
   incidents(gameId: number): IncidentRow[];
   lastClock(gameId: number): (Omit<ClockReadingInput, 'gameId' | 'tableNumber'>) | undefined;
   amendments(gameId?: number): AmendmentRow[];
+  /** Ids of the games at a table in a round (null: games beyond the tournament's rounds), oldest first. */
+  gameIdsAt(roundId: number | null, tableNumber: number): number[];
+  /** Changes whenever pairings are added or replaced (another process may import them). */
+  pairingsVersion(): string;
 }
 
 interface MoveDbRow {
@@ -161,6 +169,14 @@ export function createGames(db: Database): GameWrites & GameQueries {
   const lastClock = db.prepare('SELECT * FROM clock_readings WHERE game_id = ? ORDER BY id DESC LIMIT 1');
   const amendmentsOf = db.prepare('SELECT * FROM amendments WHERE game_id = ? ORDER BY id');
   const allAmendments = db.prepare('SELECT * FROM amendments ORDER BY id');
+  const gamesInRoundAt = db.prepare('SELECT id FROM games WHERE round_id = ? AND table_number = ? ORDER BY id').pluck();
+  const gamesOutsideRoundsAt = db.prepare('SELECT id FROM games WHERE round_id IS NULL AND table_number = ? ORDER BY id').pluck();
+  const setPairing = db.prepare('UPDATE games SET pairing_id = ? WHERE id = ?');
+  const pairingsVersion = db.prepare("SELECT COUNT(*) || ':' || COALESCE(MAX(id), 0) FROM pairings").pluck();
+  const linkPairings = db.prepare(
+    `UPDATE games SET pairing_id = (SELECT p.id FROM pairings p WHERE p.round_id = games.round_id AND p.table_number = games.table_number)
+     WHERE round_id IS NOT NULL AND pairing_id IS NOT (SELECT p.id FROM pairings p WHERE p.round_id = games.round_id AND p.table_number = games.table_number)`,
+  );
 
   const toGame = (r: Record<string, unknown>): GameRow => {
     const white = playerFrom(r, 'w');
@@ -194,6 +210,10 @@ export function createGames(db: Database): GameWrites & GameQueries {
     );
 
   return {
+    setGamePairing: (gameId, pairingId) => void setPairing.run(pairingId, gameId),
+    linkGamesToPairings: () => void linkPairings.run(),
+    gameIdsAt: (roundId, tableNumber) => (roundId === null ? gamesOutsideRoundsAt.all(tableNumber) : gamesInRoundAt.all(roundId, tableNumber)) as number[],
+    pairingsVersion: () => pairingsVersion.get() as string,
     createGame: (g) =>
       Number(insertGame.run(g.roundId, g.pairingId, g.table, g.startFen, g.wallMs).lastInsertRowid),
     markGameLive: (gameId, wallMs) => void setLive.run(wallMs, gameId),

@@ -19,6 +19,8 @@ export interface RawEventLog {
   readRawEvents(tableNumber: number, fromId?: number): IterableIterator<StoredRawEvent>;
   /** Highest raw event id committed, 0 when none. */
   lastRawEventId(): number;
+  /** Every table that has raw events, in table order. */
+  tablesWithRawEvents(): number[];
 }
 
 interface RawRow {
@@ -86,5 +88,6 @@ export function createRawEventLog(db: Database): RawEventLog {
     appendRawEvents: (batch) => (batch.length === 0 ? [] : appendAll(batch)),
     readRawEvents,
     lastRawEventId: () => maxId.get() as number,
+    tablesWithRawEvents: () => db.prepare('SELECT DISTINCT table_number FROM raw_events ORDER BY table_number').pluck().all() as number[],
   };
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SerialTransport, type PortStream } from '../../daemon/transport/serial-transport.ts';
-import { mockBinding as MockBinding, mockPortFactory } from './helpers.ts';
+import { mockBinding as MockBinding, mockPortFactory, settle } from './helpers.ts';
 
 interface MockPortBinding {
   openOptions: Record<string, unknown>;
@@ -41,7 +41,7 @@ describe('SerialTransport over the mock binding', () => {
     await t.write(Uint8Array.of(0x40, 0x42));
     expect([...binding.recording]).toEqual([0x40, 0x42]);
     binding.emitData(Buffer.from([0x8e, 0x00, 0x05, 0x1c, 0x01]));
-    await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 50 && chunks.flat().length < 5; i++) await settle(1);
     expect(chunks.flat()).toEqual([0x8e, 0x00, 0x05, 0x1c, 0x01]);
     await t.close();
     await t.close();
@@ -61,8 +61,9 @@ describe('SerialTransport over the mock binding', () => {
     const closed = new Promise<Error | null>((resolve) => t.on('close', resolve));
     await t.open();
     t.on('data', () => {});
-    await new Promise((r) => setTimeout(r, 10));
     const binding = bindingOf(streams) as unknown as { pendingRead: ((err?: Error) => void) | null };
+    // The stream starts reading once data is wanted: wait for its read to be pending.
+    for (let i = 0; i < 50 && typeof binding.pendingRead !== 'function'; i++) await settle(1);
     expect(binding.pendingRead).toBeTypeOf('function');
     binding.pendingRead?.(new Error('EIO: device removed'));
     const reason = await closed;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GameState } from '../../protocols/feed/model.ts';
+import type { Timeline } from '../../protocols/feed/timeline.ts';
 import { openStore } from '../../daemon/store/store.ts';
 import { eventually, getJson, runCli, servingUrl, type Child } from '../runtime/daemon-child.ts';
 
@@ -60,8 +61,19 @@ describe('arbiter actions on a running daemon', () => {
     expect(live.status).toBe('finished');
     expect(live.result).toBe('0-1');
     expect(await (await fetch(`${game}/pgn`)).text()).toMatch(/\[Result "0-1"\]/);
-    // The board plays on past the decision; the finished game takes no more moves.
-    await new Promise((r) => setTimeout(r, 1500));
+    // The board plays on past the decision (its field changes are stored: the arbiter's timeline
+    // shows them after the decision); the finished game takes no more moves.
+    await eventually(
+      async () => {
+        const res = await fetch(`${url}/api/arbiter/games/r1-t1/timeline`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        const t = (await res.json()) as Timeline;
+        const decision = t.steps.findIndex((s) => s.kind === 'arbiter');
+        const fieldsAfter = t.steps.slice(decision + 1).filter((s) => s.event?.type === 'field').length;
+        return decision >= 0 && fieldsAfter >= 4 ? true : undefined;
+      },
+      20_000,
+      'the board to move on after the result',
+    );
     const moves = (await getJson<GameState>(game)).moves.map((m) => m.uci);
     expect(moves).toEqual(live.moves.map((m) => m.uci));
 

@@ -119,14 +119,22 @@ async function crashAndRestart(dir: string, outageMs: number): Promise<string> {
       },
       60_000,
       `all ${expected.length} plies on both tables`,
-    ).catch(async (e) => {
+    ).catch(async (e: Error) => {
+      // Say what the games and the restarted daemon showed, in the failure itself.
       const games = await Promise.all([1, 2].map((t) => getJson<GameState>(`${url}/api/games/r1-t${t}`)));
-      console.log('DEBUG', JSON.stringify(games.map((g) => [g.ply, g.status, g.moves.map((m) => m.san).join(' '), g.incidents.map((i) => i.kind + ':' + i.message)])), expected.join(' '));
-      console.log('SECOND', (second.stdout() + second.stderr()).split('\n').filter((l) => /catch|derived|warn|error/i.test(l)).join('\n').slice(0, 4000));
-      throw e;
+      const shown = JSON.stringify(games.map((g) => [g.ply, g.status, g.moves.map((m) => m.san).join(' '), g.incidents.map((i) => `${i.kind}:${i.message}`)]));
+      const warnings = (second.stdout() + second.stderr()).split('\n').filter((l) => /catch|derived|warn|error/i.test(l)).join('\n').slice(0, 4000);
+      throw new Error(`${e.message}\nwanted: ${expected.join(' ')}\ngames: ${shown}\nrestarted daemon: ${warnings}`);
     });
-    // Let the last clock presses land, then compare.
-    await new Promise((r) => setTimeout(r, 1500));
+    // The last clock presses confirm the last moves: compare once both games have them.
+    await eventually(
+      async () => {
+        const games = await Promise.all([1, 2].map((t) => getJson<GameState>(`${url}/api/games/r1-t${t}`)));
+        return games.every((g) => sansOf(g).join(' ') === expected.join(' ') && g.moves.at(-1)?.clockMs !== null) ? true : undefined;
+      },
+      10_000,
+      'the last moves confirmed by their clock presses',
+    );
     for (const t of [1, 2]) {
       const g = await getJson<GameState>(`${url}/api/games/r1-t${t}`);
       expect(sansOf(g), `table ${t}`).toEqual(expected);

@@ -1,0 +1,62 @@
+import type { Logger } from '../log/logger.ts';
+import { DerivedRows, type ClockRow } from '../runtime/derived-rows.ts';
+import type { HallRouter } from '../runtime/hall-router.ts';
+import type { StoredRawEvent } from '../store/types.ts';
+import type { Store } from '../store/store.ts';
+
+/** Writes what the engines derived (games, moves, clocks, results, incidents) into the store. */
+export interface DerivedWriter {
+  /** Brings one game's derived rows up to its engine's state. */
+  reconcile: (gameId: string) => void;
+  clockReadings: (rows: ClockRow[]) => void;
+  /** Routes a committed batch of raw events into the games' engines, then writes what they derived. */
+  committed: (batch: readonly StoredRawEvent[]) => void;
+}
+
+/** `tables`: the hall's tables; raw events of others (a store written by another config) are not routed. */
+export function derivedWriter(store: Store, tournamentId: number, router: HallRouter, tables: ReadonlySet<number>, log: Logger): DerivedWriter {
+  const derived = new DerivedRows(store, (round) => store.round(tournamentId, round)?.id ?? null);
+  const live = router.live;
+  const reconcile = (gameId: string): void => {
+    const g = live.game(gameId);
+    if (!g) return;
+    // One game's rows failing must not keep the others from being written; the raw events are
+    // stored, so the next reconcile (next batch, or the next start) tries again.
+    try {
+      const r = derived.reconcile(g, g.round - 1);
+      for (const p of r.problems) log.warn('derived row not written', { gameId, problem: p });
+    } catch (e) {
+      log.error('derived rows not written', { gameId, error: String(e) });
+    }
+  };
+  const clockReadings = (rows: ClockRow[]): void => {
+    try {
+      derived.clockReadings(rows);
+    } catch (e) {
+      log.error('clock readings not written', { error: String(e) });
+    }
+  };
+  return {
+    reconcile,
+    clockReadings,
+    committed: (batch) => {
+      const touched = new Set<string>();
+      const clocks: ClockRow[] = [];
+      for (const e of batch) {
+        if (!tables.has(e.tableNumber)) continue;
+        const track = router.track(e.tableNumber);
+        if (!e.event) {
+          track.lastEventId = e.id;
+          continue;
+        }
+        if (track.gameId) touched.add(track.gameId);
+        const to = router.route(e.tableNumber, e.event, e.id);
+        if (!to) continue;
+        touched.add(to);
+        if (e.event.type === 'clock') clocks.push({ game: live.progress(to)!, rawEventId: e.id, wallMs: e.wallMs, reading: e.event });
+      }
+      clockReadings(clocks);
+      for (const id of touched) reconcile(id);
+    },
+  };
+}

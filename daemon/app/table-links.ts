@@ -1,0 +1,39 @@
+import { BoardSession } from '../board/session.ts';
+import type { Timers } from '../board/timers.ts';
+import type { BusTableLink, TableLink } from '../runtime/bus-tables.ts';
+import type { HallRouter, TableTrack } from '../runtime/hall-router.ts';
+import type { EmulatedLine } from '../simulation/emulator-binding.ts';
+import type { BoardcastConfig } from '../tournament/config.ts';
+import type { HallBoard } from './hall-boards.ts';
+
+/** A table as the running daemon holds it: where its events go, and the link to its board. */
+export interface HallTable {
+  track: TableTrack;
+  board: string;
+  session: TableLink;
+  link: EmulatedLine | null;
+}
+
+/** A link per table: its bus line's, or a board session of its own that catches up from the board's log. */
+export function tableLinks(boards: readonly HallBoard[], busLinks: ReadonlyMap<number, BusTableLink>, router: HallRouter, config: BoardcastConfig, timers: Timers): HallTable[] {
+  return boards.map((b) => ({
+    track: router.track(b.number),
+    board: b.board,
+    link: b.link,
+    session:
+      busLinks.get(b.number) ??
+      new BoardSession({
+        transport: b.transport!,
+        timers,
+        // After a reconnect or a restart, the board's EEPROM log fills in what happened meanwhile,
+        // from where the stored events left off.
+        catchUp: () => {
+          const t = router.track(b.number);
+          // A board never seen (fresh data directory, a table added, the daemon started late):
+          // its game since the pieces were last set up comes from the log too.
+          return t.seenBoard ? { board: t.board, recentFields: t.recentFields, lastAt: t.lastAt } : 'unknown';
+        },
+        whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left',
+      }),
+  }));
+}
