@@ -53,7 +53,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const chessgroundAssets = join(packageDir('chessground'), 'assets');
+const chessgroundAssets = join(packageDir('@lichess-org/chessground'), 'assets');
 
 /** HTTP API, viewer and websocket feed on one port. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {

@@ -1,6 +1,6 @@
-import { Chessground } from 'chessground';
-import type { Api } from 'chessground/api';
-import type { Key } from 'chessground/types';
+import { Chessground } from '@lichess-org/chessground';
+import type { Api } from '@lichess-org/chessground/api';
+import type { Key } from '@lichess-org/chessground/types';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { ReplayLabel, Timeline, TimelineStep } from '../../protocols/feed/timeline.ts';
 import { h, setText } from './dom.ts';
