@@ -16,6 +16,16 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** Run `PRAGMA quick_check` (reads every page: slow on big files) to detect damage beyond the header. */
   quickCheck?: boolean;
+  /** FULL (default: a committed event survives a power cut) or NORMAL (benchmarks compare the two). */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+/** How the connection is set up, for checks and `boardcast` tools. */
+export interface StoreSettings {
+  journalMode: string;
+  /** SQLite's synchronous level: 2 = FULL, 1 = NORMAL. */
+  synchronous: number;
+  schemaVersion: number;
 }
 
 export type Store = RawEventLog &
@@ -27,8 +37,9 @@ export type Store = RawEventLog &
     readonly file: string;
     /** Runs `fn` in one IMMEDIATE transaction (all or nothing); nested calls join the outer one. */
     transaction<T>(fn: () => T): T;
-    /** The underlying connection, for tests and tooling (schema checks, ad-hoc reads). */
-    readonly db: Database.Database;
+    settings(): StoreSettings;
+    /** Folds the WAL back into the database file and truncates it. */
+    checkpoint(): void;
     close(): void;
   };
 
@@ -84,7 +95,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
       }
     }
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     db.pragma('foreign_keys = ON');
     // Take the write lock once now: another daemon holding a long write on this file is reported
     // at startup, not at the first board event.
@@ -108,7 +119,12 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
     ...createSetup(db),
     ...createGames(db),
     file,
-    db,
+    settings: () => ({
+      journalMode: db.pragma('journal_mode', { simple: true }) as string,
+      synchronous: db.pragma('synchronous', { simple: true }) as number,
+      schemaVersion: schemaVersion(db),
+    }),
+    checkpoint: () => void db.pragma('wal_checkpoint(TRUNCATE)'),
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
     close: () => db.close(),
   };

@@ -42,10 +42,9 @@ interface Figures {
 /** `offered`: events per second the producer offers (Infinity: 2,000 per tick, as fast as possible). */
 async function run(offered: number, synchronous: 'FULL' | 'NORMAL'): Promise<Figures> {
   const dir = mkdtempSync(join(process.env.BOARDCAST_BENCH_DIR ?? tmpdir(), 'boardcast-bench-'));
-  const opened = openStore(join(dir, 'bench.sqlite'));
+  const opened = openStore(join(dir, 'bench.sqlite'), { synchronous });
   if (!opened.ok) throw new Error(opened.error.message);
   const store = opened.value;
-  if (synchronous !== 'FULL') store.db.pragma(`synchronous = ${synchronous}`);
   const pool = Array.from({ length: 3000 }, (_, i) => frame(i));
   const pushedAt: number[] = []; // per event: when it was offered (ms)
   const latencies: number[] = [];

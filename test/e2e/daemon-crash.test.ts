@@ -9,6 +9,7 @@ import type { GameState } from '../../protocols/feed/model.ts';
 import { randomGame } from '../../daemon/simulation/games/random.ts';
 import { playNoisy, sessionEvents, type NoisyScript } from '../../daemon/simulation/noisy-player/player.ts';
 import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';
+import { withSql } from '../store/helpers.ts';
 
 /*
  * Crash and restart mid-round on real pseudo-terminals: `boardcast emulate` plays a scripted game
@@ -148,7 +149,7 @@ async function crashAndRestart(dir: string, outageMs: number): Promise<string> {
     const store = openStore(join(dir, 'data', 'boardcast.sqlite'));
     if (!store.ok) throw new Error(store.error.message);
     for (const t of [1, 2]) {
-      const games = store.value.db.prepare('SELECT id FROM games WHERE table_number = ?').pluck().all(t) as number[];
+      const games = withSql(store.value.file, (db) => db.prepare('SELECT id FROM games WHERE table_number = ?').pluck().all(t)) as number[];
       expect(games, `store games at table ${t}`).toHaveLength(1);
       expect(store.value.moves(games[0]!).map((m) => m.san), `stored moves at table ${t}`).toEqual(expected);
     }

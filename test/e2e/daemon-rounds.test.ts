@@ -9,6 +9,7 @@ import type { GameState, GameSummary, RoundInfo } from '../../protocols/feed/mod
 import { openStore } from '../../daemon/store/store.ts';
 import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';
 import { socatAvailable } from './socat.ts';
+import { withSql } from '../store/helpers.ts';
 
 const socat = socatAvailable('daemon-rounds');
 const TOKEN = 'rounds-e2e-secret';
@@ -153,11 +154,11 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
       [2, '1/2-1/2', 'arbiter', 'Kranjc, Eva'],
     ]);
     // Which board stood at which table.
-    const serials = store.value.db.prepare('SELECT serial, table_number FROM board_serials ORDER BY table_number').all() as { serial: string; table_number: number }[];
+    const serials = withSql(store.value.file, (db) => db.prepare('SELECT serial, table_number FROM board_serials ORDER BY table_number').all()) as { serial: string; table_number: number }[];
     // (A single board reports its short and its long serial number; both are kept.)
     expect([...new Set(serials.map((r) => `${r.table_number}:${r.serial.slice(-5)}`))]).toEqual(['1:12001', '2:12002']);
     // Clock readings are derived rows too: one per clock message routed to a game, kept once across the restart.
-    const clocks = store.value.db.prepare('SELECT c.raw_event_id AS raw, r.event_json AS ev FROM clock_readings c JOIN raw_events r ON r.id = c.raw_event_id WHERE c.game_id = ?').all(rows[0]!.id) as { raw: number; ev: string }[];
+    const clocks = withSql(store.value.file, (db) => db.prepare('SELECT c.raw_event_id AS raw, r.event_json AS ev FROM clock_readings c JOIN raw_events r ON r.id = c.raw_event_id WHERE c.game_id = ?').all(rows[0]!.id)) as { raw: number; ev: string }[];
     expect(clocks.length).toBeGreaterThan(3);
     expect(new Set(clocks.map((c) => c.raw)).size).toBe(clocks.length);
     expect(clocks.every((c) => JSON.parse(c.ev).type === 'clock')).toBe(true);

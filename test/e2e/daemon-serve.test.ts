@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { GameState, GameSummary, TournamentInfo } from '../../protocols/feed/model.ts';
 import { openStore } from '../../daemon/store/store.ts';
 import { eventually, getJson, runCli, servingUrl, type Child } from '../runtime/daemon-child.ts';
+import { withSql } from '../store/helpers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'boardcast-serve-'));
 const children: Child[] = [];
@@ -78,7 +79,7 @@ describe('restart of the embedded demo', () => {
     const store = openStore(join(data, 'boardcast.sqlite'));
     if (!store.ok) throw new Error(store.error.message);
     const before = new Map<number, string[]>();
-    for (const row of store.value.db.prepare('SELECT id, table_number FROM games WHERE round_id IS NOT NULL').all() as { id: number; table_number: number }[]) {
+    for (const row of withSql(store.value.file, (db) => db.prepare('SELECT id, table_number FROM games WHERE round_id IS NOT NULL').all()) as { id: number; table_number: number }[]) {
       before.set(row.table_number, store.value.moves(row.id).map((m) => m.uci));
     }
     store.value.close();
@@ -104,8 +105,8 @@ describe('restart of the embedded demo', () => {
     expect(await second.exit).toBe(0);
     const again = openStore(join(data, 'boardcast.sqlite'));
     if (!again.ok) throw new Error(again.error.message);
-    expect(again.value.db.prepare('SELECT COUNT(*) FROM moves WHERE superseded_by IS NOT NULL').pluck().get()).toBe(0);
-    expect(again.value.db.prepare('SELECT COUNT(*) FROM games WHERE round_id IS NOT NULL').pluck().get()).toBe(8);
+    expect(withSql(again.value.file, (db) => db.prepare('SELECT COUNT(*) FROM moves WHERE superseded_by IS NOT NULL').pluck().get())).toBe(0);
+    expect(withSql(again.value.file, (db) => db.prepare('SELECT COUNT(*) FROM games WHERE round_id IS NOT NULL').pluck().get())).toBe(8);
     again.value.close();
   }, 90_000);
 });

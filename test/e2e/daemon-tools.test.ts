@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { GameState } from '../../protocols/feed/model.ts';
 import { openStore } from '../../daemon/store/store.ts';
 import { eventually, getJson, runCli, servingUrl, type Child } from '../runtime/daemon-child.ts';
+import { withSql } from '../store/helpers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'boardcast-tools-'));
 const data = join(root, 'data');
@@ -36,7 +37,7 @@ describe('export and replay on a stored hall', () => {
 
     const store = openStore(join(data, 'boardcast.sqlite'));
     if (!store.ok) throw new Error(store.error.message);
-    const id = store.value.db.prepare('SELECT id FROM games WHERE table_number = 1 ORDER BY id').pluck().get() as number;
+    const id = withSql(store.value.file, (db) => db.prepare('SELECT id FROM games WHERE table_number = 1 ORDER BY id').pluck().get()) as number;
     const stored = store.value.moves(id).map((m) => m.san);
     store.value.close();
     expect(stored.length).toBeGreaterThanOrEqual(8);

@@ -8,6 +8,7 @@ import { openStore, type Store } from '../../daemon/store/store.ts';
 import { loadConfig } from '../../daemon/tournament/config.ts';
 import { randomGame } from '../../daemon/simulation/games/random.ts';
 import { playNoisy, sessionEvents } from '../../daemon/simulation/noisy-player/player.ts';
+import { withSql } from '../store/helpers.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -41,7 +42,7 @@ describe('DerivedRows: the store made equal to the replayed read model', () => {
     const half = Math.floor(events.length / 2);
     for (const e of events.slice(0, half)) routeEvent(live, track, e);
     derived.reconcile(live.game(track.gameId!)!, 0);
-    const id = store.db.prepare('SELECT id FROM games WHERE table_number = 4').pluck().get() as number;
+    const id = withSql(store.file, (db) => db.prepare('SELECT id FROM games WHERE table_number = 4').pluck().get()) as number;
     const before = store.moves(id).length;
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(sans.length);
@@ -58,7 +59,7 @@ describe('DerivedRows: the store made equal to the replayed read model', () => {
 
     const again = fresh.reconcile(live.game(track.gameId!)!, 0);
     expect(again).toEqual({ written: 0, problems: [] });
-    expect(store.db.prepare('SELECT COUNT(*) FROM games').pluck().get()).toBe(1);
+    expect(withSql(store.file, (db) => db.prepare('SELECT COUNT(*) FROM games').pluck().get())).toBe(1);
     expect(store.moves(id, { includeSuperseded: true })).toHaveLength(sans.length);
     store.close();
   });
@@ -71,7 +72,7 @@ describe('DerivedRows: the store made equal to the replayed read model', () => {
     const odd = { ...g, moves: g.moves.map((m, i) => ({ ...m, at: 1_700_000_000_000 + i * 333.333 })) };
     const r = new DerivedRows(store).reconcile(odd, 0);
     expect(r.problems).toEqual([]);
-    const id = store.db.prepare('SELECT id FROM games').pluck().get() as number;
+    const id = withSql(store.file, (db) => db.prepare('SELECT id FROM games').pluck().get()) as number;
     expect(store.moves(id).map((m) => m.at)).toEqual(odd.moves.map((m) => Math.round(m.at)));
     store.close();
   });
@@ -83,7 +84,7 @@ describe('DerivedRows: the store made equal to the replayed read model', () => {
     const g = live.game(track.gameId!)!;
     const derived = new DerivedRows(store);
     derived.reconcile(g, 0);
-    const id = store.db.prepare('SELECT id FROM games').pluck().get() as number;
+    const id = withSql(store.file, (db) => db.prepare('SELECT id FROM games').pluck().get()) as number;
     // A read model two plies shorter (the engine took them back): the store follows.
     const shorter = { ...g, moves: g.moves.slice(0, -2), ply: g.ply - 2, status: 'live' as const, result: '*' as const };
     const r = derived.reconcile(shorter, 0);
@@ -110,10 +111,10 @@ describe('DerivedRows: clock readings', () => {
     expect(store.lastClockRawEventId()).toBe(rows[4]!.rawEventId);
     // The start-up replay offers everything again: nothing is stored twice.
     derived.clockReadings(rows);
-    const stored = store.db.prepare('SELECT raw_event_id, white_ms, black_ms, running FROM clock_readings ORDER BY id').all() as { raw_event_id: number; white_ms: number; black_ms: number; running: string | null }[];
+    const stored = withSql(store.file, (db) => db.prepare('SELECT raw_event_id, white_ms, black_ms, running FROM clock_readings ORDER BY id').all()) as { raw_event_id: number; white_ms: number; black_ms: number; running: string | null }[];
     expect(stored.map((r) => r.raw_event_id)).toEqual(rows.map((r) => r.rawEventId));
     expect(stored.map((r) => [r.white_ms, r.black_ms, r.running])).toEqual(rows.map((r) => [r.reading.whiteMs, r.reading.blackMs, r.reading.running]));
-    expect(store.lastClock(store.db.prepare('SELECT id FROM games').pluck().get() as number)).toMatchObject({ whiteMs: rows.at(-1)!.reading.whiteMs });
+    expect(store.lastClock(withSql(store.file, (db) => db.prepare('SELECT id FROM games').pluck().get()) as number)).toMatchObject({ whiteMs: rows.at(-1)!.reading.whiteMs });
     store.close();
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RawEventWriter } from '../../daemon/store/raw-event-writer.ts';
 import type { Store } from '../../daemon/store/store.ts';
 import type { RawEventInput, StoredRawEvent } from '../../daemon/store/types.ts';
-import { clockFrame, mustOpen, tempDir } from './helpers.ts';
+import { clockFrame, mustOpen, tempDir, withSql } from './helpers.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -49,7 +49,7 @@ describe('raw events', () => {
       { ...undecoded, id: 3, raw: new Uint8Array(undecoded.raw) },
     ]);
     expect([...store.readRawEvents(1, 2)].map((e) => e.id)).toEqual([4]);
-    expect(store.db.prepare('SELECT kind FROM raw_events ORDER BY id').pluck().all()).toEqual(['clock', 'field', 'undecoded', 'clock']);
+    expect(withSql(store.file, (db) => db.prepare('SELECT kind FROM raw_events ORDER BY id').pluck().all())).toEqual(['clock', 'field', 'undecoded', 'clock']);
   });
 
   it('reads long histories in pages, including events appended while iterating', () => {
@@ -65,17 +65,17 @@ describe('raw events', () => {
 
   it('rejects UPDATE and DELETE of raw events (append-only triggers)', () => {
     store.appendRawEvents([clockFrame(1, 1)]);
-    expect(() => store.db.prepare('UPDATE raw_events SET mono_ms = 2').run()).toThrow(/append-only/);
-    expect(() => store.db.prepare("UPDATE raw_events SET raw = x'00'").run()).toThrow(/append-only/);
-    expect(() => store.db.prepare('DELETE FROM raw_events').run()).toThrow(/append-only/);
+    expect(() => withSql(store.file, (db) => db.prepare('UPDATE raw_events SET mono_ms = 2').run())).toThrow(/append-only/);
+    expect(() => withSql(store.file, (db) => db.prepare("UPDATE raw_events SET raw = x'00'").run())).toThrow(/append-only/);
+    expect(() => withSql(store.file, (db) => db.prepare('DELETE FROM raw_events').run())).toThrow(/append-only/);
     const [e] = [...store.readRawEvents(1)];
     expect(e!.monoMs).toBe(1);
   });
 
   it('rejects UPDATE and DELETE of the arbiter audit trail', () => {
     store.recordAmendment({ gameId: null, wallMs: 1, arbiter: 'IA Novak', action: 'note', reason: 'test' });
-    expect(() => store.db.prepare("UPDATE amendments SET reason = 'x'").run()).toThrow(/append-only/);
-    expect(() => store.db.prepare('DELETE FROM amendments').run()).toThrow(/append-only/);
+    expect(() => withSql(store.file, (db) => db.prepare("UPDATE amendments SET reason = 'x'").run())).toThrow(/append-only/);
+    expect(() => withSql(store.file, (db) => db.prepare('DELETE FROM amendments').run())).toThrow(/append-only/);
   });
 
   it('writes a batch all or nothing', () => {
@@ -109,11 +109,13 @@ describe('RawEventWriter', () => {
   });
 
   it('keeps a batch whose commit failed and retries it in order; nothing is lost or duplicated', async () => {
+    // A store that waits only 10 ms for the lock, then another writer that holds it.
+    store.close();
+    store = mustOpen(file, 10);
     const blocker = new Database(file);
-    blocker.prepare('BEGIN IMMEDIATE').run(); // another writer holds the write lock
+    blocker.prepare('BEGIN IMMEDIATE').run();
     const errors: string[] = [];
     const committed: number[] = [];
-    store.db.pragma('busy_timeout = 10');
     const writer = new RawEventWriter(store, {
       onCommitted: (b) => committed.push(...b.map((e) => e.monoMs)),
       onError: (e, phase, pending) => errors.push(`${phase}:${pending}:${(e as { code?: string }).code}`),

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../daemon/store/migrations.ts';
 import { openStore } from '../../daemon/store/store.ts';
-import { clockFrame, mustOpen, tempDir } from './helpers.ts';
+import { clockFrame, mustOpen, tempDir, withSql } from './helpers.ts';
 
 let dir: string;
 let cleanup: () => void;
@@ -14,14 +14,14 @@ afterEach(() => cleanup());
 describe('openStore: migrations', () => {
   it('creates every table from an empty directory and sets user_version', () => {
     const store = mustOpen(join(dir, 'nested', 'boardcast.sqlite'));
-    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.settings().schemaVersion).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
-    const tables = (store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
+    const tables = withSql(store.file, (db) => db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
     expect(tables).toEqual(
       ['amendments', 'board_serials', 'clock_readings', 'games', 'hall_tables', 'incidents', 'moves', 'pairings', 'players', 'raw_events', 'rounds', 'tournaments'],
     );
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(store.settings().journalMode).toBe('wal');
+    expect(store.settings().synchronous).toBe(2); // FULL
     store.close();
   });
 
@@ -31,7 +31,7 @@ describe('openStore: migrations', () => {
     a.appendRawEvents([clockFrame(1, 10), clockFrame(1, 20)]);
     a.close();
     const b = mustOpen(file);
-    expect(b.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(b.settings().schemaVersion).toBe(SCHEMA_VERSION);
     expect([...b.readRawEvents(1)].map((e) => e.monoMs)).toEqual([10, 20]);
     b.close();
     const c = mustOpen(file);
@@ -73,7 +73,7 @@ describe('openStore: locked and corrupt files', () => {
     other.close();
     // The holder's write survived and the file is still a good store.
     const s = mustOpen(file);
-    expect(s.db.prepare('SELECT name FROM players').pluck().all()).toEqual(['holder']);
+    expect(withSql(s.file, (db) => db.prepare('SELECT name FROM players').pluck().all())).toEqual(['holder']);
     s.close();
   });
 
@@ -108,7 +108,7 @@ describe('openStore: locked and corrupt files', () => {
     const file = join(dir, 'damaged.sqlite');
     const s = mustOpen(file);
     s.appendRawEvents(Array.from({ length: 2000 }, (_, i) => clockFrame(1, i)));
-    s.db.pragma('wal_checkpoint(TRUNCATE)');
+    s.checkpoint();
     s.close();
     const bytes = readFileSync(file);
     const pageSize = bytes.readUInt16BE(16);

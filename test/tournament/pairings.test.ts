@@ -5,7 +5,7 @@ import type { Store } from '../../daemon/store/store.ts';
 import { parseCsv } from '../../daemon/tournament/csv.ts';
 import { importPairings, pairingsFormatOf, parsePairings } from '../../daemon/tournament/import-pairings.ts';
 import { parseTrf } from '../../daemon/tournament/trf.ts';
-import { mustOpen, tempDir } from '../store/helpers.ts';
+import { mustOpen, tempDir, withSql } from '../store/helpers.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/pairings', name), 'utf8');
 
@@ -138,7 +138,7 @@ describe('importPairings into the store', () => {
     store.close();
     cleanup();
   });
-  const count = (table: string) => store.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
+  const count = (table: string) => withSql(store.file, (db) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get());
 
   it('imports a TRF round: players with titles, ratings, federations and FIDE ids, pairings by table', () => {
     const parsed = parsePairings(fixture('ljubljana-open-r3.trf'), 'trf', 3);
