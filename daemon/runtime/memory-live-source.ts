@@ -3,6 +3,7 @@ import { applyToGame } from '../../protocols/feed/apply.ts';
 import { GameEngine } from '../reconstruction/engine.ts';
 import type { ArbiterCommand, Consequence, EngineOptions, GameEvent, Incident, Termination } from '../reconstruction/game-events.ts';
 import { pgnFromReadModel } from '../../protocols/feed/pgn.ts';
+import { INITIAL_FEN } from 'chessops/fen';
 import type {
   ChangeListener,
   ClockState,
@@ -18,7 +19,6 @@ import type {
   TournamentInfo,
 } from '../../protocols/feed/model.ts';
 
-const STANDARD_START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 export interface MemoryGameConfig {
   id: GameId;
@@ -131,7 +131,7 @@ export class MemoryLiveSource implements LiveSource {
   }
 
   private createTable(g: MemoryGameConfig): void {
-    const startFen = g.engine?.start?.fen ?? STANDARD_START;
+    const startFen = g.engine?.start?.fen ?? INITIAL_FEN;
     this.tables.set(g.id, {
       cfg: g,
       engine: new GameEngine(g.engine ?? { rules: { edition: '2018', category: 'standard' } }),

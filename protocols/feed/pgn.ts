@@ -1,11 +1,6 @@
 import type { GameState, LiveSource, PlayerInfo, RoundInfo, TournamentInfo } from './model.ts';
-
-const STANDARD_START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
-
-/** PGN tag values escape backslash and quote (PGN standard §8.1.1). */
-function tag(name: string, value: string): string {
-  return `[${name} "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`;
-}
+import { INITIAL_FEN } from 'chessops/fen';
+import { ChildNode, makePgn, Node, type PgnNodeData } from 'chessops/pgn';
 
 /** %clk h:mm:ss as broadcast formats expect (whole seconds, rounded down like the DGT display). */
 export function formatClk(ms: number): string {
@@ -22,20 +17,28 @@ function pgnDate(iso: string | null): string {
   return m ? `${m[1]}.${m[2]}.${m[3]}` : '????.??.??';
 }
 
-function playerTags(side: 'White' | 'Black', p: PlayerInfo): string[] {
-  const out = [];
-  if (p.title) out.push(tag(`${side}Title`, p.title));
-  if (p.rating !== null) out.push(tag(`${side}Elo`, String(p.rating)));
-  if (p.federation) out.push(tag(`${side}Fed`, p.federation));
-  if (p.fideId !== null) out.push(tag(`${side}FideId`, String(p.fideId)));
+function playerTags(side: 'White' | 'Black', p: PlayerInfo): [string, string][] {
+  const out: [string, string][] = [];
+  if (p.title) out.push([`${side}Title`, p.title]);
+  if (p.rating !== null) out.push([`${side}Elo`, String(p.rating)]);
+  if (p.federation) out.push([`${side}Fed`, p.federation]);
+  if (p.fideId !== null) out.push([`${side}FideId`, String(p.fideId)]);
   return out;
 }
 
-/** Move number and side to move from the start FEN's last two fields. */
-function startCounters(fen: string): { fullmove: number; blackFirst: boolean } {
-  const parts = fen.split(' ');
-  const fullmove = Number.parseInt(parts[5] ?? '1', 10);
-  return { fullmove: Number.isFinite(fullmove) && fullmove > 0 ? fullmove : 1, blackFirst: parts[1] === 'b' };
+/** Movetext lines are kept under 80 characters (PGN §8.2.1), breaking between tokens, never inside a comment. */
+function wrapMovetext(line: string): string {
+  const units = line.match(/\{[^}]*\}|\S+/g) ?? [];
+  const lines: string[] = [];
+  let current = '';
+  for (const unit of units) {
+    if (current.length > 0 && current.length + 1 + unit.length > 79) {
+      lines.push(current);
+      current = unit;
+    } else current = current.length > 0 ? `${current} ${unit}` : unit;
+  }
+  if (current) lines.push(current);
+  return lines.join('\n');
 }
 
 /**
@@ -44,48 +47,37 @@ function startCounters(fen: string): { fullmove: number; blackFirst: boolean } {
  * and `{[%clk h:mm:ss]}` after every move that has a clock reading (as Lichess/ChessBase read it).
  */
 export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: GameState): string {
-  const tags = [
-    tag('Event', t.name),
-    tag('Site', t.site ?? '?'),
-    tag('Date', pgnDate(round?.date ?? t.startDate)),
-    tag('Round', `${g.round}.${g.table}`),
-    tag('White', g.white.name),
-    tag('Black', g.black.name),
-    tag('Result', g.result),
+  const headers = new Map<string, string>([
+    ['Event', t.name],
+    ['Site', t.site ?? '?'],
+    ['Date', pgnDate(round?.date ?? t.startDate)],
+    ['Round', `${g.round}.${g.table}`],
+    ['White', g.white.name],
+    ['Black', g.black.name],
+    ['Result', g.result],
     ...playerTags('White', g.white),
     ...playerTags('Black', g.black),
-  ];
-  if (t.timeControl) tags.push(tag('TimeControl', t.timeControl));
-  if (t.variant === 'chess960') tags.push(tag('Variant', 'Chess960'));
-  if (t.variant === 'chess960' || g.startFen !== STANDARD_START) {
-    tags.push(tag('SetUp', '1'), tag('FEN', g.startFen));
+  ]);
+  if (t.timeControl) headers.set('TimeControl', t.timeControl);
+  if (t.variant === 'chess960') headers.set('Variant', 'Chess960');
+  if (t.variant === 'chess960' || g.startFen !== INITIAL_FEN) {
+    headers.set('SetUp', '1');
+    headers.set('FEN', g.startFen);
   }
-  if (g.termination) tags.push(tag('Termination', g.termination));
-  tags.push(tag('Board', String(g.table)));
+  if (g.termination) headers.set('Termination', g.termination);
+  headers.set('Board', String(g.table));
 
-  const { fullmove, blackFirst } = startCounters(g.startFen);
-  const tokens: string[] = [];
-  g.moves.forEach((m, i) => {
-    const blackToMove = (i % 2 === 1) !== blackFirst;
-    const moveNo = fullmove + Math.floor((i + (blackFirst ? 1 : 0)) / 2);
-    if (!blackToMove) tokens.push(`${moveNo}.`);
-    else if (i === 0) tokens.push(`${moveNo}...`);
-    tokens.push(m.san);
-    if (m.clockMs !== null) tokens.push(`{ [%clk ${formatClk(m.clockMs)}] }`);
-  });
-  tokens.push(g.result);
-
-  // Movetext lines are kept under 80 characters (PGN §8.2.1).
-  const lines: string[] = [];
-  let line = '';
-  for (const tok of tokens) {
-    if (line.length > 0 && line.length + 1 + tok.length > 79) {
-      lines.push(line);
-      line = tok;
-    } else line = line.length > 0 ? `${line} ${tok}` : tok;
+  // chessops writes the tags (escaped), the move numbers (from the FEN's counters) and the comments.
+  const moves = new Node<PgnNodeData>();
+  let at: Node<PgnNodeData> = moves;
+  for (const m of g.moves) {
+    const node = new ChildNode<PgnNodeData>({ san: m.san, ...(m.clockMs !== null ? { comments: [`[%clk ${formatClk(m.clockMs)}]`] } : {}) });
+    at.children.push(node);
+    at = node;
   }
-  if (line) lines.push(line);
-  return `${tags.join('\n')}\n\n${lines.join('\n')}\n`;
+  const text = makePgn({ headers, moves });
+  const blank = text.indexOf('\n\n');
+  return `${text.slice(0, blank + 2)}${wrapMovetext(text.slice(blank + 2).trimEnd())}\n`;
 }
 
 /** `pgn()` for sources that keep no PGN of their own. */

@@ -1,12 +1,11 @@
 import type { NormalMove, Role } from 'chessops';
 import { Chess } from 'chessops/chess';
-import { makeFen, parseFen } from 'chessops/fen';
+import { makeFen, parseFen, INITIAL_FEN } from 'chessops/fen';
 import { makeSanAndPlay } from 'chessops/san';
 import { squareRank } from 'chessops/util';
 import type { SourceGame } from './game.ts';
 import { Prng } from './prng.ts';
 
-const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const PROMOTIONS: readonly Role[] = ['queen', 'rook', 'bishop', 'knight'];
 
 /**
@@ -52,7 +51,7 @@ export interface RandomGameOptions {
  */
 export function randomGame(seed: number, opts: RandomGameOptions = {}): SourceGame {
   const rng = new Prng(seed);
-  const startFen = opts.chess960 ? chess960Fen(rng.int(0, 959)) : STANDARD_FEN;
+  const startFen = opts.chess960 ? chess960Fen(rng.int(0, 959)) : INITIAL_FEN;
   const pos = Chess.fromSetup(parseFen(startFen).unwrap()).unwrap();
   const cap = Math.max(1, Math.min(opts.maxPlies ?? 120, rng.int(40, opts.maxPlies ?? 120)));
   const moves: NormalMove[] = [];
