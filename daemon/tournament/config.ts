@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { serialToBusAddress } from '../../protocols/dgt/bus.ts';
 import { CONFIG_DIR } from '../install/paths.ts';
+import { CONFIG_SCHEMA, type RawConfig } from './config-schema.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { GameCategory, HallTable, RulesEdition, TournamentSetup } from '../store/types.ts';
 import { normaliseTimeControl, pgnTimeControl, type TimeControl, type TimeControlConfig } from './time-control.ts';
@@ -66,7 +67,7 @@ export const SCHEMA_FILE = resolve(configDir, 'boardcast.schema.json');
 export const DEFAULT_CONFIG_FILE = resolve(configDir, 'default.json');
 
 type Schema = Record<string, unknown>;
-const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Schema;
+const schema = CONFIG_SCHEMA as unknown as Schema;
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
 ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
 const validate = ajv.compile(schema);
@@ -113,24 +114,14 @@ function describe(e: ErrorObject): string {
   return `${keyPath(e.instancePath)}: ${e.message ?? 'is invalid'}`;
 }
 
-interface RawConfig {
-  event: { name: string; site: string; federation?: string; chiefArbiter?: string };
-  rounds: { count: number; dates: string[]; start: RoundStart };
-  timeControl: TimeControlConfig;
-  rules: { edition: RulesEdition; category: GameCategory; chess960: boolean };
-  tables: TableConfig[];
-  httpPort: number;
-  httpHost: string;
-  dataDir: string;
-  emulate?: EmulateConfig;
-}
-
 /** Checks the schema cannot express: uniqueness and consistency across keys. */
 function crossChecks(c: RawConfig): string[] {
+  const tables = c.tables ?? [];
+  const dates = c.rounds.dates ?? [];
   const problems: string[] = [];
   const numbers = new Map<number, number>();
   const boards = new Map<string, number>();
-  c.tables.forEach((t, i) => {
+  tables.forEach((t, i) => {
     const n = numbers.get(t.number);
     if (n !== undefined) problems.push(`tables[${i}].number: table ${t.number} is already used by tables[${n}]`);
     else numbers.set(t.number, i);
@@ -138,11 +129,11 @@ function crossChecks(c: RawConfig): string[] {
     if (b !== undefined) problems.push(`tables[${i}].board: board ${t.board} is already on tables[${b}]`);
     else boards.set(t.board, i);
   });
-  problems.push(...busChecks(c.tables));
-  if (c.rounds.dates.length > c.rounds.count) {
-    problems.push(`rounds.dates: ${c.rounds.dates.length} dates for ${c.rounds.count} rounds`);
+  problems.push(...busChecks(tables));
+  if (dates.length > c.rounds.count) {
+    problems.push(`rounds.dates: ${dates.length} dates for ${c.rounds.count} rounds`);
   }
-  if (c.tables.length === 0 && !c.emulate) {
+  if (tables.length === 0 && !c.emulate) {
     problems.push('tables: must list at least one table (or add an "emulate" section)');
   }
   return problems;
@@ -153,7 +144,7 @@ function crossChecks(c: RawConfig): string[] {
  * serial's decimal value as 14 bits), so `board` must be that serial, two boards on one line must
  * not share an address, and a line cannot also be opened as a single board's port.
  */
-function busChecks(tables: readonly TableConfig[]): string[] {
+function busChecks(tables: readonly { board: string; bus?: string | undefined }[]): string[] {
   const problems: string[] = [];
   const singlePorts = new Map<string, number>();
   tables.forEach((t, i) => {
@@ -210,27 +201,30 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     }
     return err({ file: source, messages });
   }
-  const c = data as unknown as RawConfig;
+  const c = data as RawConfig;
   const problems = crossChecks(c);
   if (problems.length > 0) return err({ file: source, messages: problems.map((p) => `config error: ${p}`) });
 
+  // ajv has filled in every `default` of the schema (useDefaults): the `!`s below read those.
+  const rules = c.rules!;
+  const e = c.emulate;
   return ok({
     source,
     event: {
       name: c.event.name,
-      site: c.event.site,
+      site: c.event.site!,
       federation: c.event.federation ?? null,
       chiefArbiter: c.event.chiefArbiter ?? null,
     },
-    rounds: { count: c.rounds.count, dates: c.rounds.dates, start: c.rounds.start },
+    rounds: { count: c.rounds.count, dates: c.rounds.dates!, start: c.rounds.start! },
     timeControl: normaliseTimeControl(c.timeControl),
-    rules: c.rules,
-    tables: c.tables,
-    httpPort: c.httpPort,
-    httpHost: c.httpHost,
-    dataDir: resolve(baseDir, c.dataDir),
-    emulate: c.emulate
-      ? { ...c.emulate, games: c.emulate.games === 'random' ? 'random' : resolve(baseDir, c.emulate.games) }
+    rules: { edition: rules.edition!, category: rules.category!, chess960: rules.chess960! },
+    tables: c.tables!.map((t) => ({ number: t.number, board: t.board, ...(t.bus !== undefined ? { bus: t.bus } : {}), whiteOnClock: t.whiteOnClock! })),
+    httpPort: c.httpPort!,
+    httpHost: c.httpHost!,
+    dataDir: resolve(baseDir, c.dataDir!),
+    emulate: e
+      ? { count: e.count, games: e.games === 'random' ? 'random' : resolve(baseDir, e.games!), seed: e.seed!, noise: e.noise!, serialBase: e.serialBase! }
       : null,
   });
 }

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hallTables, loadConfig, tournamentSetup } from '../../daemon/tournament/config.ts';
+import { hallTables, loadConfig, SCHEMA_FILE, tournamentSetup } from '../../daemon/tournament/config.ts';
+import { configSchemaJson } from '../../daemon/tournament/config-schema.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'boardcast-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -200,5 +201,11 @@ describe('loadConfig', () => {
     const missing = loadConfig(join(dir, 'nope.json'));
     expect(missing.ok ? '' : missing.error.messages[0]).toMatch(/cannot read .*nope\.json: ENOENT/);
     expect(errorsOf('{"event": ')[0]).toMatch(/is not valid JSON/);
+  });
+});
+
+describe('the config schema file', () => {
+  it('is what the schema in the code writes (npm run schema rewrites it)', () => {
+    expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(configSchemaJson());
   });
 });

@@ -1,0 +1,114 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+// The config's one schema: ajv validates a file against it, the TypeScript type of a validated
+// config is derived from it (`RawConfig`), and config/boardcast.schema.json (for editors) is
+// written from it by `npm run schema` (a test fails when the file is out of date).
+// `x-message` is what a person is told when the value under it is wrong (config.ts reads it).
+
+/** A string that must be one of `values` (kept as JSON Schema `enum`, so errors list the choices). */
+function oneOf<T extends string>(values: readonly T[], options: Record<string, unknown> = {}): TSchema & { static: T } {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+}
+
+const TimeControlObject = Type.Object(
+  {
+    baseMinutes: Type.Number({ exclusiveMinimum: 0 }),
+    incrementSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
+    movesToSecondPeriod: Type.Optional(Type.Integer({ minimum: 1 })),
+    secondPeriodMinutes: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+const Table = Type.Object(
+  {
+    number: Type.Integer({ minimum: 1, maximum: 999 }),
+    board: Type.String({
+      pattern: '^(/[^\\s]+|COM\\d+|\\d{5})$',
+      'x-message': 'must be an absolute device path (/dev/ttyUSB0, a pseudo-terminal such as /tmp/boards/board1), COMn, or a 5-digit serial number',
+    }),
+    bus: Type.Optional(
+      Type.String({
+        pattern: '^(/[^\\s]+|COM\\d+)$',
+        'x-message': 'must be the absolute device path of the DGT bus line the board hangs on (/dev/ttyUSB2, a pseudo-terminal such as /tmp/boards/bus1) or COMn',
+      }),
+    ),
+    whiteOnClock: Type.Optional(oneOf(['left', 'right'] as const, { default: 'left' })),
+  },
+  { additionalProperties: false },
+);
+
+export const CONFIG_SCHEMA = Type.Object(
+  {
+    $schema: Type.Optional(Type.String()),
+    event: Type.Object(
+      {
+        name: Type.String({ minLength: 1, 'x-message': 'must be a non-empty event name' }),
+        site: Type.Optional(Type.String({ default: '' })),
+        federation: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', 'x-message': 'must be a three-letter federation code such as "SLO"' })),
+        chiefArbiter: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    rounds: Type.Object(
+      {
+        count: Type.Integer({ minimum: 1, maximum: 99 }),
+        dates: Type.Optional(Type.Array(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-message': 'must be an ISO date YYYY-MM-DD' }), { default: [] })),
+        start: Type.Optional(
+          Type.Unsafe<'board' | 'arbiter'>({
+            enum: ['board', 'arbiter'],
+            default: 'board',
+            'x-message':
+              'must be "board" (a table\'s next game opens when its board is set up again after a game) or "arbiter" (games open when the arbiter starts the round)',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    timeControl: Type.Union([Type.String({ pattern: '^\\d+(\\.\\d+)?\\+\\d+$' }), TimeControlObject], {
+      'x-message': 'must be FIDE-style "90+30" (minutes + seconds increment) or {"baseMinutes": 90, "incrementSeconds": 30}',
+    }),
+    rules: Type.Optional(
+      Type.Object(
+        {
+          edition: Type.Optional(oneOf(['2018', '2009', '1997'] as const, { default: '2018' })),
+          category: Type.Optional(oneOf(['standard', 'rapid', 'blitz'] as const, { default: 'standard' })),
+          chess960: Type.Optional(Type.Boolean({ default: false })),
+        },
+        { additionalProperties: false, default: {} },
+      ),
+    ),
+    tables: Type.Optional(Type.Array(Table, { default: [] })),
+    httpPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 8080 })),
+    httpHost: Type.Optional(Type.String({ minLength: 1, default: '127.0.0.1' })),
+    dataDir: Type.Optional(Type.String({ minLength: 1, default: './data' })),
+    emulate: Type.Optional(
+      Type.Object(
+        {
+          count: Type.Integer({ minimum: 1, maximum: 500 }),
+          games: Type.Optional(Type.String({ minLength: 1, default: 'random', 'x-message': 'must be "random" or a path to a PGN file or directory' })),
+          seed: Type.Optional(Type.Integer({ default: 1 })),
+          noise: Type.Optional(Type.String({ minLength: 1, default: 'clean' })),
+          serialBase: Type.Optional(Type.Integer({ minimum: 10000, maximum: 99999, default: 10001 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'https://boardcast.invalid/boardcast.schema.json',
+    title: 'boardcast configuration',
+    description:
+      'One tournament hall: the event, its rounds and rules, the tables with their boards, and where the daemon serves and stores. config/README.md documents every key.',
+    additionalProperties: false,
+  },
+);
+
+/** A config as written in the file, after ajv has validated it and filled in the defaults. */
+export type RawConfig = Static<typeof CONFIG_SCHEMA>;
+
+/** config/boardcast.schema.json as `npm run schema` writes it. */
+export function configSchemaJson(): string {
+  return `${JSON.stringify(CONFIG_SCHEMA, null, 2)}\n`;
+}
