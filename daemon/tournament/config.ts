@@ -6,7 +6,7 @@ import { CONFIG_DIR } from '../install/paths.ts';
 import { CONFIG_SCHEMA, type RawConfig } from './config-schema.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { GameCategory, HallTable, RulesEdition, TournamentSetup } from '../store/types.ts';
-import { normaliseTimeControl, pgnTimeControl, type TimeControl, type TimeControlConfig } from './time-control.ts';
+import { normaliseTimeControl, pgnTimeControl, type TimeControl } from './time-control.ts';
 
 export interface TableConfig {
   number: number;
