@@ -1,3 +1,7 @@
+import { Type } from '@sinclair/typebox';
+import { validator } from '../../protocols/validation.ts';
+import type { Result } from '../../protocols/result.ts';
+
 /**
  * The LiveChess eBoard websocket API (DGT LiveChess 2, ws://localhost:1982/api/v1.0) as a real
  * client speaks it: lichess's DGT play page (lila ui/dgt/src/play.ts). Every request carries a
@@ -12,7 +16,8 @@ export type ClientMessage =
   | { call: 'unsubscribe'; id: number; subscription: number }
   | { call: 'call'; id: number; subscription: number; method: string; param: Record<string, unknown> };
 
-export type Decoded = { ok: true; value: ClientMessage } | { ok: false; id: number | null; message: string };
+/** A decoded call, or the error to answer with (echoing the call's id when it had one). */
+export type Decoded = Result<ClientMessage, { id: number | null; message: string }>;
 
 export interface LiveChessClock {
   /** Remaining whole seconds. */
@@ -48,37 +53,64 @@ export type ServerMessage =
   | { response: 'feed'; id: number; param: EboardEvent }
   | { response: 'error'; id: number | null; param: { message: string } };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+const Id = Type.Integer({ 'x-message': 'must be an integer' });
+
+/** The calls as they arrive on the wire, one schema each (the `call` field picks it). */
+const WIRE_CALLS = {
+  eboards: Type.Object({ call: Type.Literal('eboards'), id: Id }),
+  subscribe: Type.Object({
+    call: Type.Literal('subscribe'),
+    id: Id,
+    param: Type.Object({ feed: Type.String(), id: Id, param: Type.Object({ serialnr: Type.String() }) }, { 'x-message': 'must be {feed, id, param: {serialnr}}' }),
+  }),
+  unsubscribe: Type.Object({ call: Type.Literal('unsubscribe'), id: Id, param: Type.Object({ id: Id }, { 'x-message': 'must be {id}' }) }),
+  call: Type.Object({
+    call: Type.Literal('call'),
+    id: Id,
+    param: Type.Object({ id: Id, method: Type.String(), param: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { 'x-message': 'must be {id, method, param}' }),
+  }),
+};
+const checkCall = {
+  eboards: validator(WIRE_CALLS.eboards, 'the call'),
+  subscribe: validator(WIRE_CALLS.subscribe, 'the call'),
+  unsubscribe: validator(WIRE_CALLS.unsubscribe, 'the call'),
+  call: validator(WIRE_CALLS.call, 'the call'),
+};
 
 export function decodeClientMessage(text: string): Decoded {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch {
-    return { ok: false, id: null, message: 'not JSON' };
+    return { ok: false, error: { id: null, message: 'not JSON' } };
   }
-  if (!isObject(v)) return { ok: false, id: null, message: 'not a JSON object' };
-  const id = isId(v.id) ? v.id : null;
-  if (id === null) return { ok: false, id: null, message: 'missing integer "id"' };
-  const bad = (message: string): Decoded => ({ ok: false, id, message });
-  const p = v.param;
-  switch (v.call) {
-    case 'eboards':
-      return { ok: true, value: { call: 'eboards', id } };
-    case 'subscribe': {
-      if (!isObject(p) || typeof p.feed !== 'string' || !isId(p.id)) return bad('subscribe needs param {feed, id, param}');
-      const serialnr = isObject(p.param) ? p.param.serialnr : undefined;
-      if (typeof serialnr !== 'string') return bad('subscribe needs param.param.serialnr');
-      return { ok: true, value: { call: 'subscribe', id, feed: p.feed, subscription: p.id, serialnr } };
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, error: { id: null, message: 'not a JSON object' } };
+  const raw = v as Record<string, unknown>;
+  const id = typeof raw.id === 'number' && Number.isInteger(raw.id) ? raw.id : null;
+  if (id === null) return { ok: false, error: { id: null, message: 'missing integer "id"' } };
+  const bad = (message: string): Decoded => ({ ok: false, error: { id, message } });
+  const call = raw.call;
+  if (typeof call !== 'string' || !Object.hasOwn(WIRE_CALLS, call)) return bad(`unknown call ${JSON.stringify(call)}`);
+  switch (call as keyof typeof WIRE_CALLS) {
+    case 'eboards': {
+      const c = checkCall.eboards(raw);
+      return c.ok ? { ok: true, value: { call: 'eboards', id } } : bad(c.error);
     }
-    case 'unsubscribe':
-      if (!isObject(p) || !isId(p.id)) return bad('unsubscribe needs param {id}');
-      return { ok: true, value: { call: 'unsubscribe', id, subscription: p.id } };
-    case 'call':
-      if (!isObject(p) || !isId(p.id) || typeof p.method !== 'string') return bad('call needs param {id, method, param}');
-      return { ok: true, value: { call: 'call', id, subscription: p.id, method: p.method, param: isObject(p.param) ? p.param : {} } };
-    default:
-      return bad(`unknown call ${JSON.stringify(v.call)}`);
+    case 'subscribe': {
+      const c = checkCall.subscribe(raw);
+      if (!c.ok) return bad(`subscribe: ${c.error}`);
+      const p = c.value.param;
+      return { ok: true, value: { call: 'subscribe', id, feed: p.feed, subscription: p.id, serialnr: p.param.serialnr } };
+    }
+    case 'unsubscribe': {
+      const c = checkCall.unsubscribe(raw);
+      return c.ok ? { ok: true, value: { call: 'unsubscribe', id, subscription: c.value.param.id } } : bad(`unsubscribe: ${c.error}`);
+    }
+    case 'call': {
+      const c = checkCall.call(raw);
+      if (!c.ok) return bad(`call: ${c.error}`);
+      const p = c.value.param;
+      return { ok: true, value: { call: 'call', id, subscription: p.id, method: p.method, param: p.param ?? {} } };
+    }
   }
 }

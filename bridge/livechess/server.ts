@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import { currentGame, eboardEvent, liveChessClock, resolveSetupPly } from './board-view.ts';
+import type { Result } from '../../protocols/result.ts';
 import { decodeClientMessage, type BoardState, type ClientMessage, type EboardInfo, type ServerMessage } from './messages.ts';
 
 export const LIVECHESS_PATH = '/api/v1.0';
@@ -33,7 +34,8 @@ export interface LiveChessApi {
   close(): Promise<void>;
 }
 
-export type StartResult = { ok: true; api: LiveChessApi } | { ok: false; message: string };
+/** The running API, or why it could not listen. */
+export type StartResult = Result<LiveChessApi, string>;
 
 interface Subscription {
   serialnr: string;
@@ -146,7 +148,7 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
       const d = decodeClientMessage((data as Buffer).toString('utf8'));
       if (!d.ok) {
         stats.badMessages++;
-        send(ws, { response: 'error', id: d.id, param: { message: d.message } });
+        send(ws, { response: 'error', id: d.error.id, param: { message: d.error.message } });
         return;
       }
       handle(ws, subs, d.value);
@@ -171,13 +173,13 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
   if (listened !== null) {
     unsubscribe();
     wss.close();
-    return { ok: false, message: `LiveChess API could not listen on ${listened}` };
+    return { ok: false, error: `LiveChess API could not listen on ${listened}` };
   }
   const port = (http.address() as AddressInfo).port;
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
   return {
     ok: true,
-    api: {
+    value: {
       url: `ws://${hostInUrl}:${port}${LIVECHESS_PATH}`,
       port,
       stats,

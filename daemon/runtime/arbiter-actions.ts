@@ -1,4 +1,6 @@
+import { Type } from '@sinclair/typebox';
 import { INITIAL_FEN } from 'chessops/fen';
+import { validator } from '../../protocols/validation.ts';
 import type { GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { Store } from '../store/store.ts';
@@ -21,23 +23,20 @@ export interface RoundReport {
 
 export type RoundHandler = (round: number, action: RoundAction) => Result<RoundReport, ArbiterFailure>;
 
-const MAX_TEXT = 500;
 const fail = (status: ArbiterFailure['status'], code: string, message: string): Result<never, ArbiterFailure> => err({ status, code, message });
 
-/** Validates a request body; bad input is a 400 value naming what is wrong, never an exception. */
+const Text = Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { 'x-message': 'must be a string of at most 500 characters' }));
+/** A round start or close body: who and why, and (close) whether to close with games unfinished. */
+const checkRoundBody = validator(Type.Object({ arbiter: Text, reason: Text, force: Type.Optional(Type.Boolean({ 'x-message': 'must be true or false' })) }), 'the body');
+
+/** Validates a request body against its schema; bad input is a 400 value naming what is wrong, never an exception. */
 export function parseRoundAction(kind: string, body: unknown): Result<RoundAction, ArbiterFailure> {
   if (!(ROUND_ACTIONS as readonly string[]).includes(kind)) return fail(404, 'no-such-endpoint', `no round action ${JSON.stringify(kind)}: use start or close`);
-  const b = (body ?? {}) as Record<string, unknown>;
-  if (typeof b !== 'object' || Array.isArray(b)) return fail(400, 'bad-request', 'the body must be a JSON object');
-  const texts: Record<'arbiter' | 'reason', string> = { arbiter: 'arbiter', reason: kind === 'start' ? 'round started' : 'round closed' };
-  for (const field of ['arbiter', 'reason'] as const) {
-    const v = b[field];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'string' || v.length > MAX_TEXT) return fail(400, 'bad-request', `${field} must be a string of at most ${MAX_TEXT} characters`);
-    if (v.trim()) texts[field] = v.trim();
-  }
+  const checked = checkRoundBody(body ?? {});
+  if (!checked.ok) return fail(400, 'bad-request', checked.error);
+  const b = checked.value;
+  const texts = { arbiter: b.arbiter?.trim() || 'arbiter', reason: b.reason?.trim() || (kind === 'start' ? 'round started' : 'round closed') };
   if (kind === 'start') return ok({ kind: 'start', ...texts });
-  if (b.force !== undefined && typeof b.force !== 'boolean') return fail(400, 'bad-request', `force must be true or false, got ${JSON.stringify(b.force)}`);
   return ok({ kind: 'close', force: b.force === true, ...texts });
 }
 

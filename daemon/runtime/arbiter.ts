@@ -1,4 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { parseFen } from 'chessops/fen';
+import { validator } from '../../protocols/validation.ts';
 import type { ArbiterCommand } from '../reconstruction/game-events.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
 import { err, ok, type Result } from '../store/result.ts';
@@ -23,44 +25,48 @@ export interface ArbiterFailure {
 /** Applies one validated action to a game; the daemon records it before it applies it. */
 export type ArbiterHandler = (gameId: string, action: ArbiterAction) => Result<GameState, ArbiterFailure>;
 
-const RESULTS = ['1-0', '0-1', '1/2-1/2'] as const;
 const MAX_TEXT = 500;
+/** Who acted and why (both optional): free text, bounded. */
+const Text = Type.Optional(Type.Union([Type.String({ maxLength: MAX_TEXT }), Type.Null()], { 'x-message': `must be a string of at most ${MAX_TEXT} characters` }));
+
+/** The request bodies, one schema each: what is accepted and, through `Static`, its type. */
+const ARBITER_BODIES = {
+  result: Type.Object({
+    result: Type.Unsafe<'1-0' | '0-1' | '1/2-1/2'>({ type: 'string', enum: ['1-0', '0-1', '1/2-1/2'], 'x-message': 'must be one of 1-0, 0-1, 1/2-1/2' }),
+    reason: Text,
+    arbiter: Text,
+  }),
+  // A ply beyond any game's length is refused here, not stored: no game has 10,000 plies.
+  reinstate: Type.Object({ ply: Type.Integer({ minimum: 0, maximum: 10_000, 'x-message': 'must be a whole number of plies from 0 to 10000' }), reason: Text, arbiter: Text }),
+  position: Type.Object({ fen: Type.String({ maxLength: 200, 'x-message': 'must be a FEN string' }), reason: Text, arbiter: Text }),
+};
+const checkBody = {
+  result: validator(ARBITER_BODIES.result, 'the body'),
+  reinstate: validator(ARBITER_BODIES.reinstate, 'the body'),
+  position: validator(ARBITER_BODIES.position, 'the body'),
+};
 
 const bad = (message: string): Result<never, ArbiterFailure> => err({ status: 400, code: 'bad-request', message });
+const textOr = (v: string | null | undefined, fallback: string): string => (typeof v === 'string' && v.trim() ? v.trim() : fallback);
 
-function text(body: Record<string, unknown>, field: string, fallback: string): Result<string, ArbiterFailure> {
-  const v = body[field];
-  if (v === undefined || v === null) return ok(fallback);
-  if (typeof v !== 'string' || v.length > MAX_TEXT) return bad(`${field} must be a string of at most ${MAX_TEXT} characters`);
-  return ok(v.trim() || fallback);
-}
-
-/** Validates a request body; bad input is a 400 value naming what is wrong, never an exception. */
+/** Validates a request body against its schema; bad input is a 400 value naming what is wrong, never an exception. */
 export function parseArbiterAction(kind: string, body: unknown): Result<ArbiterAction, ArbiterFailure> {
   if (!(ARBITER_ACTIONS as readonly string[]).includes(kind)) return err({ status: 404, code: 'no-such-endpoint', message: `no arbiter action ${JSON.stringify(kind)}` });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return bad('the body must be a JSON object');
-  const b = body as Record<string, unknown>;
-  const reason = text(b, 'reason', 'arbiter decision');
-  if (!reason.ok) return reason;
-  const arbiter = text(b, 'arbiter', 'arbiter');
-  if (!arbiter.ok) return arbiter;
-  const common = { reason: reason.value, arbiter: arbiter.value };
-  switch (kind as ArbiterActionKind) {
-    case 'result': {
-      const r = b.result;
-      if (typeof r !== 'string' || !(RESULTS as readonly string[]).includes(r)) return bad(`result must be one of ${RESULTS.join(', ')}, got ${JSON.stringify(r ?? null)}`);
-      return ok({ kind: 'result', result: r as (typeof RESULTS)[number], ...common });
-    }
-    case 'reinstate': {
-      const p = b.ply;
-      if (typeof p !== 'number' || !Number.isInteger(p) || p < 0) return bad(`ply must be a non-negative integer, got ${JSON.stringify(p ?? null)}`);
-      return ok({ kind: 'reinstate', ply: p, ...common });
-    }
+  const k = kind as ArbiterActionKind;
+  const checked = checkBody[k](body);
+  if (!checked.ok) return bad(checked.error);
+  const b = checked.value;
+  const common = { reason: textOr(b.reason, 'arbiter decision'), arbiter: textOr(b.arbiter, 'arbiter') };
+  switch (k) {
+    case 'result':
+      return ok({ kind: 'result', result: (b as Static<typeof ARBITER_BODIES.result>).result, ...common });
+    case 'reinstate':
+      return ok({ kind: 'reinstate', ply: (b as Static<typeof ARBITER_BODIES.reinstate>).ply, ...common });
     case 'position': {
-      const f = b.fen;
-      if (typeof f !== 'string' || f.length > 200) return bad('fen must be a FEN string');
-      if (parseFen(f.trim()).isErr) return bad(`fen is not a valid FEN: ${JSON.stringify(f)}`);
-      return ok({ kind: 'position', fen: f.trim(), ...common });
+      const fen = (b as Static<typeof ARBITER_BODIES.position>).fen.trim();
+      if (parseFen(fen).isErr) return bad(`fen is not a valid FEN: ${JSON.stringify(fen)}`);
+      return ok({ kind: 'position', fen, ...common });
     }
   }
 }

@@ -2,6 +2,7 @@ import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
 import type { Store } from '../store/store.ts';
 import type { ResultSource } from '../store/types.ts';
+import type { Result } from '../../protocols/result.ts';
 
 /** Who ended a game, from the read model's termination text (daemon/server/memory-live-source.ts). */
 function resultSourceOf(termination: string | null): ResultSource {
@@ -104,8 +105,8 @@ export class DerivedRows {
   reconcile(g: GameState, index: number): { written: number; problems: string[] } {
     const problems: string[] = [];
     let written = 0;
-    const note = (r: { ok: boolean; error?: string } | { ok: true; value: void } | { ok: false; error: string }): void => {
-      if (!r.ok) problems.push(String((r as { error: string }).error));
+    const note = (r: Result<void, string>): void => {
+      if (!r.ok) problems.push(r.error);
       else written++;
     };
     this.store.transaction(() => {

@@ -255,7 +255,7 @@ export class FeedHub {
     const decoded = decodeClientMessage(data.toString('utf8'));
     if (!decoded.ok) {
       this.stats.badMessages++;
-      this.error(client, decoded.code, decoded.message);
+      this.error(client, decoded.error.code, decoded.error.message);
       return;
     }
     const msg = decoded.value;

@@ -68,7 +68,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   if (opts.viewer !== false) {
     const built = await bundleViewer();
     if (built.ok) {
-      const { js, css } = built.bundle;
+      const { js, css } = built.value;
       app.get('/viewer.js', (_req, res) => {
         res.type('text/javascript').set('Cache-Control', 'no-cache').send(js);
       });
@@ -82,7 +82,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           res.type('text/html').send(page);
         });
       }
-    } else viewerError = built.message;
+    } else viewerError = built.error;
   }
   if (opts.bridges !== false) mountBridges(app, opts.source, { lcc: { serialOf: opts.bridges?.serialOf } });
   app.use((req, res) => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUILT_VIEWER_DIR, PACKAGE_ROOT, RUNNING_BUILT } from '../install/paths.ts';
+import { err, ok, type Result } from '../../protocols/result.ts';
 
 export interface ViewerBundle {
   js: string;
@@ -14,21 +15,21 @@ export interface ViewerBundle {
  * tests) bundles viewer/src in memory with esbuild (a dev dependency), so it never serves a stale
  * build. Failures come back as values: the API still works without a viewer.
  */
-export async function bundleViewer(): Promise<{ ok: true; bundle: ViewerBundle } | { ok: false; message: string }> {
+export async function bundleViewer(): Promise<Result<ViewerBundle, string>> {
   if (RUNNING_BUILT) {
     try {
       const js = readFileSync(join(BUILT_VIEWER_DIR, 'viewer.js'), 'utf8');
       const css = readFileSync(join(BUILT_VIEWER_DIR, 'viewer.css'), 'utf8');
-      return { ok: true, bundle: { js, css } };
+      return ok({ js, css });
     } catch (e) {
-      return { ok: false, message: `the built viewer is missing (${(e as Error).message}); run npm run build` };
+      return err(`the built viewer is missing (${(e as Error).message}); run npm run build`);
     }
   }
   try {
     const script = pathToFileURL(join(PACKAGE_ROOT, 'viewer', 'build.mjs')).href;
     const { bundleViewerSources } = (await import(script)) as { bundleViewerSources: (root: string) => Promise<ViewerBundle> };
-    return { ok: true, bundle: await bundleViewerSources(PACKAGE_ROOT) };
+    return ok(await bundleViewerSources(PACKAGE_ROOT));
   } catch (e) {
-    return { ok: false, message: (e as Error).message };
+    return err((e as Error).message);
   }
 }

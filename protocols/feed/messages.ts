@@ -1,3 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { Result } from '../result.ts';
+import { validator } from '../validation.ts';
 import type {
   GameChange,
   GameState,
@@ -17,10 +20,15 @@ export const FEED_VERSION = 1;
 export const FEED_PATH = '/ws';
 
 /** What a client can follow: the whole tournament, one round, or one game. */
-export type Scope =
-  | { kind: 'tournament' }
-  | { kind: 'round'; round: number }
-  | { kind: 'game'; gameId: string };
+const ScopeSchema = Type.Union(
+  [
+    Type.Object({ kind: Type.Literal('tournament') }),
+    Type.Object({ kind: Type.Literal('round'), round: Type.Integer({ minimum: 1 }) }),
+    Type.Object({ kind: Type.Literal('game'), gameId: Type.String({ minLength: 1, maxLength: 200 }) }),
+  ],
+  { 'x-message': 'must be {"kind":"tournament"}, {"kind":"round","round":<positive integer>} or {"kind":"game","gameId":"<id>"}' },
+);
+export type Scope = Static<typeof ScopeSchema>;
 
 /** Canonical text form of a scope, also the `scope` field of server messages: "tournament", "round:3", "game:<id>". */
 export function scopeKey(s: Scope): string {
@@ -35,17 +43,28 @@ export function scopeKey(s: Scope): string {
 }
 
 /** Where a client left off in a scope's stream: `epoch` changes when the server restarts. */
-export interface ResumePoint {
-  epoch: string;
-  seq: number;
-}
+const ResumePointSchema = Type.Object(
+  { epoch: Type.String({ maxLength: 200 }), seq: Type.Integer({ minimum: 0 }) },
+  { 'x-message': 'must be {epoch: string, seq: non-negative integer}' },
+);
+export type ResumePoint = Static<typeof ResumePointSchema>;
 
-export type ClientMessage =
+const V = Type.Literal(FEED_VERSION);
+
+/** The client's messages, one schema each (the envelope's `type` picks it): the types below come from them. */
+const CLIENT_MESSAGES = {
   /** Become an arbiter client (sees incidents) for subscriptions made after this. */
-  | { v: 1; type: 'auth'; token: string }
-  | { v: 1; type: 'subscribe'; scope: Scope; since?: ResumePoint }
-  | { v: 1; type: 'unsubscribe'; scope: Scope }
-  | { v: 1; type: 'ping'; t?: number };
+  auth: Type.Object({ v: V, type: Type.Literal('auth'), token: Type.String({ maxLength: 1000 }) }),
+  subscribe: Type.Object({ v: V, type: Type.Literal('subscribe'), scope: ScopeSchema, since: Type.Optional(ResumePointSchema) }),
+  unsubscribe: Type.Object({ v: V, type: Type.Literal('unsubscribe'), scope: ScopeSchema }),
+  ping: Type.Object({ v: V, type: Type.Literal('ping'), t: Type.Optional(Type.Number()) }),
+};
+
+export type ClientMessage = { [K in keyof typeof CLIENT_MESSAGES]: Static<(typeof CLIENT_MESSAGES)[K]> }[keyof typeof CLIENT_MESSAGES];
+
+const checkClient = Object.fromEntries(Object.entries(CLIENT_MESSAGES).map(([type, schema]) => [type, validator(schema, 'the message')])) as {
+  [K in keyof typeof CLIENT_MESSAGES]: (data: unknown) => Result<Static<(typeof CLIENT_MESSAGES)[K]>, string>;
+};
 
 export type Role = 'public' | 'arbiter';
 
@@ -94,27 +113,10 @@ export function encode(msg: ServerMessage | ClientMessage): string {
   return JSON.stringify(msg);
 }
 
-export type Decoded<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string };
+/** A decoded frame, or the error to answer with. */
+export type Decoded<T> = Result<T, { code: ErrorCode; message: string }>;
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
-function parseScope(x: unknown): Scope | string {
-  if (!isObj(x)) return 'scope must be an object';
-  switch (x.kind) {
-    case 'tournament':
-      return { kind: 'tournament' };
-    case 'round':
-      return Number.isInteger(x.round) && (x.round as number) >= 1
-        ? { kind: 'round', round: x.round as number }
-        : 'scope.round must be a positive integer';
-    case 'game':
-      return typeof x.gameId === 'string' && x.gameId.length > 0 && x.gameId.length <= 200
-        ? { kind: 'game', gameId: x.gameId }
-        : 'scope.gameId must be a non-empty string';
-    default:
-      return 'scope.kind must be "tournament", "round" or "game"';
-  }
-}
 
 /** Validates one client frame. Never throws: bad input is a value with a message for the client. */
 export function decodeClientMessage(text: string): Decoded<ClientMessage> {
@@ -122,35 +124,16 @@ export function decodeClientMessage(text: string): Decoded<ClientMessage> {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return { ok: false, code: 'bad-json', message: `not JSON: ${(e as Error).message}` };
+    return { ok: false, error: { code: 'bad-json', message: `not JSON: ${(e as Error).message}` } };
   }
-  if (!isObj(raw)) return { ok: false, code: 'bad-message', message: 'a message must be a JSON object' };
+  if (!isObj(raw)) return { ok: false, error: { code: 'bad-message', message: 'a message must be a JSON object' } };
   if (raw.v !== FEED_VERSION) {
-    return { ok: false, code: 'unsupported-version', message: `unsupported protocol version ${JSON.stringify(raw.v)}; this server speaks v${FEED_VERSION}` };
+    return { ok: false, error: { code: 'unsupported-version', message: `unsupported protocol version ${JSON.stringify(raw.v)}; this server speaks v${FEED_VERSION}` } };
   }
-  const bad = (message: string): Decoded<ClientMessage> => ({ ok: false, code: 'bad-message', message });
-  switch (raw.type) {
-    case 'auth':
-      return typeof raw.token === 'string' && raw.token.length <= 1000
-        ? { ok: true, value: { v: 1, type: 'auth', token: raw.token } }
-        : bad('auth.token must be a string');
-    case 'subscribe':
-    case 'unsubscribe': {
-      const scope = parseScope(raw.scope);
-      if (typeof scope === 'string') return bad(scope);
-      if (raw.type === 'unsubscribe') return { ok: true, value: { v: 1, type: 'unsubscribe', scope } };
-      if (raw.since === undefined) return { ok: true, value: { v: 1, type: 'subscribe', scope } };
-      const s = raw.since;
-      if (!isObj(s) || typeof s.epoch !== 'string' || !Number.isInteger(s.seq) || (s.seq as number) < 0) {
-        return bad('since must be {epoch: string, seq: non-negative integer}');
-      }
-      return { ok: true, value: { v: 1, type: 'subscribe', scope, since: { epoch: s.epoch, seq: s.seq as number } } };
-    }
-    case 'ping':
-      return { ok: true, value: typeof raw.t === 'number' ? { v: 1, type: 'ping', t: raw.t } : { v: 1, type: 'ping' } };
-    default:
-      return bad(`unknown message type ${JSON.stringify(raw.type)}`);
-  }
+  const type = raw.type;
+  if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGES, type)) return { ok: false, error: { code: 'bad-message', message: `unknown message type ${JSON.stringify(type)}` } };
+  const checked: Result<ClientMessage, string> = checkClient[type as keyof typeof CLIENT_MESSAGES](raw);
+  return checked.ok ? { ok: true, value: checked.value } : { ok: false, error: { code: 'bad-message', message: checked.error } };
 }
 
 /** Client side: parses a server frame, checking only the envelope (the server is trusted for bodies). */
@@ -159,10 +142,10 @@ export function decodeServerMessage(text: string): Decoded<ServerMessage> {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return { ok: false, code: 'bad-json', message: `not JSON: ${(e as Error).message}` };
+    return { ok: false, error: { code: 'bad-json', message: `not JSON: ${(e as Error).message}` } };
   }
   if (!isObj(raw) || raw.v !== FEED_VERSION || typeof raw.type !== 'string') {
-    return { ok: false, code: 'bad-message', message: 'not a v1 server message' };
+    return { ok: false, error: { code: 'bad-message', message: 'not a v1 server message' } };
   }
   return { ok: true, value: raw as unknown as ServerMessage };
 }

@@ -58,8 +58,8 @@ beforeAll(async () => {
   hall = new Hall({ tables: 2 });
   hall.connectAll();
   const started = await startLiveChessApi({ source: hall.source, boards: () => boards, port: 0 });
-  if (!started.ok) throw new Error(started.message);
-  api = started.api;
+  if (!started.ok) throw new Error(started.error);
+  api = started.value;
 });
 afterAll(async () => {
   await api?.close();
@@ -176,6 +176,6 @@ describe('LiveChess eBoard API', () => {
   it('reports a taken port as a value', async () => {
     const again = await startLiveChessApi({ source: hall.source, boards: () => boards, port: api.port });
     expect(again.ok).toBe(false);
-    if (!again.ok) expect(again.message).toContain('EADDRINUSE');
+    if (!again.ok) expect(again.error).toContain('EADDRINUSE');
   });
 });

@@ -27,7 +27,7 @@ describe('feed protocol validation', () => {
     for (const [text, code] of bad) {
       const d = decodeClientMessage(text);
       expect(d.ok, text).toBe(false);
-      if (!d.ok) expect(d.code, text).toBe(code);
+      if (!d.ok) expect(d.error.code, text).toBe(code);
     }
   });
 });

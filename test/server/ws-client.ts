@@ -11,7 +11,7 @@ export class TestClient {
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
       const d = decodeServerMessage((data as Buffer).toString('utf8'));
-      if (!d.ok) throw new Error(`bad server frame: ${d.message}`);
+      if (!d.ok) throw new Error(`bad server frame: ${d.error.message}`);
       this.messages.push(d.value);
       for (let i = this.waiters.length - 1; i >= 0; i--) {
         const w = this.waiters[i]!;
