@@ -13,7 +13,11 @@ ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
 /** "/scope/round" → "scope.round", "/actions/3/at" → "actions[3].at" */
 export function keyPath(pointer: string): string {
   let out = '';
-  for (const p of pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))) out += /^\d+$/.test(p) ? `[${p}]` : out === '' ? p : `.${p}`;
+  for (const p of pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')))
+    out += /^\d+$/.test(p) ? `[${p}]` : out === '' ? p : `.${p}`;
   return out;
 }
 
@@ -25,7 +29,10 @@ function customMessage(schema: TSchema, schemaPath: string): { message: string; 
   let node: unknown = schema;
   let found: { message: string; depth: number } | undefined;
   let depth = 0;
-  const segs = schemaPath.replace(/^#\/?/, '').split('/').filter((x) => x !== '');
+  const segs = schemaPath
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((x) => x !== '');
   for (let i = 0; ; i++) {
     if (node === null || typeof node !== 'object') break;
     const msg = (node as Record<string, unknown>)['x-message'];
@@ -49,7 +56,13 @@ function describe(schema: TSchema, e: ErrorObject, what: string): string {
   }
   const custom = customMessage(schema, e.schemaPath);
   if (custom) {
-    const at = keyPath(e.instancePath.split('/').slice(0, custom.depth + 1).join('/')) || what;
+    const at =
+      keyPath(
+        e.instancePath
+          .split('/')
+          .slice(0, custom.depth + 1)
+          .join('/'),
+      ) || what;
     return `${at} ${custom.message}`;
   }
   return `${keyPath(e.instancePath) || what} ${e.message ?? 'is invalid'}`;

@@ -115,9 +115,7 @@ export function lccGame(g: GameState, serialNr: string | null): LccGame {
     chess960: chess960Number(g.startFen) ?? 518,
     result: LCC_RESULT[g.result],
     comment: g.termination,
-    clock: c
-      ? { white: Math.max(0, Math.floor(c.whiteMs / 1000)), black: Math.max(0, Math.floor(c.blackMs / 1000)), time: c.readAt, run: c.running }
-      : null,
+    clock: c ? { white: Math.max(0, Math.floor(c.whiteMs / 1000)), black: Math.max(0, Math.floor(c.blackMs / 1000)), time: c.readAt, run: c.running } : null,
     moves: g.moves.map((m, i) => lccMove(m, g.moves[i - 1])),
   };
 }

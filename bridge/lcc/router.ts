@@ -31,7 +31,10 @@ export function lccRouter(source: LiveSource, opts: LccRouterOptions = {}): Rout
     const round = source.rounds().find((x) => x.round === n);
     const games = Number.isInteger(n) ? source.games(n) : undefined;
     if (!round || !games) {
-      res.status(404).type('application/json').send(notFound(`no round ${req.params.n}`));
+      res
+        .status(404)
+        .type('application/json')
+        .send(notFound(`no round ${req.params.n}`));
       return;
     }
     const settled = round.status === 'finished';
@@ -44,7 +47,10 @@ export function lccRouter(source: LiveSource, opts: LccRouterOptions = {}): Rout
     const summary = Number.isInteger(m) && m >= 1 ? source.games(n)?.[m - 1] : undefined;
     const game = summary ? source.game(summary.id) : undefined;
     if (!game) {
-      res.status(404).type('application/json').send(notFound(`no game ${req.params.m} in round ${req.params.n}`));
+      res
+        .status(404)
+        .type('application/json')
+        .send(notFound(`no game ${req.params.m} in round ${req.params.n}`));
       return;
     }
     const body = json(lccGame(game, serialOf(game.table)));

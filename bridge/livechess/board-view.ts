@@ -7,11 +7,7 @@ export function currentGame(source: LiveSource, table: number): GameSummary | un
     .rounds()
     .flatMap((r) => source.games(r.round) ?? [])
     .filter((g) => g.table === table);
-  return (
-    atTable.filter((g) => g.status === 'live').at(-1) ??
-    atTable.find((g) => g.status === 'pending') ??
-    atTable.filter((g) => g.status === 'finished').at(-1)
-  );
+  return atTable.filter((g) => g.status === 'live').at(-1) ?? atTable.find((g) => g.status === 'pending') ?? atTable.filter((g) => g.status === 'finished').at(-1);
 }
 
 export function liveChessClock(c: ClockState | null): LiveChessClock | null {

@@ -49,9 +49,7 @@ export interface EboardEvent {
 }
 
 export type ServerMessage =
-  | { response: 'call'; id: number; param: EboardInfo[] | null }
-  | { response: 'feed'; id: number; param: EboardEvent }
-  | { response: 'error'; id: number | null; param: { message: string } };
+  { response: 'call'; id: number; param: EboardInfo[] | null } | { response: 'feed'; id: number; param: EboardEvent } | { response: 'error'; id: number | null; param: { message: string } };
 
 const Id = Type.Integer({ 'x-message': 'must be an integer' });
 

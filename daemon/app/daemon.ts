@@ -85,7 +85,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
   }
   const opendStore = opened.value;
   // Every way out before serving closes the store and releases the directory.
-  const store: Store = { ...opendStore, close: () => { opendStore.close(); lock.value.release(); } };
+  const store: Store = {
+    ...opendStore,
+    close: () => {
+      opendStore.close();
+      lock.value.release();
+    },
+  };
   try {
     return await startOnStore(opts, store);
   } catch (e) {
@@ -111,7 +117,16 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const router = hallRouter(config, live, hallPairings(store, config, emulated?.source ?? null));
   const numbers = boards.map((b) => b.number);
   const rebuilt = rebuildFromStore(store, router, numbers, log);
-  if (emulated) plugEmulatedBoards(boards, numbers.map((n) => router.track(n)), live, emulated, config, opts.pace ?? 1, log);
+  if (emulated)
+    plugEmulatedBoards(
+      boards,
+      numbers.map((n) => router.track(n)),
+      live,
+      emulated,
+      config,
+      opts.pace ?? 1,
+      log,
+    );
   const tables = tableLinks(boards, busLinks, router, config, wallTimers);
   const byNumber = new Map(tables.map((t) => [t.track.number, t]));
 
@@ -126,7 +141,11 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     onError: (e, phase, pending) => log.error(`raw event ${phase} failed`, { error: String(e), pending }),
   });
   for (const t of tables) {
-    const pairing = new FramePairing(t.track.number, () => t.session.serialNumber, (row) => writer.push(row));
+    const pairing = new FramePairing(
+      t.track.number,
+      () => t.session.serialNumber,
+      (row) => writer.push(row),
+    );
     t.session.on(tableEventHandler({ number: t.track.number, board: t.board, serial: () => t.session.serialNumber }, { store, sources, pairing, log: log.child(`table ${t.track.number}`) }));
   }
   const stopPairings = watchPairings(store, router, log);

@@ -10,7 +10,10 @@ import type { Store } from '../store/store.ts';
  * frame pairing, committed before anything is derived from them); connection states, the board's
  * serial number (recorded in board_serials), lost updates, problems and catch-ups are logged.
  */
-export function tableEventHandler(t: { number: number; board: string; serial: () => string | null }, deps: { store: Store; sources: BoardSources; pairing: FramePairing; log: Logger }): (e: TableLinkEvent) => void {
+export function tableEventHandler(
+  t: { number: number; board: string; serial: () => string | null },
+  deps: { store: Store; sources: BoardSources; pairing: FramePairing; log: Logger },
+): (e: TableLinkEvent) => void {
   const { store, sources, pairing, log } = deps;
   return (se) => {
     switch (se.type) {
@@ -30,7 +33,8 @@ export function tableEventHandler(t: { number: number; board: string; serial: ()
         const noted = store.assignBoardSerial(se.serial, t.number, Date.now());
         if (!noted.ok) log.warn('board serial not recorded', { serial: se.serial, problem: noted.error });
         // The probe matched this port, but a different board may have been plugged in there since.
-        if (isSerialNumber(t.board) && !se.serial.endsWith(t.board)) log.warn('the board on this port is not the configured one', { configured: t.board, reported: se.serial, device: sources.pathOf(t.number) });
+        if (isSerialNumber(t.board) && !se.serial.endsWith(t.board))
+          log.warn('the board on this port is not the configured one', { configured: t.board, reported: se.serial, device: sources.pathOf(t.number) });
         return;
       }
       case 'drift':

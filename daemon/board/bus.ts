@@ -1,13 +1,6 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { Color } from 'chessops';
-import {
-  BusReplyDecoder,
-  encodeBusCommand,
-  type BusCommandType,
-  type BusReply,
-  type BusReplyResult,
-  type EepromEntry,
-} from '../../protocols/dgt/index.ts';
+import { BusReplyDecoder, encodeBusCommand, type BusCommandType, type BusReply, type BusReplyResult, type EepromEntry } from '../../protocols/dgt/index.ts';
 import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
 import { clockEvent, type ClockSide } from './clock-sides.ts';

@@ -1,13 +1,5 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import {
-  catchUpFromEeprom,
-  catchUpFromStart,
-  fromStartCatchUpTimes,
-  spreadCatchUpTimes,
-  startOf,
-  type CatchUpAnchor,
-  type CatchUpFromStart,
-} from '../../protocols/dgt/ee-catchup.ts';
+import { catchUpFromEeprom, catchUpFromStart, fromStartCatchUpTimes, spreadCatchUpTimes, startOf, type CatchUpAnchor, type CatchUpFromStart } from '../../protocols/dgt/ee-catchup.ts';
 import type { EepromEntry } from '../../protocols/dgt/eeprom.ts';
 import { MSG, sizeRange } from '../../protocols/dgt/frame.ts';
 import { encodeCommand } from '../../protocols/dgt/commands.ts';
@@ -16,17 +8,7 @@ import type { ByteTransport, TransportFactory } from '../transport/byte-transpor
 import { clockEvent, type ClockSide } from './clock-sides.ts';
 import { backoffDelay, systemTimers, type Timers } from './timers.ts';
 import { stateEvent } from './state-event.ts';
-import {
-  HANDSHAKE_BYTES,
-  REQUEST_DUMP_BYTES,
-  clockCommandId,
-  clockMessageBytes,
-  newDecoder,
-  type BoardMessage,
-  type ClockCommand,
-  type ClockAck,
-  type DecoderStats,
-} from './wire.ts';
+import { HANDSHAKE_BYTES, REQUEST_DUMP_BYTES, clockCommandId, clockMessageBytes, newDecoder, type BoardMessage, type ClockCommand, type ClockAck, type DecoderStats } from './wire.ts';
 import type { DgtDecoder } from '../../protocols/dgt/index.ts';
 
 export type SessionState = 'idle' | 'connecting' | 'handshaking' | 'live' | 'retrying' | 'stopped';

@@ -1,13 +1,4 @@
-import {
-  DgtDecoder,
-  encodeClockCommand,
-  encodeCommand,
-  type BoardMessage,
-  type ClockAckMessage,
-  type ClockCommand,
-  type DecoderStats,
-  type HostCommand,
-} from '../../protocols/dgt/index.ts';
+import { DgtDecoder, encodeClockCommand, encodeCommand, type BoardMessage, type ClockAckMessage, type ClockCommand, type DecoderStats, type HostCommand } from '../../protocols/dgt/index.ts';
 
 export type { BoardMessage, ClockCommand, DecoderStats };
 export type ClockAck = ClockAckMessage;

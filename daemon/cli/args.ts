@@ -85,11 +85,7 @@ export function numberOption(value: string | undefined, name: string, bounds: Bo
 
 /** n if it is finite and within bounds; otherwise a UsageError: the command's message, or `needs` plus the bounds. */
 function within(n: number, b: Bounds, needs: string): number {
-  const ok =
-    Number.isFinite(n) &&
-    (b.above === undefined || n > b.above) &&
-    (b.min === undefined || n >= b.min) &&
-    (b.max === undefined || n <= b.max);
+  const ok = Number.isFinite(n) && (b.above === undefined || n > b.above) && (b.min === undefined || n >= b.min) && (b.max === undefined || n <= b.max);
   if (ok) return n;
   throw new UsageError(b.message ?? `${needs}${describeBounds(b)}`);
 }

@@ -26,7 +26,7 @@ async function help(): Promise<string> {
     const cmd = await load(name);
     lines.push(`  ${name.padEnd(16)} ${cmd?.summary ?? ''}`);
   }
-  lines.push('', 'Run `boardcast <command> --help` for a command\'s options.');
+  lines.push('', "Run `boardcast <command> --help` for a command's options.");
   return lines.join('\n');
 }
 

@@ -65,8 +65,7 @@ interface Alias {
   queen: number;
 }
 
-const sameMove = (a: NormalMove, b: NormalMove): boolean =>
-  a.from === b.from && a.to === b.to && a.promotion === b.promotion;
+const sameMove = (a: NormalMove, b: NormalMove): boolean => a.from === b.from && a.to === b.to && a.promotion === b.promotion;
 
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
@@ -149,8 +148,7 @@ export class GameEngine {
         if (this.started) this.end(cmd.result, 'arbiter', cmd.at);
         break;
       case 'reinstate':
-        if (this.started && Number.isInteger(cmd.ply) && cmd.ply >= 0 && cmd.ply < this.history.length - 1)
-          this.takeback(cmd.ply, cmd.at);
+        if (this.started && Number.isInteger(cmd.ply) && cmd.ply >= 0 && cmd.ply < this.history.length - 1) this.takeback(cmd.ply, cmd.at);
         break;
       case 'set-position': {
         const setup = parseFen(cmd.fen);
@@ -259,10 +257,7 @@ export class GameEngine {
       ply: this.plyCount(),
       article: '',
       consequences: [],
-      message:
-        differences.length === 0
-          ? 'Board reconnected and in step with the game.'
-          : `Board reconnected; ${differences.length} square(s) differ from the game.`,
+      message: differences.length === 0 ? 'Board reconnected and in step with the game.' : `Board reconnected; ${differences.length} square(s) differ from the game.`,
       differences,
     });
   }
@@ -368,8 +363,7 @@ export class GameEngine {
     const top = this.top();
     const ruling = illegalMoveRuling(this.rules, kind, by, count, this.posOf(top), top.fen);
     const ply = this.plyCount();
-    if (kind === 'clock-without-move')
-      this.incident({ kind, by, count, at, ply, ...ruling, message: `${by} pressed the clock without moving (irregularity #${count}).` });
+    if (kind === 'clock-without-move') this.incident({ kind, by, count, at, ply, ...ruling, message: `${by} pressed the clock without moving (irregularity #${count}).` });
     else
       this.incident({
         kind: 'illegal-move',
@@ -485,10 +479,7 @@ export class GameEngine {
       at,
       ply: n,
       article: '',
-      consequences:
-        found.count > 1
-          ? [{ kind: 'arbiter-decides', note: 'several move sequences lead to this board; check the score sheets' }]
-          : [],
+      consequences: found.count > 1 ? [{ kind: 'arbiter-decides', note: 'several move sequences lead to this board; check the score sheets' }] : [],
       message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${found.count > 1 ? ' (ambiguous)' : ''}.`,
     });
     for (const m of found.moves) {

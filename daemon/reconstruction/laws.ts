@@ -20,9 +20,7 @@ export function illegalMoveRuling(
   const opponent: Color = by === 'white' ? 'black' : 'white';
   const loss: GameResult = by === 'white' ? '0-1' : '1-0';
   // 7.5.5: the loss becomes a draw when the opponent cannot mate by any series of legal moves.
-  const lossOrDraw: Consequence = pos.hasInsufficientMaterial(opponent)
-    ? { kind: 'game-drawn', reason: 'opponent-cannot-checkmate' }
-    : { kind: 'game-lost', loser: by, result: loss };
+  const lossOrDraw: Consequence = pos.hasInsufficientMaterial(opponent) ? { kind: 'game-drawn', reason: 'opponent-cannot-checkmate' } : { kind: 'game-lost', loser: by, result: loss };
   const out: Consequence[] = [];
   if (kind === 'illegal-move') out.push({ kind: 'position-reinstated', fen: fenBefore });
   const { edition, category } = rules;
@@ -33,8 +31,7 @@ export function illegalMoveRuling(
     const appendix = category === 'rapid' ? ', A.4.2' : category === 'blitz' ? ', A.4.2, B.3' : '';
     if (kind === 'pawn-not-replaced') out.push({ kind: 'pawn-becomes-queen', square: promotionSquare });
     out.push(count >= 2 ? lossOrDraw : minutes(category === 'blitz' ? 1 : 2));
-    if (category !== 'standard')
-      out.push({ kind: 'arbiter-decides', note: 'only if noticed before the opponent completes the next move (A.4.2)' });
+    if (category !== 'standard') out.push({ kind: 'arbiter-decides', note: 'only if noticed before the opponent completes the next move (A.4.2)' });
     return { article: `${base}, 7.5.5${appendix} (2018)`, consequences: out };
   }
 
@@ -44,8 +41,7 @@ export function illegalMoveRuling(
       out.push({ kind: 'claim-required', by: opponent }, { kind: 'win-claimable', by: opponent, result: loss });
       return { article: 'B.3c (2009)', consequences: out };
     }
-    if (kind === 'clock-without-move')
-      out.push({ kind: 'arbiter-decides', note: 'the 2009 Laws have no article for a press without a move' });
+    if (kind === 'clock-without-move') out.push({ kind: 'arbiter-decides', note: 'the 2009 Laws have no article for a press without a move' });
     else out.push(count >= 3 ? lossOrDraw : minutes(2));
     if (category === 'rapid') {
       out.unshift({ kind: 'claim-required', by: opponent });

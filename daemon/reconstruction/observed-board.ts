@@ -99,8 +99,7 @@ export class ObservedBoard {
     const out: SquareDifference[] = [];
     const exp = this.expected;
     if (!exp) return out;
-    for (let s = 0; s < 64; s++)
-      if (this.mismatch[s]) out.push({ square: makeSquare(s), expected: exp[s]!, seen: this.seen[s]! });
+    for (let s = 0; s < 64; s++) if (this.mismatch[s]) out.push({ square: makeSquare(s), expected: exp[s]!, seen: this.seen[s]! });
     return out;
   }
 

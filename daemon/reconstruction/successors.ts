@@ -167,6 +167,4 @@ export function matchMove(pos: Chess, codes: Uint8Array, seen: ArrayLike<number>
   return undefined;
 }
 
-const ROLE_OF_CODE: readonly (Role | undefined)[] = [
-  undefined, 'pawn', 'rook', 'knight', 'bishop', 'king', 'queen', 'pawn', 'rook', 'knight', 'bishop', 'king', 'queen',
-];
+const ROLE_OF_CODE: readonly (Role | undefined)[] = [undefined, 'pawn', 'rook', 'knight', 'bishop', 'king', 'queen', 'pawn', 'rook', 'knight', 'bishop', 'king', 'queen'];

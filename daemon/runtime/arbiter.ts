@@ -97,8 +97,7 @@ export interface AmendmentDetail {
 
 /** A round start or close as its amendment row stores it (`afterRawEventId`: the store's last raw event then). */
 export type RoundAmendmentDetail =
-  | { kind: 'start-round'; round: number; tables: number[]; at: number; afterRawEventId: number }
-  | { kind: 'close-round'; round: number; at: number; force: boolean; afterRawEventId: number };
+  { kind: 'start-round'; round: number; tables: number[]; at: number; afterRawEventId: number } | { kind: 'close-round'; round: number; at: number; force: boolean; afterRawEventId: number };
 
 /** A hall command read back from the audit trail, with the place in the event stream it goes. */
 export interface StoredHallCommand {

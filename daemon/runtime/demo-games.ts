@@ -26,7 +26,10 @@ export function loadSourceGames(path: string): SourceGame[] | string {
   let files: string[];
   try {
     files = statSync(path).isDirectory()
-      ? readdirSync(path).filter((f) => f.endsWith('.pgn')).sort().map((f) => join(path, f))
+      ? readdirSync(path)
+          .filter((f) => f.endsWith('.pgn'))
+          .sort()
+          .map((f) => join(path, f))
       : [path];
   } catch (e) {
     return `cannot read games from ${path}: ${(e as Error).message}`;
@@ -127,7 +130,13 @@ export function resultPieceActions(game: SourceGame, after: number): PhysicalAct
 export function resumePoint(script: TableGame, plies: number): number {
   if (plies <= 0) return 0;
   const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' } });
-  const events = [{ type: 'dump' as const, at: 0, board: script.board.slice() }, ...observe(script.actions.filter((a): a is PhysicalAction => a.kind !== 'button'), { board: script.board, clock: script.clock })];
+  const events = [
+    { type: 'dump' as const, at: 0, board: script.board.slice() },
+    ...observe(
+      script.actions.filter((a): a is PhysicalAction => a.kind !== 'button'),
+      { board: script.board, clock: script.clock },
+    ),
+  ];
   let at = 0;
   for (const ev of events) {
     for (const ge of engine.push(ev)) {

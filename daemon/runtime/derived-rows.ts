@@ -129,7 +129,13 @@ export class DerivedRows {
       while (same < stored.length && same < g.moves.length && stored[same]!.uci === g.moves[same]!.uci && stored[same]!.san === g.moves[same]!.san) same++;
       if (same < stored.length) {
         if (same < g.moves.length) {
-          note(this.store.amendMoves(id, same + 1, g.moves.slice(same).map((m) => ({ ply: m.ply, san: m.san, uci: m.uci, fenAfter: m.fenAfter, wallMs: Math.round(m.at), clockMs: m.clockMs }))));
+          note(
+            this.store.amendMoves(
+              id,
+              same + 1,
+              g.moves.slice(same).map((m) => ({ ply: m.ply, san: m.san, uci: m.uci, fenAfter: m.fenAfter, wallMs: Math.round(m.at), clockMs: m.clockMs })),
+            ),
+          );
         } else note(this.store.takeback(id, same));
       } else {
         // Event times may be fractional (moves caught up from a board's log are spread between whole ms).

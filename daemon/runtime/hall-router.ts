@@ -67,9 +67,7 @@ export function newTrack(number: number): TableTrack {
  * of that round. `close-round`: the round is over (its unfinished games stay as they are).
  */
 export type HallCommand =
-  | { kind: 'game'; table: number; gameId: GameId; command: ArbiterCommand }
-  | { kind: 'start-round'; round: number; tables: number[]; at: number }
-  | { kind: 'close-round'; round: number; at: number };
+  { kind: 'game'; table: number; gameId: GameId; command: ArbiterCommand } | { kind: 'start-round'; round: number; tables: number[]; at: number } | { kind: 'close-round'; round: number; at: number };
 
 const unnamed = (name: string): PlayerInfo => ({ name, title: null, rating: null, federation: null, fideId: null });
 

@@ -19,7 +19,6 @@ import type {
   TournamentInfo,
 } from '../../protocols/feed/model.ts';
 
-
 export interface MemoryGameConfig {
   id: GameId;
   round: number;
@@ -196,12 +195,12 @@ export class MemoryLiveSource implements LiveSource {
         r.status === 'finished'
           ? 'finished'
           : games.length === 0
-          ? r.status
-          : games.some((t) => t.state.status === 'live')
-            ? 'live'
-            : games.every((t) => t.state.status === 'finished')
-              ? 'finished'
-              : r.status;
+            ? r.status
+            : games.some((t) => t.state.status === 'live')
+              ? 'live'
+              : games.every((t) => t.state.status === 'finished')
+                ? 'finished'
+                : r.status;
       return { ...r, status, closed: r.status === 'finished', gameCount: games.length };
     });
   }

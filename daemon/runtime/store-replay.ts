@@ -54,7 +54,10 @@ export function hallRouter(config: BoardcastConfig, live: MemoryLiveSource, pair
 
 /** The arbiter's decisions stored in the audit trail, in the order they were taken. */
 export function storedCommands(store: Store): StoredHallCommand[] {
-  return store.amendments().map(hallCommandOf).filter((c): c is StoredHallCommand => c !== null);
+  return store
+    .amendments()
+    .map(hallCommandOf)
+    .filter((c): c is StoredHallCommand => c !== null);
 }
 
 function concerns(c: HallCommand, table: number): boolean {
@@ -63,8 +66,7 @@ function concerns(c: HallCommand, table: number): boolean {
 
 /** One step of a replay: a stored raw event, or an arbiter's command, with what it changed. */
 export type ReplayStep =
-  | { kind: 'event'; event: StoredRawEvent; gameId: string | null; changes: GameChange[] }
-  | { kind: 'command'; command: HallCommand; afterRawEventId: number; changes: GameChange[] };
+  { kind: 'event'; event: StoredRawEvent; gameId: string | null; changes: GameChange[] } | { kind: 'command'; command: HallCommand; afterRawEventId: number; changes: GameChange[] };
 
 /**
  * Replays a table's stored raw events through the router, with the arbiter's commands put back
@@ -104,12 +106,7 @@ export function* replayTable(store: Store, router: HallRouter, table: number, co
  * Rebuilds the hall's live games from the store: every table's raw events (`tables`, plus any
  * table a stored command names), table by table, then the round closes. Returns the raw events replayed.
  */
-export function replayStore(
-  store: Store,
-  router: HallRouter,
-  tables: readonly number[] = storedTables(store),
-  onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void,
-): number {
+export function replayStore(store: Store, router: HallRouter, tables: readonly number[] = storedTables(store), onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void): number {
   const commands = storedCommands(store);
   const all = new Set(tables);
   for (const c of commands) {

@@ -128,4 +128,3 @@ export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt:
   });
   return r;
 }
-

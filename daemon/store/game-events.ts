@@ -4,8 +4,7 @@ import { err, ok, type Result } from './result.ts';
 import type { Store } from './store.ts';
 import type { ResultSource } from './types.ts';
 
-const moverClock = (by: Color, clock: ClockReading | undefined): number | null =>
-  clock === undefined ? null : by === 'white' ? clock.whiteMs : clock.blackMs;
+const moverClock = (by: Color, clock: ClockReading | undefined): number | null => (clock === undefined ? null : by === 'white' ? clock.whiteMs : clock.blackMs);
 
 /** One line for the arbiter's incident list. */
 export function describeConsequence(c: Consequence): string {
@@ -31,8 +30,7 @@ export function describeConsequence(c: Consequence): string {
   }
 }
 
-const sourceOf = (termination: string): ResultSource =>
-  termination === 'result-pieces' ? 'result-pieces' : termination === 'arbiter' ? 'arbiter' : 'engine';
+const sourceOf = (termination: string): ResultSource => (termination === 'result-pieces' ? 'result-pieces' : termination === 'arbiter' ? 'arbiter' : 'engine');
 
 /**
  * Persists one engine event for a game. `wallMs` is the wall time of the raw event that produced
@@ -46,7 +44,12 @@ export function applyGameEvent(store: Store, gameId: number, ev: GameEvent, wall
       return ok(undefined);
     case 'move-made':
       return store.recordMove(gameId, {
-        ply: ev.ply, san: ev.san, uci: ev.uci, fenAfter: ev.fenAfter, wallMs, monoMs: ev.at,
+        ply: ev.ply,
+        san: ev.san,
+        uci: ev.uci,
+        fenAfter: ev.fenAfter,
+        wallMs,
+        monoMs: ev.at,
         clockMs: moverClock(ev.by, ev.clock),
       });
     case 'move-confirmed': {
@@ -55,25 +58,33 @@ export function applyGameEvent(store: Store, gameId: number, ev: GameEvent, wall
       return store.confirmMove(gameId, ev.ply, moverClock(by, ev.clock));
     }
     case 'move-amended':
-      return store.amendMoves(gameId, ev.ply, [
-        { ply: ev.ply, san: ev.san, uci: ev.uci, fenAfter: ev.fenAfter, wallMs, monoMs: ev.at },
-      ]);
+      return store.amendMoves(gameId, ev.ply, [{ ply: ev.ply, san: ev.san, uci: ev.uci, fenAfter: ev.fenAfter, wallMs, monoMs: ev.at }]);
     case 'takeback':
       return store.takeback(gameId, ev.toPly);
     case 'incident': {
       const i = ev.incident;
       store.recordIncident(gameId, {
-        ply: i.ply, kind: i.kind, article: i.article,
+        ply: i.ply,
+        kind: i.kind,
+        article: i.article,
         consequence: i.consequences.length === 0 ? null : i.consequences.map(describeConsequence).join('; '),
-        message: i.message, detail: i, monoMs: i.at, wallMs,
+        message: i.message,
+        detail: i,
+        monoMs: i.at,
+        wallMs,
       });
       return ok(undefined);
     }
     case 'claimable':
       store.recordIncident(gameId, {
-        ply: ev.ply, kind: 'claimable', article: ev.article, consequence: 'draw if claimed',
+        ply: ev.ply,
+        kind: 'claimable',
+        article: ev.article,
+        consequence: 'draw if claimed',
         message: `${ev.reason === 'fifty-moves' ? 'fifty-move rule' : 'threefold repetition'}: a draw may be claimed`,
-        detail: ev, monoMs: ev.at, wallMs,
+        detail: ev,
+        monoMs: ev.at,
+        wallMs,
       });
       return ok(undefined);
     case 'game-ended': {
@@ -96,12 +107,7 @@ export function applyGameEvent(store: Store, gameId: number, ev: GameEvent, wall
  * Persists a tick's engine events for one game in one transaction (one fsync). Stops at the first
  * event the store refuses and returns its message; the events before it stay written.
  */
-export function applyGameEvents(
-  store: Store,
-  gameId: number,
-  events: readonly GameEvent[],
-  wallMs: number,
-): Result<void, { index: number; message: string }> {
+export function applyGameEvents(store: Store, gameId: number, events: readonly GameEvent[], wallMs: number): Result<void, { index: number; message: string }> {
   return store.transaction(() => {
     for (let i = 0; i < events.length; i++) {
       const r = applyGameEvent(store, gameId, events[i]!, wallMs);

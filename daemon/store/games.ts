@@ -2,18 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Color } from 'chessops';
 import { err, ok, type Result } from './result.ts';
 import { PLAYER_COLUMNS, playerFrom } from './setup.ts';
-import type {
-  AmendmentInput,
-  AmendmentRow,
-  ClockReadingInput,
-  GameResult,
-  GameRow,
-  IncidentInput,
-  IncidentRow,
-  MoveInput,
-  MoveRow,
-  ResultSource,
-} from './types.ts';
+import type { AmendmentInput, AmendmentRow, ClockReadingInput, GameResult, GameRow, IncidentInput, IncidentRow, MoveInput, MoveRow, ResultSource } from './types.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 export interface NewGame {
@@ -76,7 +65,7 @@ export interface GameQueries {
   /** Current moves in ply order (`includeSuperseded` adds taken-back and amended-away ones, by id). */
   moves(gameId: number, options?: { includeSuperseded?: boolean }): MoveRow[];
   incidents(gameId: number): IncidentRow[];
-  lastClock(gameId: number): (Omit<ClockReadingInput, 'gameId' | 'tableNumber'>) | undefined;
+  lastClock(gameId: number): Omit<ClockReadingInput, 'gameId' | 'tableNumber'> | undefined;
   amendments(gameId?: number): AmendmentRow[];
   /** Ids of the games at a table in a round (null: games beyond the tournament's rounds), oldest first. */
   gameIdsAt(roundId: number | null, tableNumber: number): number[];
@@ -107,30 +96,18 @@ const toMove = (r: MoveDbRow): MoveRow => ({
 });
 
 export function createGames(db: Database): GameWrites & GameQueries {
-  const insertGame = db.prepare(
-    `INSERT INTO games (round_id, pairing_id, table_number, start_fen, created_wall) VALUES (?, ?, ?, ?, ?)`,
-  );
-  const setLive = db.prepare(
-    `UPDATE games SET status = 'live', started_wall = ? WHERE id = ? AND status = 'pending'`,
-  );
-  const currentPly = db.prepare(
-    'SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = ? AND superseded_by IS NULL',
-  ).pluck();
+  const insertGame = db.prepare(`INSERT INTO games (round_id, pairing_id, table_number, start_fen, created_wall) VALUES (?, ?, ?, ?, ?)`);
+  const setLive = db.prepare(`UPDATE games SET status = 'live', started_wall = ? WHERE id = ? AND status = 'pending'`);
+  const currentPly = db.prepare('SELECT COALESCE(MAX(ply), 0) FROM moves WHERE game_id = ? AND superseded_by IS NULL').pluck();
   const gameExists = db.prepare('SELECT status FROM games WHERE id = ?').pluck();
   const insertMove = db.prepare(
     `INSERT INTO moves (game_id, ply, san, uci, fen_after, clock_ms, mono_ms, wall_ms, confirmed, amended)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const confirm = db.prepare(
-    'UPDATE moves SET confirmed = 1, clock_ms = COALESCE(?, clock_ms) WHERE game_id = ? AND ply = ? AND superseded_by IS NULL',
-  );
+  const confirm = db.prepare('UPDATE moves SET confirmed = 1, clock_ms = COALESCE(?, clock_ms) WHERE game_id = ? AND ply = ? AND superseded_by IS NULL');
   const startFen = db.prepare('UPDATE games SET start_fen = ? WHERE id = ?');
-  const reopen = db.prepare(
-    `UPDATE games SET status = 'live', result = '*', result_source = NULL, termination = NULL, ended_wall = NULL WHERE id = ?`,
-  );
-  const supersedeFrom = db.prepare(
-    'UPDATE moves SET superseded_by = ? WHERE game_id = ? AND ply >= ? AND superseded_by IS NULL',
-  );
+  const reopen = db.prepare(`UPDATE games SET status = 'live', result = '*', result_source = NULL, termination = NULL, ended_wall = NULL WHERE id = ?`);
+  const supersedeFrom = db.prepare('UPDATE moves SET superseded_by = ? WHERE game_id = ? AND ply >= ? AND superseded_by IS NULL');
   const insertClock = db.prepare(
     `INSERT OR IGNORE INTO clock_readings (game_id, table_number, mono_ms, wall_ms, white_ms, black_ms, running, white_flag, black_flag, raw_event_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -144,9 +121,7 @@ export function createGames(db: Database): GameWrites & GameQueries {
     `UPDATE games SET status = 'finished', result = ?, result_source = ?, termination = ?,
        ended_wall = ?, started_wall = COALESCE(started_wall, ?) WHERE id = ?`,
   );
-  const insertAmendment = db.prepare(
-    'INSERT INTO amendments (game_id, wall_ms, arbiter, action, reason, detail_json) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  const insertAmendment = db.prepare('INSERT INTO amendments (game_id, wall_ms, arbiter, action, reason, detail_json) VALUES (?, ?, ?, ?, ?, ?)');
 
   const gameSelect = `SELECT g.*, r.number AS round_number,
       (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.superseded_by IS NULL) AS ply_count,
@@ -158,12 +133,8 @@ export function createGames(db: Database): GameWrites & GameQueries {
     LEFT JOIN players b ON b.id = p.black_player_id`;
   const gamesOfRound = db.prepare(`${gameSelect} WHERE g.round_id = ? ORDER BY g.table_number, g.id`);
   const gameById = db.prepare(`${gameSelect} WHERE g.id = ?`);
-  const gameAtTable = db.prepare(
-    `${gameSelect} WHERE g.table_number = ? AND g.status != 'finished' ORDER BY g.id DESC LIMIT 1`,
-  );
-  const currentMoves = db.prepare(
-    'SELECT * FROM moves WHERE game_id = ? AND superseded_by IS NULL ORDER BY ply',
-  );
+  const gameAtTable = db.prepare(`${gameSelect} WHERE g.table_number = ? AND g.status != 'finished' ORDER BY g.id DESC LIMIT 1`);
+  const currentMoves = db.prepare('SELECT * FROM moves WHERE game_id = ? AND superseded_by IS NULL ORDER BY ply');
   const allMoves = db.prepare('SELECT * FROM moves WHERE game_id = ? ORDER BY id');
   const incidentsOf = db.prepare('SELECT * FROM incidents WHERE game_id = ? ORDER BY id');
   const lastClock = db.prepare('SELECT * FROM clock_readings WHERE game_id = ? ORDER BY id DESC LIMIT 1');
@@ -200,22 +171,17 @@ export function createGames(db: Database): GameWrites & GameQueries {
     };
   };
 
-  const missing = (gameId: number): string | null =>
-    gameExists.get(gameId) === undefined ? `no game with id ${gameId}` : null;
+  const missing = (gameId: number): string | null => (gameExists.get(gameId) === undefined ? `no game with id ${gameId}` : null);
 
   const putMove = (gameId: number, m: MoveInput, amended: boolean) =>
-    insertMove.run(
-      gameId, m.ply, m.san, m.uci, m.fenAfter, m.clockMs ?? null, m.monoMs ?? null, m.wallMs,
-      m.confirmed ? 1 : 0, amended ? 1 : 0,
-    );
+    insertMove.run(gameId, m.ply, m.san, m.uci, m.fenAfter, m.clockMs ?? null, m.monoMs ?? null, m.wallMs, m.confirmed ? 1 : 0, amended ? 1 : 0);
 
   return {
     setGamePairing: (gameId, pairingId) => void setPairing.run(pairingId, gameId),
     linkGamesToPairings: () => void linkPairings.run(),
     gameIdsAt: (roundId, tableNumber) => (roundId === null ? gamesOutsideRoundsAt.all(tableNumber) : gamesInRoundAt.all(roundId, tableNumber)) as number[],
     pairingsVersion: () => pairingsVersion.get() as string,
-    createGame: (g) =>
-      Number(insertGame.run(g.roundId, g.pairingId, g.table, g.startFen, g.wallMs).lastInsertRowid),
+    createGame: (g) => Number(insertGame.run(g.roundId, g.pairingId, g.table, g.startFen, g.wallMs).lastInsertRowid),
     markGameLive: (gameId, wallMs) => void setLive.run(wallMs, gameId),
     recordMove: writeTransaction(db, (gameId: number, m: MoveInput): Result<void, string> => {
       const miss = missing(gameId);
@@ -227,8 +193,7 @@ export function createGames(db: Database): GameWrites & GameQueries {
       return ok(undefined);
     }),
     setStartFen: (gameId, fen) => void startFen.run(fen, gameId),
-    confirmMove: (gameId, ply, clockMs) =>
-      confirm.run(clockMs ?? null, gameId, ply).changes === 1 ? ok(undefined) : err(`game ${gameId}: no current move at ply ${ply}`),
+    confirmMove: (gameId, ply, clockMs) => (confirm.run(clockMs ?? null, gameId, ply).changes === 1 ? ok(undefined) : err(`game ${gameId}: no current move at ply ${ply}`)),
     reopenGame: (gameId) => (reopen.run(gameId).changes === 1 ? ok(undefined) : err(`no game with id ${gameId}`)),
     amendMoves: writeTransaction(db, (gameId: number, fromPly: number, moves: readonly MoveInput[]): Result<void, string> => {
       const miss = missing(gameId);
@@ -250,31 +215,17 @@ export function createGames(db: Database): GameWrites & GameQueries {
       supersedeFrom.run('takeback', gameId, toPly + 1);
       return ok(undefined);
     }),
-    recordClock: (c) =>
-      void insertClock.run(
-        c.gameId, c.tableNumber, c.monoMs, c.wallMs, c.whiteMs, c.blackMs, c.running,
-        c.whiteFlag ? 1 : 0, c.blackFlag ? 1 : 0, c.rawEventId ?? null,
-      ),
+    recordClock: (c) => void insertClock.run(c.gameId, c.tableNumber, c.monoMs, c.wallMs, c.whiteMs, c.blackMs, c.running, c.whiteFlag ? 1 : 0, c.blackFlag ? 1 : 0, c.rawEventId ?? null),
     lastClockRawEventId: () => lastClockRaw.get() as number,
     recordIncident: (gameId, i) =>
-      Number(
-        insertIncident.run(
-          gameId, i.ply, i.kind, i.article, i.consequence, i.message,
-          i.detail === undefined ? null : JSON.stringify(i.detail), i.monoMs ?? null, i.wallMs,
-        ).lastInsertRowid,
-      ),
+      Number(insertIncident.run(gameId, i.ply, i.kind, i.article, i.consequence, i.message, i.detail === undefined ? null : JSON.stringify(i.detail), i.monoMs ?? null, i.wallMs).lastInsertRowid),
     finishGame: (gameId, end) => {
       const miss = missing(gameId);
       if (miss) return err(miss);
       finish.run(end.result, end.source, end.termination, end.wallMs, end.wallMs, gameId);
       return ok(undefined);
     },
-    recordAmendment: (a) =>
-      Number(
-        insertAmendment.run(
-          a.gameId, a.wallMs, a.arbiter, a.action, a.reason, a.detail === undefined ? null : JSON.stringify(a.detail),
-        ).lastInsertRowid,
-      ),
+    recordAmendment: (a) => Number(insertAmendment.run(a.gameId, a.wallMs, a.arbiter, a.action, a.reason, a.detail === undefined ? null : JSON.stringify(a.detail)).lastInsertRowid),
 
     gamesOfRound: (roundId) => (gamesOfRound.all(roundId) as Record<string, unknown>[]).map(toGame),
     game: (gameId) => {
@@ -285,8 +236,7 @@ export function createGames(db: Database): GameWrites & GameQueries {
       const r = gameAtTable.get(tableNumber) as Record<string, unknown> | undefined;
       return r && toGame(r);
     },
-    moves: (gameId, options) =>
-      ((options?.includeSuperseded ? allMoves : currentMoves).all(gameId) as MoveDbRow[]).map(toMove),
+    moves: (gameId, options) => ((options?.includeSuperseded ? allMoves : currentMoves).all(gameId) as MoveDbRow[]).map(toMove),
     incidents: (gameId) =>
       (incidentsOf.all(gameId) as Record<string, unknown>[]).map((r) => ({
         id: r.id as number,

@@ -1,14 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { err, ok, type Result } from './result.ts';
-import type {
-  HallTable,
-  PairingInput,
-  PairingRow,
-  PlayerInfo,
-  RoundRow,
-  TournamentRow,
-  TournamentSetup,
-} from './types.ts';
+import type { HallTable, PairingInput, PairingRow, PlayerInfo, RoundRow, TournamentRow, TournamentSetup } from './types.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 /** Writes for the tournament's setup: the event, its rounds, the hall, players and pairings. */
@@ -140,22 +132,20 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
   const serialTable = db.prepare('SELECT table_number FROM board_serials WHERE serial = ?').pluck();
 
   const playerByFideId = db.prepare('SELECT id FROM players WHERE fide_id = ?').pluck();
-  const playerByName = db.prepare(
-    `SELECT id FROM players WHERE name = ? AND fide_id IS NULL
+  const playerByName = db
+    .prepare(
+      `SELECT id FROM players WHERE name = ? AND fide_id IS NULL
        AND (? IS NULL OR federation IS NULL OR federation = ?) ORDER BY id LIMIT 1`,
-  ).pluck();
-  const insertPlayer = db.prepare(
-    'INSERT INTO players (name, title, rating, federation, fide_id) VALUES (?, ?, ?, ?, ?)',
-  );
+    )
+    .pluck();
+  const insertPlayer = db.prepare('INSERT INTO players (name, title, rating, federation, fide_id) VALUES (?, ?, ?, ?, ?)');
   const updatePlayer = db.prepare(
     `UPDATE players SET name = ?, title = COALESCE(?, title), rating = COALESCE(?, rating),
        federation = COALESCE(?, federation) WHERE id = ?`,
   );
 
   const deletePairings = db.prepare('DELETE FROM pairings WHERE round_id = ?');
-  const insertPairing = db.prepare(
-    'INSERT INTO pairings (round_id, table_number, white_player_id, black_player_id) VALUES (?, ?, ?, ?)',
-  );
+  const insertPairing = db.prepare('INSERT INTO pairings (round_id, table_number, white_player_id, black_player_id) VALUES (?, ?, ?, ?)');
   const roundLive = db.prepare(`UPDATE rounds SET status = 'live', started_wall = ? WHERE id = ?`);
   const roundFinished = db.prepare(`UPDATE rounds SET status = 'finished', closed_wall = ? WHERE id = ?`);
   const roundStatus = db.prepare('SELECT status FROM rounds WHERE id = ?').pluck();
@@ -166,9 +156,7 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
   );
 
   function upsertPlayer(p: PlayerInfo): number {
-    let id = (p.fideId !== null ? playerByFideId.get(p.fideId) : playerByName.get(p.name, p.federation, p.federation)) as
-      | number
-      | undefined;
+    let id = (p.fideId !== null ? playerByFideId.get(p.fideId) : playerByName.get(p.name, p.federation, p.federation)) as number | undefined;
     if (id === undefined) {
       id = Number(insertPlayer.run(p.name, p.title, p.rating, p.federation, p.fideId).lastInsertRowid);
     } else {

@@ -90,7 +90,10 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
         return err({
           kind: 'corrupt',
           file,
-          message: `integrity check failed: ${problems.map((p) => p.quick_check).slice(0, 3).join('; ')}; the file was left untouched`,
+          message: `integrity check failed: ${problems
+            .map((p) => p.quick_check)
+            .slice(0, 3)
+            .join('; ')}; the file was left untouched`,
         });
       }
     }

@@ -58,8 +58,7 @@ export const CONFIG_SCHEMA = Type.Object(
           Type.Unsafe<'board' | 'arbiter'>({
             enum: ['board', 'arbiter'],
             default: 'board',
-            'x-message':
-              'must be "board" (a table\'s next game opens when its board is set up again after a game) or "arbiter" (games open when the arbiter starts the round)',
+            'x-message': 'must be "board" (a table\'s next game opens when its board is set up again after a game) or "arbiter" (games open when the arbiter starts the round)',
           }),
         ),
       },
@@ -99,8 +98,7 @@ export const CONFIG_SCHEMA = Type.Object(
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://boardcast.invalid/boardcast.schema.json',
     title: 'boardcast configuration',
-    description:
-      'One tournament hall: the event, its rounds and rules, the tables with their boards, and where the daemon serves and stores. config/README.md documents every key.',
+    description: 'One tournament hall: the event, its rounds and rules, the tables with their boards, and where the daemon serves and stores. config/README.md documents every key.',
     additionalProperties: false,
   },
 );

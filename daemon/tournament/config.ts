@@ -74,7 +74,10 @@ const validate = ajv.compile(schema);
 
 /** "/tables/2/board" → "tables[2].board" */
 function keyPath(pointer: string, child?: string): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   let out = '';
   for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out === '' ? p : `.${p}`;
@@ -192,7 +195,12 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
       const custom = e.keyword === 'required' || e.keyword === 'additionalProperties' ? undefined : customMessage(e.schemaPath);
       // The instance location of the x-message node: each properties/items step consumes one segment.
       const depth = custom ? custom.at.split('/').filter((s) => s === 'properties' || s === 'items').length : 0;
-      const key = custom ? `${custom.at}@${e.instancePath.split('/').slice(0, depth + 1).join('/')}` : '';
+      const key = custom
+        ? `${custom.at}@${e.instancePath
+            .split('/')
+            .slice(0, depth + 1)
+            .join('/')}`
+        : '';
       const line = `config error: ${describe(e)}`;
       if (seen.has(line) || (custom && seen.has(key))) continue;
       seen.add(line);
@@ -223,9 +231,7 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     httpPort: c.httpPort!,
     httpHost: c.httpHost!,
     dataDir: resolve(baseDir, c.dataDir!),
-    emulate: e
-      ? { count: e.count, games: e.games === 'random' ? 'random' : resolve(baseDir, e.games!), seed: e.seed!, noise: e.noise!, serialBase: e.serialBase! }
-      : null,
+    emulate: e ? { count: e.count, games: e.games === 'random' ? 'random' : resolve(baseDir, e.games!), seed: e.seed!, noise: e.noise!, serialBase: e.serialBase! } : null,
   });
 }
 

@@ -9,8 +9,14 @@ import { checkPairings, parseFederation, parseFideId, parseRating, parseTitle, t
  * white_title, white_rating, white_fed, white_fideid and the same for black.
  */
 const ALIASES: Record<string, string> = {
-  board: 'table', table: 'table', tableno: 'table', boardno: 'table',
-  white: 'white', whitename: 'white', black: 'black', blackname: 'black',
+  board: 'table',
+  table: 'table',
+  tableno: 'table',
+  boardno: 'table',
+  white: 'white',
+  whitename: 'white',
+  black: 'black',
+  blackname: 'black',
 };
 for (const side of ['white', 'black']) {
   ALIASES[`${side}title`] = `${side}_title`;
@@ -36,7 +42,13 @@ export function parseCsvPairings(text: string): Result<CsvPairings, LineError[]>
   const errors: LineError[] = [];
   const column = new Map<string, number>();
   head.fields.forEach((name, i) => {
-    const canonical = ALIASES[name.trim().toLowerCase().replace(/[\s_-]/g, '')];
+    const canonical =
+      ALIASES[
+        name
+          .trim()
+          .toLowerCase()
+          .replace(/[\s_-]/g, '')
+      ];
     if (canonical === undefined) errors.push({ line: head.line, message: `unknown column "${name.trim()}"` });
     else if (column.has(canonical)) errors.push({ line: head.line, message: `column "${name.trim()}" appears twice` });
     else column.set(canonical, i);

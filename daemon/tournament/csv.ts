@@ -62,11 +62,7 @@ export function parseCsv(text: string): Result<CsvRecord[], LineError[]> {
       recordLine = line;
     } else if (fieldWasQuoted) {
       if (c.trim() !== '') {
-        return err([
-          quoteLine === line
-            ? { line, message: 'text after a closing quote' }
-            : { line: quoteLine, message: `unbalanced quote: the quoted field opened here runs on to line ${line}` },
-        ]);
+        return err([quoteLine === line ? { line, message: 'text after a closing quote' } : { line: quoteLine, message: `unbalanced quote: the quoted field opened here runs on to line ${line}` }]);
       }
     } else field += c;
   }

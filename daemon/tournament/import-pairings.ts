@@ -46,12 +46,7 @@ export interface ImportSummary {
  * Writes a round's pairings and their players in one transaction, after checking them against the
  * tournament and the hall: either all of it is imported or nothing is.
  */
-export function importPairings(
-  store: Store,
-  tournamentId: number,
-  round: number,
-  parsed: ParsedPairings,
-): Result<ImportSummary, string[]> {
+export function importPairings(store: Store, tournamentId: number, round: number, parsed: ParsedPairings): Result<ImportSummary, string[]> {
   const tournament = store.tournament(tournamentId);
   if (!tournament) return err([`no tournament with id ${tournamentId}`]);
   const r = store.round(tournamentId, round);

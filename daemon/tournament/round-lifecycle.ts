@@ -15,13 +15,9 @@ export function startRound(store: Store, tournamentId: number, round: number, wa
   if (r.status !== 'upcoming') return err(`round ${round} is already ${r.status}`);
   const pairings = store.pairings(r.id);
   if (pairings.length === 0) return err(`round ${round} has no pairings: import them first (boardcast import-pairings)`);
-  const busy = pairings
-    .map((p) => store.currentGameAt(p.table))
-    .filter((g): g is GameRow => g !== undefined);
+  const busy = pairings.map((p) => store.currentGameAt(p.table)).filter((g): g is GameRow => g !== undefined);
   if (busy.length > 0) {
-    return err(
-      `tables still playing an earlier game: ${busy.map((g) => `table ${g.table} (game ${g.id}, round ${g.round ?? '-'})`).join(', ')}; finish or close those first`,
-    );
+    return err(`tables still playing an earlier game: ${busy.map((g) => `table ${g.table} (game ${g.id}, round ${g.round ?? '-'})`).join(', ')}; finish or close those first`);
   }
   return ok(
     store.transaction(() => {
@@ -80,13 +76,7 @@ export function arbiterSetResult(store: Store, gameId: number, d: ArbiterDecisio
 }
 
 /** Closes a live round; refuses while games are unfinished unless `force` (e.g. an adjourned game). */
-export function closeRound(
-  store: Store,
-  tournamentId: number,
-  round: number,
-  wallMs: number,
-  options: { force?: boolean } = {},
-): Result<void, string> {
+export function closeRound(store: Store, tournamentId: number, round: number, wallMs: number, options: { force?: boolean } = {}): Result<void, string> {
   const r = store.round(tournamentId, round);
   if (!r) return err(`round ${round} does not exist`);
   if (r.status !== 'live') return err(`round ${round} is ${r.status}, not live`);

@@ -7,9 +7,7 @@ export interface TimeControl {
   secondPeriodSeconds: number | null;
 }
 
-export type TimeControlConfig =
-  | string
-  | { baseMinutes: number; incrementSeconds?: number; movesToSecondPeriod?: number; secondPeriodMinutes?: number };
+export type TimeControlConfig = string | { baseMinutes: number; incrementSeconds?: number; movesToSecondPeriod?: number; secondPeriodMinutes?: number };
 
 /** "90+30" (FIDE style: minutes + seconds per move) or the structured form; the schema checked the syntax. */
 export function normaliseTimeControl(tc: TimeControlConfig): TimeControl {

@@ -1,13 +1,6 @@
 import { err, ok, type Result } from '../store/result.ts';
 import type { PairingInput, PlayerInfo } from '../store/types.ts';
-import {
-  checkPairings,
-  parseFederation,
-  parseFideId,
-  parseRating,
-  parseTitle,
-  type LineError,
-} from './players.ts';
+import { checkPairings, parseFederation, parseFideId, parseRating, parseTitle, type LineError } from './players.ts';
 
 /**
  * FIDE Tournament Report File (TRF16, and the TRF-2006 layout it extends), as Swiss-Manager,
@@ -86,8 +79,12 @@ function parsePlayerLine(line: string, n: number, errors: LineError[]): TrfPlaye
   const rounds: TrfRound[] = [];
   for (let start = 92, r = 1; start <= line.length; start += 10, r++) {
     const oppText = cols(line, start, start + 3).trim();
-    const colourText = cols(line, start + 5, start + 5).trim().toLowerCase();
-    const result = cols(line, start + 7, start + 7).trim().toUpperCase();
+    const colourText = cols(line, start + 5, start + 5)
+      .trim()
+      .toLowerCase();
+    const result = cols(line, start + 7, start + 7)
+      .trim()
+      .toUpperCase();
     if (oppText !== '' && !/^\d{1,4}$/.test(oppText)) {
       bad(`round ${r}: opponent "${oppText}" (columns ${start}–${start + 3}) is not a starting rank`);
       continue;
@@ -118,8 +115,15 @@ function parsePlayerLine(line: string, n: number, errors: LineError[]): TrfPlaye
 export function parseTrf(text: string): Result<TrfFile, LineError[]> {
   const errors: LineError[] = [];
   const header: TrfHeader = {
-    name: null, city: null, federation: null, startDate: null, endDate: null, type: null,
-    chiefArbiter: null, timeControl: null, roundDates: [],
+    name: null,
+    city: null,
+    federation: null,
+    startDate: null,
+    endDate: null,
+    type: null,
+    chiefArbiter: null,
+    timeControl: null,
+    roundDates: [],
   };
   const players: TrfPlayer[] = [];
   const byRank = new Map<number, TrfPlayer>();
@@ -140,12 +144,24 @@ export function parseTrf(text: string): Result<TrfFile, LineError[]> {
         players.push(p);
         return;
       }
-      case '012': header.name = value || null; return;
-      case '022': header.city = value || null; return;
-      case '032': header.federation = value || null; return;
-      case '092': header.type = value || null; return;
-      case '102': header.chiefArbiter = value || null; return;
-      case '122': header.timeControl = value || null; return;
+      case '012':
+        header.name = value || null;
+        return;
+      case '022':
+        header.city = value || null;
+        return;
+      case '032':
+        header.federation = value || null;
+        return;
+      case '092':
+        header.type = value || null;
+        return;
+      case '102':
+        header.chiefArbiter = value || null;
+        return;
+      case '122':
+        header.timeControl = value || null;
+        return;
       case '042':
       case '052': {
         const d = isoDate(value);
@@ -188,8 +204,7 @@ export interface TrfRoundPairings {
 export function trfRoundPairings(file: TrfFile, round: number): Result<TrfRoundPairings, LineError[]> {
   const errors: LineError[] = [];
   const byRank = new Map(file.players.map((p) => [p.rank, p]));
-  const score = (p: TrfPlayer) =>
-    p.rounds.slice(0, round - 1).reduce((s, r) => s + (POINTS[r.result] ?? 0), 0);
+  const score = (p: TrfPlayer) => p.rounds.slice(0, round - 1).reduce((s, r) => s + (POINTS[r.result] ?? 0), 0);
   const games: { white: TrfPlayer; black: TrfPlayer }[] = [];
   const unpaired: string[] = [];
   for (const p of file.players) {
@@ -216,12 +231,11 @@ export function trfRoundPairings(file: TrfFile, round: number): Result<TrfRoundP
   if (errors.length > 0) return err(errors);
   if (games.length === 0) return err([{ line: 1, message: `round ${round}: no games are paired in this file` }]);
   games.sort((a, b) => {
-    const [sa, sb] = [[score(a.white), score(a.black)], [score(b.white), score(b.black)]] as const;
-    return (
-      Math.max(...sb) - Math.max(...sa) ||
-      sb[0] + sb[1] - (sa[0] + sa[1]) ||
-      Math.min(a.white.rank, a.black.rank) - Math.min(b.white.rank, b.black.rank)
-    );
+    const [sa, sb] = [
+      [score(a.white), score(a.black)],
+      [score(b.white), score(b.black)],
+    ] as const;
+    return Math.max(...sb) - Math.max(...sa) || sb[0] + sb[1] - (sa[0] + sa[1]) || Math.min(a.white.rank, a.black.rank) - Math.min(b.white.rank, b.black.rank);
   });
   const pairings = games.map((g, i) => ({ table: i + 1, white: g.white.info, black: g.black.info }));
   const lines = games.map((g) => g.white.line);

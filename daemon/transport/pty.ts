@@ -55,11 +55,7 @@ export class PtyPair {
         clearTimeout(timer);
         resolve(r);
       };
-      const child = spawn(
-        socat,
-        ['-d', '-d', `pty,raw,echo=0,link=${this.hostPath}`, `pty,raw,echo=0,link=${this.emuPath}`],
-        { stdio: ['ignore', 'ignore', 'pipe'] },
-      );
+      const child = spawn(socat, ['-d', '-d', `pty,raw,echo=0,link=${this.hostPath}`, `pty,raw,echo=0,link=${this.emuPath}`], { stdio: ['ignore', 'ignore', 'pipe'] });
       this.child = child;
       this.exited = new Promise((r) => {
         child.once('close', () => r());
@@ -103,4 +99,3 @@ export class PtyPair {
     return this.start();
   }
 }
-

@@ -16,18 +16,7 @@ import type { PieceCode } from './squares.ts';
  */
 
 export type BusCommandType =
-  | 'send-clock'
-  | 'send-board'
-  | 'send-changes'
-  | 'repeat-changes'
-  | 'set-start-game'
-  | 'send-from-start'
-  | 'ping'
-  | 'end-busmode'
-  | 'reset'
-  | 'ignore-next-bus-ping'
-  | 'send-version'
-  | 'send-all-d';
+  'send-clock' | 'send-board' | 'send-changes' | 'repeat-changes' | 'set-start-game' | 'send-from-start' | 'ping' | 'end-busmode' | 'reset' | 'ignore-next-bus-ping' | 'send-version' | 'send-all-d';
 
 export type BusCommand = { type: BusCommandType };
 
@@ -49,9 +38,7 @@ export const BUS_COMMAND_CODES: Readonly<Record<BusCommandType, number>> = {
   'send-all-d': 0x8d,
 };
 
-const COMMAND_BY_CODE = new Map<number, BusCommandType>(
-  (Object.entries(BUS_COMMAND_CODES) as [BusCommandType, number][]).map(([t, c]) => [c, t]),
-);
+const COMMAND_BY_CODE = new Map<number, BusCommandType>((Object.entries(BUS_COMMAND_CODES) as [BusCommandType, number][]).map(([t, c]) => [c, t]));
 
 export const BUS_REPLY = {
   BRD_DUMP: 0x83,
@@ -138,13 +125,9 @@ export function encodeBusReply(reply: BusReply, address: number): Uint8Array {
 
 export type BusProblem = 'checksum' | 'bad-length' | 'truncated' | 'unknown-id' | 'garbage' | 'malformed';
 
-export type BusCommandResult =
-  | { ok: true; address: number; command: BusCommand; raw: Uint8Array }
-  | { ok: false; reason: BusProblem; address?: number; raw: Uint8Array };
+export type BusCommandResult = { ok: true; address: number; command: BusCommand; raw: Uint8Array } | { ok: false; reason: BusProblem; address?: number; raw: Uint8Array };
 
-export type BusReplyResult =
-  | { ok: true; address: number; reply: BusReply; raw: Uint8Array }
-  | { ok: false; reason: BusProblem; address?: number; raw: Uint8Array };
+export type BusReplyResult = { ok: true; address: number; reply: BusReply; raw: Uint8Array } | { ok: false; reason: BusProblem; address?: number; raw: Uint8Array };
 
 /** Reply sizes (whole packet) per id: fixed ones exact, EEPROM lists up to the log's 0x1f00. */
 const REPLY_SIZES: ReadonlyMap<number, { min: number; max: number }> = new Map([

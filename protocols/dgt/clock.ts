@@ -80,8 +80,7 @@ function commandBody(cmd: ClockCommand): [number, number[]] {
     case 'version':
       return [CLOCK_CMD.VERSION, []];
     case 'setnrun': {
-      const flags =
-        (cmd.leftRuns ? 0x01 : 0) | (cmd.rightRuns ? 0x02 : 0) | (cmd.pause ? 0x04 : 0) | (cmd.toggleOnLever ? 0x08 : 0);
+      const flags = (cmd.leftRuns ? 0x01 : 0) | (cmd.rightRuns ? 0x02 : 0) | (cmd.pause ? 0x04 : 0) | (cmd.toggleOnLever ? 0x08 : 0);
       const { left: l, right: r } = cmd;
       return [CLOCK_CMD.SETNRUN, [l.hours, l.minutes, l.seconds, r.hours, r.minutes, r.seconds, flags]];
     }
@@ -169,10 +168,7 @@ function interpret(id: number, c: readonly number[]): ClockCommand {
  * Decodes one complete clock frame starting at `bytes[offset]` (which must be 0x2b); returns
  * the command, or a reason when the frame's start/end markers are wrong. Never throws.
  */
-export function decodeClockFrame(
-  bytes: ArrayLike<number>,
-  offset = 0,
-): { ok: true; command: ClockCommand; size: number } | { ok: false; reason: string } {
+export function decodeClockFrame(bytes: ArrayLike<number>, offset = 0): { ok: true; command: ClockCommand; size: number } | { ok: false; reason: string } {
   if (bytes[offset] !== CLOCK_MESSAGE) return { ok: false, reason: 'not a clock message (0x2b)' };
   const size = bytes[offset + 1];
   if (size === undefined) return { ok: false, reason: 'missing size byte' };
@@ -265,7 +261,13 @@ export function isClockAck(b3: number, b6: number): boolean {
 
 /** Decodes the 7 data bytes of a BWTIME message (frame bytes 3..9), given at `d[o]..d[o+6]`. */
 export function decodeBwtime(d: ArrayLike<number>, o = 0): BwtimeMessage {
-  const b3 = d[o]!, b4 = d[o + 1]!, b5 = d[o + 2]!, b6 = d[o + 3]!, b7 = d[o + 4]!, b8 = d[o + 5]!, b9 = d[o + 6]!;
+  const b3 = d[o]!,
+    b4 = d[o + 1]!,
+    b5 = d[o + 2]!,
+    b6 = d[o + 3]!,
+    b7 = d[o + 4]!,
+    b8 = d[o + 5]!,
+    b9 = d[o + 6]!;
   if ((b3 | b4 | b5 | b6 | b7 | b8 | b9) === 0) return { type: 'clock-zero' };
   if (isClockAck(b3, b6)) {
     const ack0 = (b4 & 0x7f) | ((b6 << 3) & 0x80);
@@ -298,11 +300,7 @@ export function decodeBwtime(d: ArrayLike<number>, o = 0): BwtimeMessage {
 }
 
 function sideBytes(s: ClockSide): [number, number, number] {
-  const h =
-    Math.min(9, Math.max(0, s.hours)) |
-    (s.flagFallenBlocked ? 0x10 : 0) |
-    (s.timePerMove ? 0x20 : 0) |
-    (s.flagFallenShown ? 0x40 : 0);
+  const h = Math.min(9, Math.max(0, s.hours)) | (s.flagFallenBlocked ? 0x10 : 0) | (s.timePerMove ? 0x20 : 0) | (s.flagFallenShown ? 0x40 : 0);
   return [h, toBcd(s.minutes), toBcd(s.seconds)];
 }
 
@@ -313,13 +311,7 @@ export function encodeBwtime(msg: BwtimeMessage): number[] {
       return [0, 0, 0, 0, 0, 0, 0];
     case 'clock-times': {
       const st = msg.status;
-      const b9 =
-        (st.running ? 0x01 : 0) |
-        (st.rightLeverHigh ? 0x02 : 0) |
-        (st.batteryLow ? 0x04 : 0) |
-        (st.rightToMove ? 0x08 : 0) |
-        (st.leftToMove ? 0x10 : 0) |
-        (st.noClock ? 0x20 : 0);
+      const b9 = (st.running ? 0x01 : 0) | (st.rightLeverHigh ? 0x02 : 0) | (st.batteryLow ? 0x04 : 0) | (st.rightToMove ? 0x08 : 0) | (st.leftToMove ? 0x10 : 0) | (st.noClock ? 0x20 : 0);
       return [...sideBytes(msg.right), ...sideBytes(msg.left), b9];
     }
     case 'clock-ack': {

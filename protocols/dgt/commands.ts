@@ -60,9 +60,7 @@ export const SIMPLE_COMMAND_CODES: Readonly<Record<SimpleCommandType, number>> =
   'send-long-serial': CMD.RETURN_LONG_SERIALNR,
 };
 
-const SIMPLE_BY_CODE = new Map<number, SimpleCommandType>(
-  (Object.entries(SIMPLE_COMMAND_CODES) as [SimpleCommandType, number][]).map(([t, c]) => [c, t]),
-);
+const SIMPLE_BY_CODE = new Map<number, SimpleCommandType>((Object.entries(SIMPLE_COMMAND_CODES) as [SimpleCommandType, number][]).map(([t, c]) => [c, t]));
 
 export const SET_LEDS_SIZE = 0x04;
 

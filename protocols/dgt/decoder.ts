@@ -204,12 +204,7 @@ export class DgtDecoder {
   }
 
   /** Decodes frames from buf[0..len); returns the index where an unfinished frame starts (or len). */
-  private walk(
-    buf: Uint8Array,
-    len: number,
-    out: DecodedFrame[] | null,
-    onFrame: ((frame: DecodedFrame) => void) | null,
-  ): number {
+  private walk(buf: Uint8Array, len: number, out: DecodedFrame[] | null, onFrame: ((frame: DecodedFrame) => void) | null): number {
     const stats = this.stats;
     let i = 0;
     let checked = this.checked;

@@ -376,8 +376,7 @@ export function catchUpFromStart(entries: readonly EepromEntry[], dump: readonly
     if (wrong === 0 && starts.length > 0) found = { starts: starts.length, end: i };
   }
   if (found === null) {
-    if (board === null)
-      return { ok: false, reason: 'the board log holds neither a piece listing nor a start-position tag to replay from (overwritten, or never written)' };
+    if (board === null) return { ok: false, reason: 'the board log holds neither a piece listing nor a start-position tag to replay from (overwritten, or never written)' };
     if (starts.length === 0) return { ok: false, reason: 'the board log shows no start position: the game began before the oldest entry the board kept' };
     return {
       ok: false,

@@ -46,9 +46,7 @@ export const EE_TAG_CODES: Readonly<Record<EepromTag, number>> = {
   'nop-zero': 0x00,
 };
 
-const TAG_BY_CODE = new Map<number, EepromTag>(
-  (Object.entries(EE_TAG_CODES) as [EepromTag, number][]).map(([tag, code]) => [code, tag]),
-);
+const TAG_BY_CODE = new Map<number, EepromTag>((Object.entries(EE_TAG_CODES) as [EepromTag, number][]).map(([tag, code]) => [code, tag]));
 
 export function fromBcd(byte: number): number {
   return ((byte >> 4) & 0x0f) * 10 + (byte & 0x0f);
@@ -56,7 +54,7 @@ export function fromBcd(byte: number): number {
 
 export function toBcd(n: number): number {
   const v = Math.max(0, Math.min(79, Math.trunc(n)));
-  return (Math.floor(v / 10) << 4) | v % 10;
+  return (Math.floor(v / 10) << 4) | (v % 10);
 }
 
 function isBcd(byte: number): boolean {

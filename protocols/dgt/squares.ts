@@ -33,7 +33,6 @@ export function isPieceCode(n: number): n is PieceCode {
   return Number.isInteger(n) && n >= 0 && n <= 0x0f;
 }
 
-
 export function fieldToSquare(field: DgtField): Square {
   const file = field & 7;
   const rank = 7 - (field >> 3);

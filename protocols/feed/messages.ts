@@ -1,13 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Result } from '../result.ts';
 import { validator } from '../validation.ts';
-import type {
-  GameChange,
-  GameState,
-  GameSummary,
-  RoundInfo,
-  TournamentInfo,
-} from './model.ts';
+import type { GameChange, GameState, GameSummary, RoundInfo, TournamentInfo } from './model.ts';
 
 /**
  * The websocket feed, version 1 (docs/api.md). One JSON object per text frame, every message
@@ -43,10 +37,7 @@ export function scopeKey(s: Scope): string {
 }
 
 /** Where a client left off in a scope's stream: `epoch` changes when the server restarts. */
-const ResumePointSchema = Type.Object(
-  { epoch: Type.String({ maxLength: 200 }), seq: Type.Integer({ minimum: 0 }) },
-  { 'x-message': 'must be {epoch: string, seq: non-negative integer}' },
-);
+const ResumePointSchema = Type.Object({ epoch: Type.String({ maxLength: 200 }), seq: Type.Integer({ minimum: 0 }) }, { 'x-message': 'must be {epoch: string, seq: non-negative integer}' });
 export type ResumePoint = Static<typeof ResumePointSchema>;
 
 const V = Type.Literal(FEED_VERSION);
@@ -76,14 +67,7 @@ export type SnapshotBody =
 
 export type SnapshotReason = 'subscribe' | 'resume-too-old' | 'resume-other-epoch' | 'resync';
 
-export type ErrorCode =
-  | 'bad-json'
-  | 'bad-message'
-  | 'unsupported-version'
-  | 'unknown-scope'
-  | 'rate-limited'
-  | 'bad-token'
-  | 'too-many-subscriptions';
+export type ErrorCode = 'bad-json' | 'bad-message' | 'unsupported-version' | 'unknown-scope' | 'rate-limited' | 'bad-token' | 'too-many-subscriptions';
 
 export type ServerMessage =
   | { v: 1; type: 'welcome'; role: Role; serverNow: number; maxPayload: number }

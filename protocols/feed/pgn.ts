@@ -84,5 +84,9 @@ export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: Ga
 export function pgnFromReadModel(source: Pick<LiveSource, 'game' | 'tournament' | 'rounds'>, id: string): string | undefined {
   const g = source.game(id);
   if (!g) return undefined;
-  return gameToPgn(source.tournament(), source.rounds().find((r) => r.round === g.round), g);
+  return gameToPgn(
+    source.tournament(),
+    source.rounds().find((r) => r.round === g.round),
+    g,
+  );
 }

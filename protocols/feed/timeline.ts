@@ -59,4 +59,3 @@ export interface Timeline {
   /** Each incident with the step it arose at. */
   incidents: (IncidentRecord & { step: number })[];
 }
-

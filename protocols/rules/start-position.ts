@@ -11,7 +11,16 @@ export interface RecognisedStart {
 
 /** Knight placements over the five squares left after bishops and queen (Scharnagl's table). */
 const KNIGHT_TABLE: readonly (readonly [number, number])[] = [
-  [0, 1], [0, 2], [0, 3], [0, 4], [1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4],
+  [0, 1],
+  [0, 2],
+  [0, 3],
+  [0, 4],
+  [1, 2],
+  [1, 3],
+  [1, 4],
+  [2, 3],
+  [2, 4],
+  [3, 4],
 ];
 
 /**
@@ -22,8 +31,7 @@ export function startFromBackRank(back: string): RecognisedStart | undefined {
   const n = scharnagl(back);
   if (n === undefined) return undefined;
   const rooks = [...back].flatMap((c, i) => (c === 'R' ? [i] : []));
-  const castling =
-    n === 518 ? 'KQkq' : rooks.map((i) => 'ABCDEFGH'[i]).join('') + rooks.map((i) => 'abcdefgh'[i]).join('');
+  const castling = n === 518 ? 'KQkq' : rooks.map((i) => 'ABCDEFGH'[i]).join('') + rooks.map((i) => 'abcdefgh'[i]).join('');
   const fen = `${back.toLowerCase()}/pppppppp/8/8/8/8/PPPPPPPP/${back} w ${castling} - 0 1`;
   const pos = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
   return { kind: n === 518 ? 'standard' : 'chess960', chess960Number: n, fen, pos };
@@ -32,8 +40,7 @@ export function startFromBackRank(back: string): RecognisedStart | undefined {
 /** Scharnagl numbering of a back rank "RNBQKBNR" (files a–h), undefined if not a 960 start. */
 export function scharnagl(back: string): number | undefined {
   const count = (c: string): number => [...back].filter((x) => x === c).length;
-  if (back.length !== 8 || count('K') !== 1 || count('Q') !== 1 || count('R') !== 2 || count('N') !== 2 || count('B') !== 2)
-    return undefined;
+  if (back.length !== 8 || count('K') !== 1 || count('Q') !== 1 || count('R') !== 2 || count('N') !== 2 || count('B') !== 2) return undefined;
   const king = back.indexOf('K');
   if (!(back.indexOf('R') < king && back.lastIndexOf('R') > king)) return undefined;
   const bishops = [back.indexOf('B'), back.lastIndexOf('B')];

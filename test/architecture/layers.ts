@@ -147,7 +147,7 @@ function describeCycle(component: string[], edges: Map<string, Set<string>>): st
   const start = [...component].sort()[0]!;
   const path = [start];
   const seen = new Set([start]);
-  for (let at = start; ; ) {
+  for (let at = start; ;) {
     const nexts = [...(edges.get(at) ?? [])].filter((w) => members.has(w)).sort();
     const back = nexts.find((w) => w === start);
     if (back && path.length > 1) return [...path, start].join(' -> ');

@@ -10,7 +10,12 @@ import { Hall, LINES } from '../server/hall.ts';
  */
 export default async function bench(): Promise<void> {
   console.log('command: npm run bench -- bridge');
-  console.log(`node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores`);
+  console.log(
+    `node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, ${os.cpus().length} cores`,
+  );
   const tables = 64;
   const hall = new Hall({ tables });
   hall.connectAll();

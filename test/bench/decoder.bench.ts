@@ -14,10 +14,23 @@ export default async function bench(): Promise<void> {
   const bytes = stream.bytes;
   const mb = bytes.length / 1e6;
   console.log('command: npm run bench -- decoder');
-  console.log(`node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores`);
+  console.log(
+    `node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, ${os.cpus().length} cores`,
+  );
   console.log(`stream: ${stream.messages.length} messages, ${mb.toFixed(2)} MB, avg ${(bytes.length / stream.messages.length).toFixed(1)} B/frame`);
 
-  for (const [mode, chunkSize] of [['push', 16], ['push', 256], ['push', 4096], ['push', 65536], ['pushEach', 16], ['pushEach', 4096], ['pushEach', 65536]] as const) {
+  for (const [mode, chunkSize] of [
+    ['push', 16],
+    ['push', 256],
+    ['push', 4096],
+    ['push', 65536],
+    ['pushEach', 16],
+    ['pushEach', 4096],
+    ['pushEach', 65536],
+  ] as const) {
     const chunks: Uint8Array[] = [];
     for (let i = 0; i < bytes.length; i += chunkSize) chunks.push(bytes.subarray(i, i + chunkSize));
     const runOnce = mode === 'push' ? runPush : runEach;

@@ -11,9 +11,7 @@ import { playNoisy } from '../../daemon/simulation/noisy-player/player.ts';
  */
 export default async function bench(): Promise<void> {
   console.log('command: npm run bench -- emulator');
-  const scripts = Array.from({ length: 20 }, (_, i) =>
-    playNoisy(randomGame(500 + i, {}), { model: 'mixed', seed: i, clock: { baseMs: 90 * 60_000, incrementMs: 30_000 } }),
-  );
+  const scripts = Array.from({ length: 20 }, (_, i) => playNoisy(randomGame(500 + i, {}), { model: 'mixed', seed: i, clock: { baseMs: 90 * 60_000, incrementMs: 30_000 } }));
   const init = [{ at: 0, bytes: Uint8Array.of(0x42, 0x4b) }];
   const runAll = () => {
     let bytes = 0;

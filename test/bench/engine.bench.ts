@@ -61,7 +61,12 @@ function delays(all: Stream[]): { events: number[]; ms: number[] } {
     const targets: string[] = [];
     for (const san of s.script.expected.sans) {
       pos.play(parseSan(pos, san)!);
-      targets.push(placement((sq) => { const p = pos.board.get(sq); return p ? pieceToCode(p) : 0; }));
+      targets.push(
+        placement((sq) => {
+          const p = pos.board.get(sq);
+          return p ? pieceToCode(p) : 0;
+        }),
+      );
     }
     const board = new Array<number>(64).fill(0);
     const rev = s.script.reversed;
@@ -135,7 +140,24 @@ export default async function bench(): Promise<void> {
   // Fixed seeds: the same streams on every run.
   const clean = streams(['clean'], 150);
   const noisy = streams(['mixed'], 150);
-  const styles = streams(['clean', 'slide', 'scan-order', 'capture-captured-first', 'capture-capturer-first', 'capture-both-seen', 'castle-king-first', 'castle-rook-first', 'castle-king-off', 'en-passant-order', 'promotion-order', 'knock', 'hesitate'], 200);
+  const styles = streams(
+    [
+      'clean',
+      'slide',
+      'scan-order',
+      'capture-captured-first',
+      'capture-capturer-first',
+      'capture-both-seen',
+      'castle-king-first',
+      'castle-rook-first',
+      'castle-king-off',
+      'en-passant-order',
+      'promotion-order',
+      'knock',
+      'hesitate',
+    ],
+    200,
+  );
   throughput('clean streams', clean);
   throughput('noisy streams (mixed model)', noisy);
   throughput('per-move styles', styles);

@@ -51,7 +51,9 @@ function scopeFor(i: number, tables: number): Scope {
 
 function openFdLimit(): string {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const parts = line?.trim().split(/\s+/) ?? [];
     return `${parts[3]} soft / ${parts[4]} hard`;
   } catch {
@@ -227,7 +229,11 @@ export default async function feedBench(): Promise<void> {
       connected += r.connected;
       failedConnects += r.failed;
     }
-    console.log(`connected ${connected} clients from ${PROCS} client processes in ${((Date.now() - start) / 1000).toFixed(1)} s (${failedConnects} failed); server sees ${server.hub.stats.connections}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `connected ${connected} clients from ${PROCS} client processes in ${((Date.now() - start) / 1000).toFixed(1)} s (${failedConnects} failed); server sees ${server.hub.stats.connections}; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
 
     // Steady state: every table moves at random intervals; clocks report every second, as the
     // DGT clock does in SEND_UPDATE_NICE mode (dgt-protocol.md).
@@ -293,11 +299,17 @@ export default async function feedBench(): Promise<void> {
     const lat = { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN, count: sorted.length };
     const cpuPct = ((cpu.user + cpu.system) / 1000 / elapsed) * 100;
     const mem = process.memoryUsage();
-    console.log(`moves played: ${moves.length} (${(moves.length / (elapsed / 1000)).toFixed(1)}/s); frames sent: ${server.hub.stats.framesSent}; lagging resyncs (server): ${server.hub.stats.resyncs}`);
+    console.log(
+      `moves played: ${moves.length} (${(moves.length / (elapsed / 1000)).toFixed(1)}/s); frames sent: ${server.hub.stats.framesSent}; lagging resyncs (server): ${server.hub.stats.resyncs}`,
+    );
     console.log(`move deltas received: ${lat.count} of ${r.expected} expected (missing ${r.missing}); sequence gaps: ${r.gaps}; resync snapshots: ${r.resyncs}`);
-    console.log(`delivery latency board event → client: p50 ${lat.p50.toFixed(1)} ms, p90 ${lat.p90.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms (target p99 < 100 ms: ${lat.p99 < 100 ? 'met' : 'NOT met'})`);
+    console.log(
+      `delivery latency board event → client: p50 ${lat.p50.toFixed(1)} ms, p90 ${lat.p90.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms (target p99 < 100 ms: ${lat.p99 < 100 ? 'met' : 'NOT met'})`,
+    );
     const h = Float64Array.from(handedOff).sort();
-    console.log(`in the server process, board event → frames written to all subscribers' sockets: p50 ${percentile(h, 50).toFixed(1)} ms, p99 ${percentile(h, 99).toFixed(1)} ms, max ${(h[h.length - 1] ?? NaN).toFixed(1)} ms`);
+    console.log(
+      `in the server process, board event → frames written to all subscribers' sockets: p50 ${percentile(h, 50).toFixed(1)} ms, p99 ${percentile(h, 99).toFixed(1)} ms, max ${(h[h.length - 1] ?? NaN).toFixed(1)} ms`,
+    );
     console.log(`server process CPU: ${cpuPct.toFixed(1)} % of one core (user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s over ${(elapsed / 1000).toFixed(1)} s)`);
     console.log(`server process memory: RSS ${(mem.rss / 2 ** 20).toFixed(0)} MiB now, peak sampled ${(maxRss / 2 ** 20).toFixed(0)} MiB; heap used peak ${(maxHeap / 2 ** 20).toFixed(0)} MiB`);
     console.log(`machine load average at the end of play (2 cores shared with other work): ${load.map((l) => l.toFixed(2)).join(' ')}`);

@@ -28,7 +28,7 @@ export default async function runtimeBench(): Promise<void> {
       const game = randomGame(t, { maxPlies: 120 });
       const script = playNoisy(game, { model: 'mixed', seed: t, clock: { baseMs: 5_400_000, incrementMs: 30_000 }, reversed: false });
       const events = sessionEvents(script);
-      const cut = Math.floor(events.length * (0.4 + 0.5 * ((t * 37) % 100) / 100));
+      const cut = Math.floor(events.length * (0.4 + (0.5 * ((t * 37) % 100)) / 100));
       const batch: RawEventInput[] = events.slice(0, cut).map((e) => ({
         tableNumber: t,
         boardSerial: String(10000 + t),

@@ -23,9 +23,10 @@ function frame(i: number): RawEventInput {
     boardSerial: String(12000 + table),
     monoMs: at,
     wallMs: 1_783_152_000_000 + at,
-    event: i % 3 === 0
-      ? { type: 'clock', at, whiteMs: 5_400_000 - at, blackMs: 5_000_000, running: 'white', whiteFlag: false, blackFlag: false }
-      : { type: 'field', at, field: i % 64, piece: (i % 13) as PieceCode },
+    event:
+      i % 3 === 0
+        ? { type: 'clock', at, whiteMs: 5_400_000 - at, blackMs: 5_000_000, running: 'white', whiteFlag: false, blackFlag: false }
+        : { type: 'field', at, field: i % 64, piece: (i % 13) as PieceCode },
     raw: i % 3 === 0 ? Uint8Array.from([0x8d, 0, 10, 1, 0x29, 0x59, 1, 0x30, 0, 9]) : Uint8Array.from([0x8e, 0, 5, i % 64, i % 13]),
   };
 }
@@ -91,8 +92,13 @@ export default async function storeBench(): Promise<void> {
   console.log(`raw-event inserts, ${SECONDS} s per run, WAL journal, one transaction per tick (RawEventWriter)`);
   console.log('offered/s   sync    committed/s  commits/s  mean batch  commit p50 ms  p99 ms  max queued');
   const runs: [number, 'FULL' | 'NORMAL'][] = [
-    [1_000, 'FULL'], [10_000, 'FULL'], [50_000, 'FULL'], [100_000, 'FULL'], [Infinity, 'FULL'],
-    [50_000, 'NORMAL'], [Infinity, 'NORMAL'],
+    [1_000, 'FULL'],
+    [10_000, 'FULL'],
+    [50_000, 'FULL'],
+    [100_000, 'FULL'],
+    [Infinity, 'FULL'],
+    [50_000, 'NORMAL'],
+    [Infinity, 'NORMAL'],
   ];
   for (const [offered, sync] of runs) {
     const f = await run(offered, sync);
@@ -101,7 +107,9 @@ export default async function storeBench(): Promise<void> {
         (offered === Infinity ? 'max' : String(offered)).padStart(9),
         sync.padEnd(6),
         Math.round(f.rate).toString().padStart(12),
-        Math.round(f.commits / SECONDS).toString().padStart(9),
+        Math.round(f.commits / SECONDS)
+          .toString()
+          .padStart(9),
         f.meanBatch.toFixed(1).padStart(11),
         f.p50Ms.toFixed(1).padStart(14),
         f.p99Ms.toFixed(1).padStart(7),

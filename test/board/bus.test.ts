@@ -89,7 +89,10 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     r.a.act({ kind: 'lift', at: r.timers.now(), field: E2 });
     await r.timers.advance(2_500, 20);
     expect(corrupted).toBe(1);
-    const toA = r.commands(from).filter(([, addr]) => addr === 1025).map(([code]) => code);
+    const toA = r
+      .commands(from)
+      .filter(([, addr]) => addr === 1025)
+      .map(([code]) => code);
     expect(toA.slice(0, 2)).toEqual([0x83, 0x84]);
     expect(r.events.find((e) => e.type === 'bad-reply')).toMatchObject({ address: 1025, reason: 'checksum', repeat: 1 });
     const fields = r.boardEvents(1025).filter((e) => e.type === 'field');
@@ -120,7 +123,10 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     expect(forged).toBe(true);
     expect(r.boardEvents(1025).find((e) => e.type === 'field')).toMatchObject({ field: 27, piece: PIECE.BQUEEN });
     expect(r.events.find((e) => e.type === 'drift')).toMatchObject({ address: 1025, fields: [27] });
-    const last = r.boardEvents(1025).filter((e) => e.type === 'dump').at(-1);
+    const last = r
+      .boardEvents(1025)
+      .filter((e) => e.type === 'dump')
+      .at(-1);
     expect(last?.type === 'dump' && last.board[27]).toBe(PIECE.WKNIGHT);
     expect(r.session.board(1025)).toEqual(r.a.board());
     expect(r.events.filter((e) => e.type === 'drift')).toHaveLength(1);
@@ -164,7 +170,10 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     });
     await r.timers.advance(1_500, 20);
     await r.timers.advance(2_500, 50);
-    const seen = r.boardEvents(1025).slice(from).map((e) => (e.type === 'clock' ? `clock:${e.running}` : e.type));
+    const seen = r
+      .boardEvents(1025)
+      .slice(from)
+      .map((e) => (e.type === 'clock' ? `clock:${e.running}` : e.type));
     // Each press lies between its move's changes and the next move's.
     expect(seen.slice(0, 9)).toEqual(['field', 'field', 'clock:black', 'field', 'field', 'clock:white', 'field', 'field', 'clock:black']);
     const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' } });
@@ -180,15 +189,17 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     r.b.act({ kind: 'unplug', at: r.timers.now() });
     // Each silent poll costs a timed-out SEND_CHANGES and the dump retries, then the poll pause.
     await r.timers.advance(10_000, 50);
-    const conn = (address: number) =>
-      r.boardEvents(address).flatMap((e) => (e.type === 'connection' ? [e.connected] : []));
+    const conn = (address: number) => r.boardEvents(address).flatMap((e) => (e.type === 'connection' ? [e.connected] : []));
     expect(conn(300)).toEqual([true, false]);
     expect(conn(1025)).toEqual([true]);
     r.b.act({ kind: 'lift', at: r.timers.now(), field: E2 });
     r.b.act({ kind: 'plug', at: r.timers.now() });
     await r.timers.advance(4_000, 50);
     expect(conn(300)).toEqual([true, false, true]);
-    const last = r.boardEvents(300).filter((e) => e.type === 'dump').at(-1);
+    const last = r
+      .boardEvents(300)
+      .filter((e) => e.type === 'dump')
+      .at(-1);
     expect(last?.type === 'dump' && last.board[E2]).toBe(PIECE.EMPTY);
     expect(r.session.board(300)).toEqual(r.b.board());
     // The change log since power-up was drained, not replayed as moves.
@@ -201,8 +212,7 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     r.port.remove();
     await settle();
     await r.timers.advance(2_000, 50);
-    const conn = (address: number) =>
-      r.boardEvents(address).flatMap((e) => (e.type === 'connection' ? [e.connected] : []));
+    const conn = (address: number) => r.boardEvents(address).flatMap((e) => (e.type === 'connection' ? [e.connected] : []));
     expect(conn(300)).toEqual([true, false]);
     expect(conn(1025)).toEqual([true, false]);
     expect(r.events.some((e) => e.type === 'state' && e.state === 'retrying' && /open failed/.test(e.detail ?? ''))).toBe(true);
@@ -212,7 +222,10 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     expect(r.events.filter((e) => e.type === 'discovered')).toHaveLength(2);
     expect(conn(300)).toEqual([true, false, true]);
     expect(conn(1025)).toEqual([true, false, true]);
-    const dump = r.boardEvents(1025).filter((e) => e.type === 'dump').at(-1);
+    const dump = r
+      .boardEvents(1025)
+      .filter((e) => e.type === 'dump')
+      .at(-1);
     expect(dump?.type === 'dump' && dump.board[E2]).toBe(PIECE.EMPTY);
     expect(r.session.state).toBe('polling');
   });

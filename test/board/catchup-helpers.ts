@@ -10,8 +10,7 @@ import type { PhysicalAction } from '../../daemon/simulation/emulator/physical.t
  * (9. gxh8=Q), both castlings, captures and checks.
  */
 export const LONG_GAME = (
-  'e4 d5 e5 f5 exf6 Nc6 fxg7 Nf6 gxh8=Q Bg4 Nf3 Qd6 Be2 O-O-O O-O e5 d3 Kb8 Nc3 a6 ' +
-  'Bg5 Be7 Qxh7 Rh8 Qg6 Rxh2 Kxh2 Nh5 Rh1 b5 Kg1 Nf4 Bxf4 exf4 Qe8+ Ka7 Qxe7 Qxe7 Nxd5 Qd6'
+  'e4 d5 e5 f5 exf6 Nc6 fxg7 Nf6 gxh8=Q Bg4 Nf3 Qd6 Be2 O-O-O O-O e5 d3 Kb8 Nc3 a6 ' + 'Bg5 Be7 Qxh7 Rh8 Qg6 Rxh2 Kxh2 Nh5 Rh1 b5 Kg1 Nf4 Bxf4 exf4 Qe8+ Ka7 Qxe7 Qxe7 Nxd5 Qd6'
 ).split(' ');
 
 /** Knights out and back: the same positions again and again. */

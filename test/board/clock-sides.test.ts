@@ -15,10 +15,22 @@ const LEFT_RUNS = reading([0x00, 0x04, 0x59, 0x01, 0x02, 0x03, 0x01 | 0x10]);
 describe('clockEvent', () => {
   it('maps the left side to White by default layout and the running side to its colour', () => {
     expect(clockEvent(LEFT_RUNS, 'left', 7)).toEqual({
-      type: 'clock', at: 7, whiteMs: 3_723_000, blackMs: 299_000, running: 'white', whiteFlag: false, blackFlag: false,
+      type: 'clock',
+      at: 7,
+      whiteMs: 3_723_000,
+      blackMs: 299_000,
+      running: 'white',
+      whiteFlag: false,
+      blackFlag: false,
     });
     expect(clockEvent(LEFT_RUNS, 'right', 7)).toEqual({
-      type: 'clock', at: 7, whiteMs: 299_000, blackMs: 3_723_000, running: 'black', whiteFlag: false, blackFlag: false,
+      type: 'clock',
+      at: 7,
+      whiteMs: 299_000,
+      blackMs: 3_723_000,
+      running: 'black',
+      whiteFlag: false,
+      blackFlag: false,
     });
   });
 

@@ -16,11 +16,7 @@ describe('listCandidatePorts', () => {
 
   it('falls back to the device directory when udev listing fails, preferring by-id links', async () => {
     const ports = await listCandidatePorts({ devDir: dev, list: () => Promise.reject(new Error('no udevadm')) });
-    expect(ports.map((p) => p.path)).toEqual([
-      join(dev, 'rfcomm0'),
-      join(dev, 'serial', 'by-id', 'usb-Digital_Game_Technology_DGT_board-if00-port0'),
-      join(dev, 'ttyACM3'),
-    ]);
+    expect(ports.map((p) => p.path)).toEqual([join(dev, 'rfcomm0'), join(dev, 'serial', 'by-id', 'usb-Digital_Game_Technology_DGT_board-if00-port0'), join(dev, 'ttyACM3')]);
     const usb = ports.find((p) => p.source === 'by-id');
     expect(usb?.device.endsWith('ttyUSB0')).toBe(true);
   });

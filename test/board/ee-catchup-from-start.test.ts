@@ -5,14 +5,7 @@ import { parseSquare } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { DgtDecoder, encodeCommand, type HostCommand } from '../../protocols/dgt/index.ts';
 import type { EepromEntry } from '../../protocols/dgt/eeprom.ts';
-import {
-  CATCH_UP_QUICK_GAP_MS,
-  CATCH_UP_REST_GAP_MS,
-  catchUpFromStart,
-  fromStartCatchUpTimes,
-  startOf,
-  type CatchUpField,
-} from '../../protocols/dgt/ee-catchup.ts';
+import { CATCH_UP_QUICK_GAP_MS, CATCH_UP_REST_GAP_MS, catchUpFromStart, fromStartCatchUpTimes, startOf, type CatchUpField } from '../../protocols/dgt/ee-catchup.ts';
 import { PIECE, pieceToCode, squareToField, type DgtField, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
 import { EEPROM_SIZE } from '../../daemon/simulation/emulator/eeprom-log.ts';

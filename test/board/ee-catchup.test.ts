@@ -3,14 +3,7 @@ import { Chess } from 'chessops/chess';
 import { parseSquare } from 'chessops/util';
 import { DgtDecoder, encodeCommand, type HostCommand } from '../../protocols/dgt/index.ts';
 import { encodeEeprom, parseEeprom, type EepromEntry } from '../../protocols/dgt/eeprom.ts';
-import {
-  CATCH_UP_QUICK_GAP_MS,
-  CATCH_UP_REST_GAP_MS,
-  catchUpFromEeprom,
-  spreadCatchUpTimes,
-  type CatchUpAnchor,
-  type CatchUpField,
-} from '../../protocols/dgt/ee-catchup.ts';
+import { CATCH_UP_QUICK_GAP_MS, CATCH_UP_REST_GAP_MS, catchUpFromEeprom, spreadCatchUpTimes, type CatchUpAnchor, type CatchUpField } from '../../protocols/dgt/ee-catchup.ts';
 import { PIECE, squareToField, type DgtField, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
 import { EEPROM_SIZE } from '../../daemon/simulation/emulator/eeprom-log.ts';
@@ -128,7 +121,7 @@ function changesOf(pos: Chess, sans: readonly string[]): { field: DgtField; piec
   // Put the position on a fresh board first, then record the moves' changes only.
   const start = emu.board();
   const want = new Array<PieceCode>(64).fill(PIECE.EMPTY);
-  for (const [sq, piece] of p.board) want[squareToField(sq)] = (piece.color === 'white' ? 0 : 6) + ['pawn', 'rook', 'knight', 'bishop', 'king', 'queen'].indexOf(piece.role) + 1 as PieceCode;
+  for (const [sq, piece] of p.board) want[squareToField(sq)] = ((piece.color === 'white' ? 0 : 6) + ['pawn', 'rook', 'knight', 'bishop', 'king', 'queen'].indexOf(piece.role) + 1) as PieceCode;
   for (let i = 0; i < 64; i++) if (start[i] !== want[i]) emu.act(want[i] === PIECE.EMPTY ? { kind: 'lift', at: t, field: i } : { kind: 'place', at: t, field: i, piece: want[i]! });
   for (const san of sans) {
     const m = moveActions(p, san, (t += 1_000), 300);
@@ -264,7 +257,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     expect(r.fields).toHaveLength(10);
   });
 
-  it('anchors a second outage across the first one\'s catch-up', () => {
+  it("anchors a second outage across the first one's catch-up", () => {
     const table = new Table();
     table.connect();
     const pos = Chess.default();
@@ -382,7 +375,10 @@ describe('catchUpFromEeprom on hand-made logs', () => {
   const start = standardStartBoard();
   const fu = (square: string, piece: PieceCode, quick = false): EepromEntry => ({ type: 'field-update', field: f(square), piece, quick });
   const e4: EepromEntry[] = [fu('e2', PIECE.EMPTY), fu('e4', PIECE.WPAWN, true)];
-  const afterE4 = applied(start, [{ field: f('e2'), piece: PIECE.EMPTY }, { field: f('e4'), piece: PIECE.WPAWN }]);
+  const afterE4 = applied(start, [
+    { field: f('e2'), piece: PIECE.EMPTY },
+    { field: f('e4'), piece: PIECE.WPAWN },
+  ]);
 
   it('an empty log: nothing to do when the boards agree, a clear failure when they do not', () => {
     const anchor: CatchUpAnchor = { board: start, recentFields: [], lastAt: 0 };
@@ -402,7 +398,14 @@ describe('catchUpFromEeprom on hand-made logs', () => {
       fu('e5', PIECE.BPAWN, true),
       { type: 'tag', tag: 'eof' },
     ]);
-    const r = catchUpFromEeprom({ board: start, recentFields: [], lastAt: 0 }, parseEeprom(bytes), applied(afterE4, [{ field: f('e7'), piece: PIECE.EMPTY }, { field: f('e5'), piece: PIECE.BPAWN }]));
+    const r = catchUpFromEeprom(
+      { board: start, recentFields: [], lastAt: 0 },
+      parseEeprom(bytes),
+      applied(afterE4, [
+        { field: f('e7'), piece: PIECE.EMPTY },
+        { field: f('e5'), piece: PIECE.BPAWN },
+      ]),
+    );
     expect(r).toMatchObject({ ok: true, how: 'shortest' });
     if (!r.ok) return;
     expect(r.fields).toEqual([
@@ -427,7 +430,10 @@ describe('catchUpFromEeprom on hand-made logs', () => {
     const back = [fu('f3', PIECE.EMPTY), fu('g1', PIECE.WKNIGHT)];
     const log = [...e4, ...out, ...back, ...out, ...back, ...out];
     const host = [...e4, ...out, ...back, ...out].map((e) => (e.type === 'field-update' ? { field: e.field, piece: e.piece } : { field: 0, piece: 0 as PieceCode }));
-    const atF3 = applied(afterE4, [{ field: f('g1'), piece: PIECE.EMPTY }, { field: f('f3'), piece: PIECE.WKNIGHT }]);
+    const atF3 = applied(afterE4, [
+      { field: f('g1'), piece: PIECE.EMPTY },
+      { field: f('f3'), piece: PIECE.WKNIGHT },
+    ]);
     const r = catchUpFromEeprom({ board: atF3, recentFields: host, lastAt: 0 }, log, atF3);
     // Anchored after the host's 6 fields: the board's later out-and-back is caught up even though
     // the boards already agree.

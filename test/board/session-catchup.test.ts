@@ -105,7 +105,7 @@ function reconstruct(events: readonly BoardEvent[]): { sans: string[]; incidents
 /** Drops EE_MOVES messages from the board's output: a board (or firmware) that ignores SEND_EE_MOVES. */
 function withoutLog(bytes: Uint8Array, kept?: number[]): Uint8Array {
   const out: number[] = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     if (bytes[i] === 0x8f && i + 2 < bytes.length) {
       const size = (bytes[i + 1]! << 7) | bytes[i + 2]!;
       kept?.push(...bytes.subarray(i, i + size));
@@ -324,7 +324,7 @@ describe('BoardSession catch-up from the EEPROM log', () => {
     expect(engine.snapshot().moves.map((m) => m.san)).toEqual(['e4', 'c5', 'Nf3']);
   });
 
-  it('keeps to the host\'s game when it stopped with a piece in the hand (a board the log never shows)', async () => {
+  it("keeps to the host's game when it stopped with a piece in the hand (a board the log never shows)", async () => {
     let anchor: CatchUpAnchor | null = null;
     const r = rig({ catchUp: () => anchor });
     r.session.start();

@@ -179,7 +179,12 @@ describe('BoardSession over the mock binding with the board emulator', () => {
     expect(r.events.find((e) => e.type === 'state' && e.state === 'retrying')).toMatchObject({
       detail: expect.stringMatching(/no answer to a board dump request/),
     });
-    expect(r.board().filter((e) => e.type === 'connection').map((e) => (e.type === 'connection' ? e.connected : null))).toEqual([true, false]);
+    expect(
+      r
+        .board()
+        .filter((e) => e.type === 'connection')
+        .map((e) => (e.type === 'connection' ? e.connected : null)),
+    ).toEqual([true, false]);
     // A retry may already be waiting for its handshake dump: allow it to time out once.
     r.emulator.act({ kind: 'plug', at: r.timers.now() });
     await r.timers.advance(4_000, 100);
@@ -255,7 +260,12 @@ describe('BoardSession over the mock binding with the board emulator', () => {
     expect(await r.session.requestDump()).toBe(false);
     await settle();
     expect(r.session.state).toBe('retrying');
-    expect(r.board().filter((e) => e.type === 'connection').map((e) => (e.type === 'connection' ? e.connected : null))).toEqual([true, false]);
+    expect(
+      r
+        .board()
+        .filter((e) => e.type === 'connection')
+        .map((e) => (e.type === 'connection' ? e.connected : null)),
+    ).toEqual([true, false]);
     expect(r.events.find((e) => e.type === 'state' && e.state === 'retrying')).toMatchObject({ detail: expect.stringMatching(/EIO/), retryInMs: 400 });
     r.port.failWrites = false;
     await r.timers.advance(500);
@@ -287,9 +297,7 @@ describe('BoardSession over the mock binding with the board emulator', () => {
     r.port.inject(encodeMessage({ type: 'clock-times', left: { ...side, ms: 299_000, seconds: 59, minutes: 4 }, right: side, status }));
     await r.timers.advance(50);
     const clocks = r.board().filter((e) => e.type === 'clock');
-    expect(clocks).toEqual([
-      { type: 'clock', at: expect.any(Number), whiteMs: 299_000, blackMs: 300_000, running: 'white', whiteFlag: false, blackFlag: false },
-    ]);
+    expect(clocks).toEqual([{ type: 'clock', at: expect.any(Number), whiteMs: 299_000, blackMs: 300_000, running: 'white', whiteFlag: false, blackFlag: false }]);
     expect(r.events.filter((e) => e.type === 'frame' && e.message.type.startsWith('clock'))).toHaveLength(3);
   });
 

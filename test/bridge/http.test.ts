@@ -63,7 +63,7 @@ describe('LiveChess Cloud JSON', () => {
     expect((await get('/lcc/round-7/index.json')).status).toBe(404);
   });
 
-  it('serves round-N/game-M.json with SAN, the mover\'s remaining seconds and the move\'s time', async () => {
+  it("serves round-N/game-M.json with SAN, the mover's remaining seconds and the move's time", async () => {
     const r = await get('/lcc/round-1/game-1.json?poll');
     expect(r.status).toBe(200);
     const g = (await r.json()) as LccGame;

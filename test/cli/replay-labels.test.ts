@@ -17,13 +17,7 @@ describe('replay labels', () => {
       { kind: 'takeback', gameId: g, toPly: 1, fen: '', lastMove: null },
     ];
     const lines = changes.map((c) => book.label(c)).map((l) => (l ? describeLabel(l) : null));
-    expect(lines).toEqual([
-      'move 1: e4 (e2e4)',
-      'confirmed 1: e4 by the clock press (clock 1:29:55)',
-      'move 2: e5 (e7e5)',
-      'amended from ply 2: e5 → e6',
-      'takeback to ply 1',
-    ]);
+    expect(lines).toEqual(['move 1: e4 (e2e4)', 'confirmed 1: e4 by the clock press (clock 1:29:55)', 'move 2: e5 (e7e5)', 'amended from ply 2: e5 → e6', 'takeback to ply 1']);
   });
 
   it('keeps each game apart and says nothing for clock ticks', () => {

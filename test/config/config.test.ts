@@ -82,9 +82,7 @@ describe('loadConfig', () => {
   });
 
   it('names a bad enum value and lists the allowed ones', () => {
-    expect(errorsOf({ ...good, rules: { edition: '2014' } })).toEqual([
-      'config error: rules.edition: must be one of "2018", "2009", "1997"',
-    ]);
+    expect(errorsOf({ ...good, rules: { edition: '2014' } })).toEqual(['config error: rules.edition: must be one of "2018", "2009", "1997"']);
     const t = clone(good);
     (t.tables[0] as Record<string, unknown>).whiteOnClock = 'middle';
     expect(errorsOf(t)).toEqual(['config error: tables[0].whiteOnClock: must be one of "left", "right"']);
@@ -145,33 +143,25 @@ describe('loadConfig', () => {
     it('needs the board to be the serial number the line addresses it by', () => {
       const c = busHall();
       c.tables[3]!.board = '/dev/ttyUSB3';
-      expect(errorsOf(c)).toEqual([
-        'config error: tables[3].bus: needs tables[3].board to be the board\'s serial number (5 digits, e.g. "12007"), not "/dev/ttyUSB3"',
-      ]);
+      expect(errorsOf(c)).toEqual(['config error: tables[3].bus: needs tables[3].board to be the board\'s serial number (5 digits, e.g. "12007"), not "/dev/ttyUSB3"']);
     });
 
-    it('refuses a line that is also a table\'s board port', () => {
+    it("refuses a line that is also a table's board port", () => {
       const c = busHall();
       c.tables[4]!.bus = '/dev/ttyUSB0';
-      expect(errorsOf(c)).toEqual([
-        'config error: tables[4].bus: /dev/ttyUSB0 is also tables[0].board; a line is either one board\'s port or a bus line',
-      ]);
+      expect(errorsOf(c)).toEqual(["config error: tables[4].bus: /dev/ttyUSB0 is also tables[0].board; a line is either one board's port or a bus line"]);
     });
 
     it('refuses two boards with one address on a line, and address 0', () => {
       const c = busHall();
       // 28391 = 12007 + 16384: the 14-bit address of both is 12007.
       c.tables[4]!.board = '28391';
-      expect(errorsOf(c)).toEqual([
-        'config error: tables[4].board: serial 28391 has bus address 12007 on /dev/ttyUSB2, the same as tables[3].board 12007 (addresses are the serial modulo 16384)',
-      ]);
+      expect(errorsOf(c)).toEqual(['config error: tables[4].board: serial 28391 has bus address 12007 on /dev/ttyUSB2, the same as tables[3].board 12007 (addresses are the serial modulo 16384)']);
       // On separate lines the same address is fine.
       c.tables[4]!.bus = '/dev/ttyUSB3';
       expect(load(c).ok).toBe(true);
       c.tables[4]!.board = '16384';
-      expect(errorsOf(c)).toEqual([
-        'config error: tables[4].board: serial 16384 gives bus address 0 (the broadcast address), which no board can be polled at',
-      ]);
+      expect(errorsOf(c)).toEqual(['config error: tables[4].board: serial 16384 gives bus address 0 (the broadcast address), which no board can be polled at']);
     });
   });
 
@@ -183,18 +173,12 @@ describe('loadConfig', () => {
     const t = clone(good);
     t.tables[2]!.number = 1;
     expect(errorsOf(t)).toEqual(['config error: tables[2].number: table 1 is already used by tables[0]']);
-    expect(errorsOf({ ...good, tables: [] })).toEqual([
-      'config error: tables: must list at least one table (or add an "emulate" section)',
-    ]);
+    expect(errorsOf({ ...good, tables: [] })).toEqual(['config error: tables: must list at least one table (or add an "emulate" section)']);
   });
 
   it('reports every problem at once', () => {
     const msgs = errorsOf({ event: {}, rounds: { count: 0 }, timeControl: '90+30', httpPort: 70000 });
-    expect(msgs).toEqual([
-      'config error: event.name: is required',
-      'config error: rounds.count: must be >= 1',
-      'config error: httpPort: must be <= 65535',
-    ]);
+    expect(msgs).toEqual(['config error: event.name: is required', 'config error: rounds.count: must be >= 1', 'config error: httpPort: must be <= 65535']);
   });
 
   it('reports unreadable files and bad JSON as values', () => {

@@ -59,10 +59,10 @@ describe.skipIf(!socat)('bus tables over a real pseudo-terminal from `boardcast 
     const line = await waitForOutput(emulator, (out) => /board 1: (\S+) serial 12007 address 12007 bus/.exec(out)?.[1]);
     await waitForOutput(emulator, (out) => (out.split('\n').includes('ready') ? true : undefined));
 
-    links = busTableLinks(
-      [{ path: line, tables: [7, 8, 9].map((n) => ({ number: n, serial: `1200${n}`, whiteOnClock: 'left' as const })) }],
-      { transport: (p) => serialTransportFactory(p), session: { pollIntervalMs: 250 } },
-    );
+    links = busTableLinks([{ path: line, tables: [7, 8, 9].map((n) => ({ number: n, serial: `1200${n}`, whiteOnClock: 'left' as const })) }], {
+      transport: (p) => serialTransportFactory(p),
+      session: { pollIntervalMs: 250 },
+    });
     const events = new Map<number, TableLinkEvent[]>();
     for (const [n, l] of links) {
       const list: TableLinkEvent[] = [];
@@ -88,7 +88,11 @@ describe.skipIf(!socat)('bus tables over a real pseudo-terminal from `boardcast 
       for (const f of frames) expect(new BusReplyDecoder().push(f.raw)).toMatchObject([{ ok: true, address: 12000 + n }]);
       // Every field change came in a frame of the same time, which the runtime stores it with.
       const frameTimes = new Set(frames.map((f) => f.at));
-      expect(boardEvents(n).filter((e) => e.type === 'field').every((e) => frameTimes.has(e.at))).toBe(true);
+      expect(
+        boardEvents(n)
+          .filter((e) => e.type === 'field')
+          .every((e) => frameTimes.has(e.at)),
+      ).toBe(true);
     }
     expect(links.get(9)!.state).toBe('handshaking');
     expect(events.get(9)!.some((e) => e.type === 'problem' && e.detail.includes('board 12009 (bus address 12009) did not answer'))).toBe(true);

@@ -60,21 +60,33 @@ describe.skipIf(!socat)('a daemon started while a game is under way', () => {
     const daemon = runCli(['serve', '--config', config, '--no-viewer', '--board', `1=${path}`]);
     children.push(daemon);
     const url = await servingUrl(daemon);
-    const first = await eventually(async () => {
-      const g = await getJson<GameState>(`${url}/api/games/r1-t1`).catch(() => undefined);
-      return g && g.ply >= 10 ? g : undefined;
-    }, 15_000, 'the moves played before the daemon started');
+    const first = await eventually(
+      async () => {
+        const g = await getJson<GameState>(`${url}/api/games/r1-t1`).catch(() => undefined);
+        return g && g.ply >= 10 ? g : undefined;
+      },
+      15_000,
+      'the moves played before the daemon started',
+    );
     expect(first.moves.map((m) => m.san)).toEqual(s.expected.sans.slice(0, first.ply));
 
-    const done = await eventually(async () => {
-      const g = await getJson<GameState>(`${url}/api/games/r1-t1`);
-      return g.ply >= s.expected.sans.length ? g : undefined;
-    }, 40_000, `all ${s.expected.sans.length} plies`);
+    const done = await eventually(
+      async () => {
+        const g = await getJson<GameState>(`${url}/api/games/r1-t1`);
+        return g.ply >= s.expected.sans.length ? g : undefined;
+      },
+      40_000,
+      `all ${s.expected.sans.length} plies`,
+    );
     // The last plies can still be amended as their clock presses come in: compare once they have.
-    await eventually(async () => {
-      const g = await getJson<GameState>(`${url}/api/games/r1-t1`);
-      return g.moves.map((m) => m.san).join(' ') === s.expected.sans.join(' ') && g.moves.at(-1)?.clockMs !== null ? true : undefined;
-    }, 10_000, 'the last move confirmed');
+    await eventually(
+      async () => {
+        const g = await getJson<GameState>(`${url}/api/games/r1-t1`);
+        return g.moves.map((m) => m.san).join(' ') === s.expected.sans.join(' ') && g.moves.at(-1)?.clockMs !== null ? true : undefined;
+      },
+      10_000,
+      'the last move confirmed',
+    );
     expect((await getJson<GameState>(`${url}/api/games/r1-t1`)).moves.map((m) => m.san)).toEqual(s.expected.sans);
     expect(done.white.name).toBe('White (table 1)');
     expect(daemon.stdout()).toContain('read from its start in the EEPROM log');

@@ -39,10 +39,14 @@ describe('pairings imported while the daemon runs', () => {
     children.push(imported);
     expect(await imported.exit, imported.stderr()).toBe(0);
 
-    const game = await eventually(async () => {
-      const g = await getJson<GameState>(`${url}/api/games/r1-t2`);
-      return g.white.name === 'Zajc, Tina' ? g : undefined;
-    }, 15_000, 'the imported players on table 2');
+    const game = await eventually(
+      async () => {
+        const g = await getJson<GameState>(`${url}/api/games/r1-t2`);
+        return g.white.name === 'Zajc, Tina' ? g : undefined;
+      },
+      15_000,
+      'the imported players on table 2',
+    );
     expect(game.black).toMatchObject({ name: 'Oblak, Jan', federation: 'SLO', rating: 2166 });
     expect(game.ply).toBeGreaterThanOrEqual(2);
     const pgn = await (await fetch(`${url}/api/games/r1-t1/pgn`)).text();

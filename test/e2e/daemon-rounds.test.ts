@@ -53,8 +53,27 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
   it('starts with `boardcast round start`, plays, refuses to close with a game unfinished, survives SIGKILL, and closes once results are in', async () => {
     const t1 = join(root, 'table1.json');
     const t2 = join(root, 'table2.json');
-    writeFileSync(t1, JSON.stringify({ actions: play(FIRST_MOVE_MS, [['f2', 'f3', PIECE.WPAWN], ['e7', 'e5', PIECE.BPAWN], ['g2', 'g4', PIECE.WPAWN], ['d8', 'h4', PIECE.BQUEEN]]) }));
-    writeFileSync(t2, JSON.stringify({ actions: play(FIRST_MOVE_MS, [['e2', 'e4', PIECE.WPAWN], ['e7', 'e5', PIECE.BPAWN], ['g1', 'f3', PIECE.WKNIGHT]]) }));
+    writeFileSync(
+      t1,
+      JSON.stringify({
+        actions: play(FIRST_MOVE_MS, [
+          ['f2', 'f3', PIECE.WPAWN],
+          ['e7', 'e5', PIECE.BPAWN],
+          ['g2', 'g4', PIECE.WPAWN],
+          ['d8', 'h4', PIECE.BQUEEN],
+        ]),
+      }),
+    );
+    writeFileSync(
+      t2,
+      JSON.stringify({
+        actions: play(FIRST_MOVE_MS, [
+          ['e2', 'e4', PIECE.WPAWN],
+          ['e7', 'e5', PIECE.BPAWN],
+          ['g1', 'f3', PIECE.WKNIGHT],
+        ]),
+      }),
+    );
     const t0 = Date.now();
     const single = cli(['emulate', '--boards', '1', '--serial-base', '12001', '--dir', join(root, 'single'), '--script', t1]);
     const bus = cli(['emulate', '--bus', '--boards', '1', '--serial-base', '12002', '--dir', join(root, 'bus'), '--script', t2]);
@@ -83,10 +102,14 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
 
     let daemon = cli(['serve', '--config', config]);
     let url = await servingUrl(daemon);
-    await eventually(async () => {
-      const h = await getJson<{ tables: { table: number; state: string; device: string | null }[] }>(`${url}/health`);
-      return h.tables.every((t) => t.state === 'live') ? h : undefined;
-    }, 15_000, 'both tables live');
+    await eventually(
+      async () => {
+        const h = await getJson<{ tables: { table: number; state: string; device: string | null }[] }>(`${url}/health`);
+        return h.tables.every((t) => t.state === 'live') ? h : undefined;
+      },
+      15_000,
+      'both tables live',
+    );
     expect((await getJson<RoundInfo[]>(`${url}/api/rounds`)).map((r) => r.status)).toEqual(['upcoming', 'upcoming']);
     expect(await getJson<GameSummary[]>(`${url}/api/rounds/1/games`)).toEqual([]);
 
@@ -99,10 +122,14 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
     expect(started.out).toContain('table 1: Novak, Ana - Horvat, Marko');
     expect(Date.now() - t0).toBeLessThan(FIRST_MOVE_MS); // else the boards were no longer in the start position
 
-    const games = await eventually(async () => {
-      const g = await getJson<GameSummary[]>(`${url}/api/rounds/1/games`);
-      return g.length === 2 && g[0]!.status === 'finished' && g[1]!.ply === 3 ? g : undefined;
-    }, 30_000, 'the mate on table 1 and three plies on table 2');
+    const games = await eventually(
+      async () => {
+        const g = await getJson<GameSummary[]>(`${url}/api/rounds/1/games`);
+        return g.length === 2 && g[0]!.status === 'finished' && g[1]!.ply === 3 ? g : undefined;
+      },
+      30_000,
+      'the mate on table 1 and three plies on table 2',
+    );
     expect(games.map((g) => [g.id, g.white.name, g.black.name, g.result])).toEqual([
       ['r1-t1', 'Novak, Ana', 'Horvat, Marko', '0-1'],
       ['r1-t2', 'Kranjc, Eva', 'Zupan, Luka', '*'],
@@ -147,7 +174,11 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
     const store = openStore(join(root, 'data', 'boardcast.sqlite'));
     if (!store.ok) throw new Error(store.error.message);
     const audit = store.value.amendments().map((a) => [a.action, a.arbiter]);
-    expect(audit).toEqual([['start-round', 'IA Test'], ['set-result', 'IA Test'], ['close-round', 'arbiter']]);
+    expect(audit).toEqual([
+      ['start-round', 'IA Test'],
+      ['set-result', 'IA Test'],
+      ['close-round', 'arbiter'],
+    ]);
     const rows = store.value.gamesOfRound(store.value.round(store.value.tournamentByName('Rounds e2e Open')!.id, 1)!.id);
     expect(rows.map((g) => [g.table, g.result, g.resultSource, g.white?.name])).toEqual([
       [1, '0-1', 'engine', 'Novak, Ana'],
@@ -158,7 +189,9 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
     // (A single board reports its short and its long serial number; both are kept.)
     expect([...new Set(serials.map((r) => `${r.table_number}:${r.serial.slice(-5)}`))]).toEqual(['1:12001', '2:12002']);
     // Clock readings are derived rows too: one per clock message routed to a game, kept once across the restart.
-    const clocks = withSql(store.value.file, (db) => db.prepare('SELECT c.raw_event_id AS raw, r.event_json AS ev FROM clock_readings c JOIN raw_events r ON r.id = c.raw_event_id WHERE c.game_id = ?').all(rows[0]!.id)) as { raw: number; ev: string }[];
+    const clocks = withSql(store.value.file, (db) =>
+      db.prepare('SELECT c.raw_event_id AS raw, r.event_json AS ev FROM clock_readings c JOIN raw_events r ON r.id = c.raw_event_id WHERE c.game_id = ?').all(rows[0]!.id),
+    ) as { raw: number; ev: string }[];
     expect(clocks.length).toBeGreaterThan(3);
     expect(new Set(clocks.map((c) => c.raw)).size).toBe(clocks.length);
     expect(clocks.every((c) => JSON.parse(c.ev).type === 'clock')).toBe(true);

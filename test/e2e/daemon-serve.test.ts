@@ -69,18 +69,17 @@ describe('restart of the embedded demo', () => {
     const first = runCli(['serve', '--port', '0', '--data', data, '--pace', '30', '--no-viewer']);
     children.push(first);
     let url = await servingUrl(first);
-    await eventually(
-      async () => ((await getJson<GameSummary[]>(`${url}/api/rounds/1/games`)).every((g) => g.ply >= 6) ? true : undefined),
-      20_000,
-      'six plies on every table',
-    );
+    await eventually(async () => ((await getJson<GameSummary[]>(`${url}/api/rounds/1/games`)).every((g) => g.ply >= 6) ? true : undefined), 20_000, 'six plies on every table');
     first.proc.kill('SIGKILL');
     await first.exit;
     const store = openStore(join(data, 'boardcast.sqlite'));
     if (!store.ok) throw new Error(store.error.message);
     const before = new Map<number, string[]>();
     for (const row of withSql(store.value.file, (db) => db.prepare('SELECT id, table_number FROM games WHERE round_id IS NOT NULL').all()) as { id: number; table_number: number }[]) {
-      before.set(row.table_number, store.value.moves(row.id).map((m) => m.uci));
+      before.set(
+        row.table_number,
+        store.value.moves(row.id).map((m) => m.uci),
+      );
     }
     store.value.close();
     expect(before.size).toBe(8);
@@ -98,7 +97,10 @@ describe('restart of the embedded demo', () => {
     );
     for (const g of after) {
       const prior = before.get(g.table)!;
-      expect(g.moves.slice(0, prior.length).map((m) => m.uci), `table ${g.table}`).toEqual(prior);
+      expect(
+        g.moves.slice(0, prior.length).map((m) => m.uci),
+        `table ${g.table}`,
+      ).toEqual(prior);
       expect(g.incidents.filter((i) => i.kind === 'illegal-move')).toEqual([]);
     }
     second.proc.kill('SIGTERM');

@@ -23,7 +23,11 @@ function cli(args: string[]): Child {
 
 /** SAN tokens of a PGN's movetext (comments, move numbers and the result dropped). */
 function sans(pgn: string): string[] {
-  const text = pgn.split('\n\n').slice(1).join(' ').replace(/\{[^}]*\}/g, ' ');
+  const text = pgn
+    .split('\n\n')
+    .slice(1)
+    .join(' ')
+    .replace(/\{[^}]*\}/g, ' ');
   return text.split(/\s+/).filter((t) => t && !/^\d+\.+$/.test(t) && !['1-0', '0-1', '1/2-1/2', '*'].includes(t));
 }
 
@@ -67,7 +71,11 @@ describe('export and replay on a stored hall', () => {
 
     const js = cli(['replay', '--data', data, '--game', 'r1-t1', '--json']);
     expect(await js.exit).toBe(0);
-    const steps = js.stdout().trim().split('\n').map((l) => JSON.parse(l) as { step: string; id?: number; raw?: string; produced: { kind: string; san?: string }[] });
+    const steps = js
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { step: string; id?: number; raw?: string; produced: { kind: string; san?: string }[] });
     expect(steps.every((st) => st.step === 'event' || st.step === 'arbiter')).toBe(true);
     expect(steps.filter((st) => st.step === 'event').every((st) => typeof st.id === 'number' && /^[0-9a-f]*$/.test(st.raw ?? ''))).toBe(true);
     const jsonMoves = steps.flatMap((st) => st.produced.filter((p) => p.kind === 'move').map((p) => p.san));

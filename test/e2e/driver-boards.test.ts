@@ -36,11 +36,9 @@ describe.skipIf(!socat)('boardcast boards on pseudo-terminals', () => {
   });
 
   it('identifies the emulated board by serial and version and tells the other port apart', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      ['daemon/cli/boardcast.mjs', 'boards', '--json', '--no-scan', '--timeout', '800', '--port', device.hostPath, '--port', silent.hostPath],
-      { timeout: 60_000 },
-    );
+    const { stdout } = await run(process.execPath, ['daemon/cli/boardcast.mjs', 'boards', '--json', '--no-scan', '--timeout', '800', '--port', device.hostPath, '--port', silent.hostPath], {
+      timeout: 60_000,
+    });
     const rows = stdout
       .trim()
       .split('\n')

@@ -58,7 +58,11 @@ describe.skipIf(!socat)('bus-mode driver over a real pseudo-terminal', () => {
       b.act({ kind: 'place', at: at + 1, field: 28, piece: PIECE.BPAWN });
     });
     await until('the polled changes of board 770', () => of(770).filter((e) => e.type === 'field').length >= 2);
-    expect(of(770).filter((e) => e.type === 'field').map((e) => (e.type === 'field' ? [e.field, e.piece] : []))).toEqual([
+    expect(
+      of(770)
+        .filter((e) => e.type === 'field')
+        .map((e) => (e.type === 'field' ? [e.field, e.piece] : [])),
+    ).toEqual([
       [12, PIECE.EMPTY],
       [28, PIECE.BPAWN],
     ]);

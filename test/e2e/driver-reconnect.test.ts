@@ -79,16 +79,18 @@ describe.skipIf(!socat)('driver over a real pseudo-terminal: handshake, live upd
       emulator.act({ kind: 'place', at: at + 1, field: E4, piece: PIECE.WPAWN });
     });
     await until('two field updates', () => board().filter((e) => e.type === 'field').length >= 2);
-    expect(board().filter((e) => e.type === 'field').map((e) => (e.type === 'field' ? [e.field, e.piece] : []))).toEqual([
+    expect(
+      board()
+        .filter((e) => e.type === 'field')
+        .map((e) => (e.type === 'field' ? [e.field, e.piece] : [])),
+    ).toEqual([
       [E2, PIECE.EMPTY],
       [E4, PIECE.WPAWN],
     ]);
 
     // White moved: White presses, Black's clock (on the left) starts.
     device.withDevice((_d, at) => emulator.act({ kind: 'press', at, by: 'white' }));
-    const running = await until('a clock reading with Black running', () =>
-      board().find((e) => e.type === 'clock' && e.running === 'black'),
-    );
+    const running = await until('a clock reading with Black running', () => board().find((e) => e.type === 'clock' && e.running === 'black'));
     expect(running).toMatchObject({ type: 'clock', whiteFlag: false, blackFlag: false });
     if (running.type === 'clock') expect(running.whiteMs).toBeLessThanOrEqual(300_000);
   });
@@ -113,17 +115,15 @@ describe.skipIf(!socat)('driver over a real pseudo-terminal: handshake, live upd
     const back = await device.recreate();
     if (!back.ok) throw new Error(back.error);
 
-    const redump = await until(
-      'the re-dump after reconnecting',
-      () => board().filter((e) => e.type === 'dump')[dumpsBefore],
-      15_000,
-    );
+    const redump = await until('the re-dump after reconnecting', () => board().filter((e) => e.type === 'dump')[dumpsBefore], 15_000);
     expect(redump).toMatchObject({ board: emulator.board() });
     if (redump.type === 'dump') {
       expect(redump.board[E5]).toBe(PIECE.BPAWN);
       expect(redump.board[E7]).toBe(PIECE.EMPTY);
     }
-    const connections = board().filter((e) => e.type === 'connection').map((e) => (e.type === 'connection' ? e.connected : null));
+    const connections = board()
+      .filter((e) => e.type === 'connection')
+      .map((e) => (e.type === 'connection' ? e.connected : null));
     expect(connections).toEqual([true, false, true]);
     let handshakes = 0;
     for (let i = indexOfSeq(device.hostBytes, HANDSHAKE); i >= 0; i = indexOfSeq(device.hostBytes, HANDSHAKE, i + 1)) handshakes++;

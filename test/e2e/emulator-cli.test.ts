@@ -64,15 +64,26 @@ describe('boardcast emulate', () => {
   it('prints one machine-readable line per board, answers on each, and cleans up on SIGTERM', async () => {
     const dir = join(root, 'single');
     const script = join(root, 'script.json');
-    writeFileSync(script, JSON.stringify({ clock: { baseMs: 60_000, incrementMs: 0 }, actions: [{ kind: 'lift', at: 0, field: 52 }, { kind: 'bogus', at: 1 }] }));
+    writeFileSync(
+      script,
+      JSON.stringify({
+        clock: { baseMs: 60_000, incrementMs: 0 },
+        actions: [
+          { kind: 'lift', at: 0, field: 52 },
+          { kind: 'bogus', at: 1 },
+        ],
+      }),
+    );
     const { child, lines } = await startEmulate(['--boards', '2', '--dir', dir, '--serial-base', '20010', '--script', script]);
     // 14-bit bus addresses: 20010 & 0x3fff = 3626
-    expect(lines).toEqual([
-      `board 1: ${join(dir, 'board1')} serial 20010 address 3626`,
-      `board 2: ${join(dir, 'board2')} serial 20011 address 3627`,
-    ]);
+    expect(lines).toEqual([`board 1: ${join(dir, 'board1')} serial 20010 address 3626`, `board 2: ${join(dir, 'board2')} serial 20011 address 3627`]);
     const decoder = new DgtDecoder();
-    const msgs = await exchange<BoardMessage>(join(dir, 'board2'), Uint8Array.of(...encodeCommand({ type: 'send-serial' }), ...encodeCommand({ type: 'send-board' })), (c) => decoder.push(c).map((f) => f.message), 2);
+    const msgs = await exchange<BoardMessage>(
+      join(dir, 'board2'),
+      Uint8Array.of(...encodeCommand({ type: 'send-serial' }), ...encodeCommand({ type: 'send-board' })),
+      (c) => decoder.push(c).map((f) => f.message),
+      2,
+    );
     expect(msgs[0]).toEqual({ type: 'serial-number', serial: '20011' });
     expect(msgs[1]!.type === 'board-dump' && msgs[1]!.board[52]).toBe(0); // the script lifted e2
     child.kill('SIGTERM');

@@ -66,7 +66,7 @@ describe('emulator over a real pseudo-terminal (socat)', () => {
     const closed = new Promise<void>((r) => h.port.once('close', () => r()));
     await h.send(encodeCommand({ type: 'send-update-board' }));
     // The command crosses the pseudo-terminal: wait for the emulator to have taken it.
-    for (const until = Date.now() + 5_000; emu.mode !== 'update-board' && Date.now() < until; ) await new Promise((r) => setTimeout(r, 5));
+    for (const until = Date.now() + 5_000; emu.mode !== 'update-board' && Date.now() < until;) await new Promise((r) => setTimeout(r, 5));
     expect(emu.mode).toBe('update-board');
     await dev.remove();
     await closed; // the driver sees its device go away

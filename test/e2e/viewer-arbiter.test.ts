@@ -87,11 +87,14 @@ async function setResult(row: Locator, result: string, reason: string): Promise<
   await row.locator('input.reason').fill(reason);
   await row.locator(`.res-btn[data-result="${result}"]`).click();
   await expect
-    .poll(async () => {
-      const confirm = row.locator('.confirm-yes');
-      if (await confirm.isVisible()) await confirm.click();
-      return row.getAttribute('data-result');
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        const confirm = row.locator('.confirm-yes');
+        if (await confirm.isVisible()) await confirm.click();
+        return row.getAttribute('data-result');
+      },
+      { timeout: 15_000 },
+    )
     .toBe(result);
 }
 
@@ -178,10 +181,12 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     expect(await g2.locator('.back-live').isVisible()).toBe(false); // back to following the game
     await g2.setViewportSize({ width: 390, height: 844 });
     // (chessground's file letters stick out 10 px on every game page; the arbiter's panel must fit.)
-    await expect.poll(async () => {
-      const box = await g2.locator('.arbiter-actions').boundingBox();
-      return box ? box.x + box.width : Infinity;
-    }).toBeLessThanOrEqual(390);
+    await expect
+      .poll(async () => {
+        const box = await g2.locator('.arbiter-actions').boundingBox();
+        return box ? box.x + box.width : Infinity;
+      })
+      .toBeLessThanOrEqual(390);
     await g2.screenshot({ path: `${SHOTS}/arbiter-game-phone.png`, fullPage: true });
     await g2.close();
 

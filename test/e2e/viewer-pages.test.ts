@@ -61,7 +61,10 @@ const moveCount = (page: Page): Promise<number> => page.locator('ol.moves button
 describe('viewer', () => {
   it('overview shows every table live', async () => {
     const page = await open('/?lang=en');
-    await page.locator('.table-card').nth(TABLES - 1).waitFor();
+    await page
+      .locator('.table-card')
+      .nth(TABLES - 1)
+      .waitFor();
     expect(await page.locator('.table-card').count()).toBe(TABLES);
     for (let t = 1; t <= TABLES; t++) {
       const card = page.locator(`.table-card[data-game="r1-t${t}"]`);

@@ -28,7 +28,12 @@ describe('EEPROM log', () => {
     const [msg] = ask(emu, cmd('send-ee-moves'), 4000);
     expect(msg?.type).toBe('ee-moves');
     const entries = msg!.type === 'ee-moves' ? msg.entries : [];
-    expect(entries.slice(0, 4)).toEqual([{ type: 'tag', tag: 'nop' }, { type: 'tag', tag: 'nop' }, { type: 'tag', tag: 'nop' }, { type: 'tag', tag: 'powerup' }]);
+    expect(entries.slice(0, 4)).toEqual([
+      { type: 'tag', tag: 'nop' },
+      { type: 'tag', tag: 'nop' },
+      { type: 'tag', tag: 'nop' },
+      { type: 'tag', tag: 'powerup' },
+    ]);
     expect(fieldEntries(entries).length).toBe(32 + 2);
     expect(entries[4 + 32]).toEqual({ type: 'tag', tag: 'beginpos' });
     expect(entries.slice(4 + 33)).toEqual([
@@ -152,7 +157,11 @@ describe('bus mode', () => {
     expect(replies(line.takeOutput())).toMatchObject([{ ok: true, address: 105, reply: { type: 'ping' } }]);
     line.receive(bus('ping', 0), 4000);
     line.advanceTo(6000);
-    expect(replies(line.takeOutput()).map((r) => r.address).sort((a, b) => (a ?? -1) - (b ?? -1))).toEqual([100, 203]);
+    expect(
+      replies(line.takeOutput())
+        .map((r) => r.address)
+        .sort((a, b) => (a ?? -1) - (b ?? -1)),
+    ).toEqual([100, 203]);
     // Addressed commands reach only their board.
     line.receive(bus('send-version', 203), 7000);
     expect(replies(line.takeOutput()).map((r) => r.address)).toEqual([203]);
@@ -184,7 +193,10 @@ describe('runScript', () => {
     expect(times).toEqual([...times].sort((x, y) => x - y));
     expect(concatBytes(out).length).toBe(out.reduce((n, c) => n + c.bytes.length, 0));
     const fieldUpdates = out.filter((c) => c.bytes[0] === 0x8e).map((c) => ({ at: c.at, field: c.bytes[3] }));
-    expect(fieldUpdates).toEqual([{ at: 3000, field: f('e2') }, { at: 3300, field: f('e4') }]);
+    expect(fieldUpdates).toEqual([
+      { at: 3000, field: f('e2') },
+      { at: 3300, field: f('e4') },
+    ]);
     expect(emu.time).toBe(6000);
   });
 });

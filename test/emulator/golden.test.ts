@@ -105,7 +105,16 @@ describe('EmulatedBus collisions', () => {
 describe('script files', () => {
   it('reads an action array or a {board, clock, actions} object, skipping bad actions with a reason', () => {
     expect(parseScriptFile('[{"kind":"lift","at":5,"field":12}]')).toEqual({ ok: true, value: { script: { actions: [{ kind: 'lift', at: 5, field: 12 }] }, skipped: [] } });
-    const r = parseScriptFile(JSON.stringify({ clock: { baseMs: 1000, incrementMs: 0 }, actions: [{ kind: 'press', at: 1, by: 'white' }, { kind: 'place', at: 2, field: 70, piece: 1 }, { kind: 'button', at: 3, button: 'ok' }] }));
+    const r = parseScriptFile(
+      JSON.stringify({
+        clock: { baseMs: 1000, incrementMs: 0 },
+        actions: [
+          { kind: 'press', at: 1, by: 'white' },
+          { kind: 'place', at: 2, field: 70, piece: 1 },
+          { kind: 'button', at: 3, button: 'ok' },
+        ],
+      }),
+    );
     expect(r).toMatchObject({ ok: true, value: { script: { clock: { baseMs: 1000, incrementMs: 0 }, actions: [{ kind: 'press' }, { kind: 'button' }] } } });
     expect(r.ok && r.value.skipped).toEqual(['action 1: {"kind":"place","at":2,"field":70,"piece":1}']);
     expect(parseScriptFile('nope')).toMatchObject({ ok: false });

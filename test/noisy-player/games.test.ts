@@ -12,7 +12,9 @@ const GAMES_DIR = SHARED_GAMES_DIR;
 
 describe('Prng', () => {
   it('is reproducible from its seed and differs between seeds', () => {
-    const a = new Prng(7), b = new Prng(7), c = new Prng(8);
+    const a = new Prng(7),
+      b = new Prng(7),
+      c = new Prng(8);
     const xs = Array.from({ length: 5 }, () => a.next());
     expect(Array.from({ length: 5 }, () => b.next())).toEqual(xs);
     expect(Array.from({ length: 5 }, () => c.next())).not.toEqual(xs);
@@ -66,7 +68,7 @@ describe('randomGame', () => {
         else if (san.startsWith('O-O')) seen['O-O']++;
         if (pos.board.get(m.from)?.role === 'pawn' && m.to === pos.epSquare) seen.ep++;
         for (const p of ['=Q', '=R', '=B', '=N'] as const) if (san.includes(p)) seen[p]++;
-        if (g.chess960 && (san.startsWith('O-O'))) seen[960]++;
+        if (g.chess960 && san.startsWith('O-O')) seen[960]++;
         pos.play(m);
       });
     }

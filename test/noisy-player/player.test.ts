@@ -84,7 +84,8 @@ describe('playNoisy', () => {
     for (const s of scripts('scan-order')) {
       const ev = sessionEvents(s).filter((e): e is Extract<BoardEvent, { type: 'field' }> => e.type === 'field');
       for (let i = 0; i + 1 < ev.length; i++) {
-        const a = ev[i]!, b = ev[i + 1]!;
+        const a = ev[i]!,
+          b = ev[i + 1]!;
         if (a.piece !== PIECE.EMPTY && b.piece === PIECE.EMPTY && b.at - a.at <= 200) seen++;
       }
     }
@@ -108,7 +109,8 @@ describe('playNoisy', () => {
     for (const s of scripts('slide')) {
       const ev = sessionEvents(s).filter((e): e is Extract<BoardEvent, { type: 'field' }> => e.type === 'field');
       for (let i = 0; i + 1 < ev.length; i++) {
-        const a = ev[i]!, b = ev[i + 1]!;
+        const a = ev[i]!,
+          b = ev[i + 1]!;
         // A piece seen on a square and gone again within a hand's sweep (not a later move from it).
         if (a.field === b.field && a.piece !== PIECE.EMPTY && b.piece === PIECE.EMPTY && b.at - a.at < 300) {
           expect(b.at - a.at).toBeGreaterThanOrEqual(30);

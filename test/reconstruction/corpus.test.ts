@@ -7,7 +7,9 @@ import { gameFromCorpus, runCase, type CorpusCase } from './harness.ts';
 // (self-contained: the game's moves are in the file). Each must reconstruct exactly: a case stays
 // red until the engine is fixed. `npx tsx test/reconstruction/report.ts --save-corpus` adds cases.
 const dir = fileURLToPath(new URL('./corpus/', import.meta.url));
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('reconstruction corpus', () => {
   it('has readable cases', () => {

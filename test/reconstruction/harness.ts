@@ -61,7 +61,9 @@ export function mismatches(script: NoisyScript, got: Reconstruction): string[] {
   const firstDiff = want.sans.findIndex((s, i) => got.sans[i] !== s);
   if (firstDiff >= 0 || got.sans.length !== want.sans.length) {
     const at = firstDiff >= 0 ? firstDiff : Math.min(want.sans.length, got.sans.length);
-    out.push(`moves differ at ply ${at + 1}: want ${want.sans.slice(at, at + 3).join(' ') || '(end)'}, got ${got.sans.slice(at, at + 3).join(' ') || '(end)'} (${got.sans.length}/${want.sans.length} plies)`);
+    out.push(
+      `moves differ at ply ${at + 1}: want ${want.sans.slice(at, at + 3).join(' ') || '(end)'}, got ${got.sans.slice(at, at + 3).join(' ') || '(end)'} (${got.sans.length}/${want.sans.length} plies)`,
+    );
   }
   const fmt = (i: ExpectedIncident | ReportedIncident): string => `${i.kind}@${i.ply}${i.by ? `/${i.by}` : ''}`;
   const wantI = want.incidents.map(fmt).join(', ');
@@ -96,7 +98,9 @@ export function loadSharedGames(): { games: SourceGame[]; problems: string[] } |
   if (!sharedDataPresent(GAMES_DIR, 'shared real games')) return { absent: `${GAMES_DIR} is absent` };
   const games: SourceGame[] = [];
   const problems: string[] = [];
-  for (const f of readdirSync(GAMES_DIR).filter((n) => n.endsWith('.pgn')).sort()) {
+  for (const f of readdirSync(GAMES_DIR)
+    .filter((n) => n.endsWith('.pgn'))
+    .sort()) {
     const loaded = loadPgn(readFileSync(`${GAMES_DIR}/${f}`, 'utf8'), f);
     games.push(...loaded.games);
     problems.push(...loaded.problems.map((p) => `${p.id}: ${p.reason}`));

@@ -52,9 +52,7 @@ describe('reconstruction matrix: random games', () => {
 
 describe('reconstruction matrix: every rules edition and time-control category', () => {
   // The same games and incidents whatever the Laws in force: only the consequences differ.
-  const configs: RulesConfig[] = (['2018', '2009', '1997'] as const).flatMap((edition) =>
-    (['standard', 'rapid', 'blitz'] as const).map((category) => ({ edition, category })),
-  );
+  const configs: RulesConfig[] = (['2018', '2009', '1997'] as const).flatMap((edition) => (['standard', 'rapid', 'blitz'] as const).map((category) => ({ edition, category })));
   for (const rules of configs) {
     it(`${rules.edition} ${rules.category}: mixed, illegal-completed and promotion-unreplaced over 40 random games`, () => {
       const results = random.slice(0, 40).flatMap((g) => (['mixed', 'illegal-completed', 'promotion-unreplaced'] as const).map((m) => runCase(g, m, 2, rules)));

@@ -56,8 +56,7 @@ for (const col of columns) {
 }
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
-const pct = (c: { pass: number; total: number } | undefined): string =>
-  !c ? '–' : c.pass === c.total ? `100% (${c.total})` : `**${((100 * c.pass) / c.total).toFixed(1)}%** (${c.pass}/${c.total})`;
+const pct = (c: { pass: number; total: number } | undefined): string => (!c ? '–' : c.pass === c.total ? `100% (${c.total})` : `**${((100 * c.pass) / c.total).toFixed(1)}%** (${c.pass}/${c.total})`);
 const lines = [
   `Command: \`npx tsx test/reconstruction/report.ts${full ? ' --full' : ''}\` — ${runs} runs in ${seconds} s (one core).`,
   '',

@@ -57,12 +57,8 @@ describe('Tabletop', () => {
   it('runs a Fischer clock: the first press starts the opponent, later presses add the increment', () => {
     const t = new Tabletop({ clock: { baseMs: 60_000, incrementMs: 2_000 } });
     expect(t.clockAt(0)).toMatchObject({ whiteMs: 60_000, blackMs: 60_000, running: null });
-    expect(t.apply({ kind: 'press', at: 1000, by: 'black' })).toEqual([
-      { type: 'clock', at: 1000, whiteMs: 60_000, blackMs: 60_000, running: 'white', whiteFlag: false, blackFlag: false },
-    ]);
-    expect(t.apply({ kind: 'press', at: 6000, by: 'white' })).toEqual([
-      { type: 'clock', at: 6000, whiteMs: 57_000, blackMs: 60_000, running: 'black', whiteFlag: false, blackFlag: false },
-    ]);
+    expect(t.apply({ kind: 'press', at: 1000, by: 'black' })).toEqual([{ type: 'clock', at: 1000, whiteMs: 60_000, blackMs: 60_000, running: 'white', whiteFlag: false, blackFlag: false }]);
+    expect(t.apply({ kind: 'press', at: 6000, by: 'white' })).toEqual([{ type: 'clock', at: 6000, whiteMs: 57_000, blackMs: 60_000, running: 'black', whiteFlag: false, blackFlag: false }]);
     // pressing the lever that is already down is not a press
     expect(t.apply({ kind: 'press', at: 6500, by: 'white' })).toEqual([]);
     expect(t.clockAt(70_000)).toMatchObject({ blackMs: 0, blackFlag: true, whiteFlag: false, running: 'black' });

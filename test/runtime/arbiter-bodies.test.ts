@@ -18,7 +18,10 @@ describe('arbiter request bodies, checked against their schemas', () => {
     expect(parseArbiterAction('result', [])).toMatchObject({ ok: false, error: { message: 'the body must be a JSON object' } });
     expect(parseArbiterAction('position', { fen: 'nonsense' })).toMatchObject({ ok: false, error: { status: 400 } });
     expect(parseArbiterAction('dance', {})).toMatchObject({ ok: false, error: { status: 404 } });
-    expect(parseArbiterAction('result', { result: '1/2-1/2', arbiter: ' IA Novak ' })).toEqual({ ok: true, value: { kind: 'result', result: '1/2-1/2', reason: 'arbiter decision', arbiter: 'IA Novak' } });
+    expect(parseArbiterAction('result', { result: '1/2-1/2', arbiter: ' IA Novak ' })).toEqual({
+      ok: true,
+      value: { kind: 'result', result: '1/2-1/2', reason: 'arbiter decision', arbiter: 'IA Novak' },
+    });
     expect(parseRoundAction('close', { force: 'yes' })).toMatchObject({ ok: false, error: { message: 'force must be true or false' } });
     expect(parseRoundAction('close', undefined)).toEqual({ ok: true, value: { kind: 'close', force: false, arbiter: 'arbiter', reason: 'round closed' } });
   });

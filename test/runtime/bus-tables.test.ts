@@ -122,7 +122,7 @@ describe('busTableLinks: tables whose boards hang on one DGT bus line', () => {
     expect(single.state).toBe('idle');
   });
 
-  it('routes each board\'s moves to its own table, with frames carrying the bus reply bytes, and the engine rebuilds both games', async () => {
+  it("routes each board's moves to its own table, with frames carrying the bus reply bytes, and the engine rebuilds both games", async () => {
     const r = rig();
     await startAll(r);
     expect(r.link(7).state).toBe('live');
@@ -150,7 +150,10 @@ describe('busTableLinks: tables whose boards hang on one DGT bus line', () => {
     const games = new Map<number, GameEvent[]>();
     for (const n of [7, 8]) {
       const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' } });
-      games.set(n, r.boardEvents(n).flatMap((e) => engine.push(e)));
+      games.set(
+        n,
+        r.boardEvents(n).flatMap((e) => engine.push(e)),
+      );
     }
     expect(sans(games.get(7)!)).toEqual(['e4', 'e5', 'Nf3']);
     expect(sans(games.get(8)!)).toEqual(['d4', 'd5', 'c4', 'dxc4']);
@@ -185,9 +188,17 @@ describe('busTableLinks: tables whose boards hang on one DGT bus line', () => {
       expect(dump?.raw?.[0]).toBe(BRD_DUMP_REPLY);
     }
     // Clock readings arrive per table with its own side resolved: table 8's white is on the right.
-    const lastClock8 = r.boardEvents(8).filter((e) => e.type === 'clock').at(-1);
+    const lastClock8 = r
+      .boardEvents(8)
+      .filter((e) => e.type === 'clock')
+      .at(-1);
     expect(lastClock8).toMatchObject({ type: 'clock', running: 'white' });
-    expect(r.boardEvents(7).filter((e) => e.type === 'clock').at(-1)).toMatchObject({ type: 'clock', running: 'black' });
+    expect(
+      r
+        .boardEvents(7)
+        .filter((e) => e.type === 'clock')
+        .at(-1),
+    ).toMatchObject({ type: 'clock', running: 'black' });
   });
 
   it('reports a configured board the line does not have: not live, a problem naming its serial', async () => {
@@ -199,9 +210,14 @@ describe('busTableLinks: tables whose boards hang on one DGT bus line', () => {
     expect(r.link(9).serialNumber).toBeNull();
     const problems = r.of(9).flatMap((e) => (e.type === 'problem' ? [e.detail] : []));
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/board 12009 \(bus address 12009\) did not answer the discovery PING on the bus line \/boardcast-test\/bus-tables\/line\d+ \(boards at addresses 12007, 12008 answered\)/);
+    expect(problems[0]).toMatch(
+      /board 12009 \(bus address 12009\) did not answer the discovery PING on the bus line \/boardcast-test\/bus-tables\/line\d+ \(boards at addresses 12007, 12008 answered\)/,
+    );
     expect(r.of(9).some((e) => e.type === 'frame' || e.type === 'board')).toBe(false);
-    const last = r.of(9).filter((e) => e.type === 'state').at(-1);
+    const last = r
+      .of(9)
+      .filter((e) => e.type === 'state')
+      .at(-1);
     expect(last).toMatchObject({ state: 'handshaking', detail: expect.stringContaining('12009') });
   });
 
@@ -277,7 +293,15 @@ describe('busTableLinks: tables whose boards hang on one DGT bus line', () => {
     const port = new EmulatedMockPort(new EmulatedBus(boards), () => timers.now());
     timers.onAdvance = (now) => port.tick(now);
     const links = busTableLinks(
-      [{ path: port.path, tables: [{ number: 1, serial: '12007', whiteOnClock: 'left' }, { number: 2, serial: '12008', whiteOnClock: 'left' }] }],
+      [
+        {
+          path: port.path,
+          tables: [
+            { number: 1, serial: '12007', whiteOnClock: 'left' },
+            { number: 2, serial: '12008', whiteOnClock: 'left' },
+          ],
+        },
+      ],
       { transport: (p) => serialTransportFactory(p, port.factory), timers: ticking(timers), session: { pollIntervalMs: 2_000, reconnectBaseMs: 500, reconnectMaxMs: 1_000 } },
     );
     cleanups.push(async () => {

@@ -44,17 +44,25 @@ describe.skipIf(!shared)('demo hall replaying real games', () => {
     daemon = started.value;
     const url = daemon.url;
 
-    const [g] = await eventually(async () => {
-      const games = await getJson<GameSummary[]>(`${url}/api/rounds/1/games`);
-      return games.length === 1 ? games : undefined;
-    }, 20_000, 'the game of round 1');
+    const [g] = await eventually(
+      async () => {
+        const games = await getJson<GameSummary[]>(`${url}/api/rounds/1/games`);
+        return games.length === 1 ? games : undefined;
+      },
+      20_000,
+      'the game of round 1',
+    );
     expect(g!.white).toEqual({ name: 'Esipenko, Andrey', title: 'GM', rating: 2714, federation: null, fideId: 24175439 });
     expect(g!.black).toEqual({ name: 'Carlsen, Magnus', title: 'GM', rating: 2865, federation: null, fideId: 1503014 });
 
-    const done = await eventually(async () => {
-      const s = await getJson<GameState>(`${url}/api/games/${g!.id}`);
-      return s.status === 'finished' ? s : undefined;
-    }, 30_000, 'the game to finish');
+    const done = await eventually(
+      async () => {
+        const s = await getJson<GameState>(`${url}/api/games/${g!.id}`);
+        return s.status === 'finished' ? s : undefined;
+      },
+      30_000,
+      'the game to finish',
+    );
     expect(done.ply).toBe(42);
     expect(done.result).toBe('1/2-1/2');
     expect(done.termination).toBe('result set on the board');
@@ -65,10 +73,14 @@ describe.skipIf(!shared)('demo hall replaying real games', () => {
     expect(pgn).toContain('[Result "1/2-1/2"]');
 
     // The table sets up and plays its next game (the next round), with its players.
-    const next = await eventually(async () => {
-      const games = await getJson<GameSummary[]>(`${url}/api/rounds/2/games`);
-      return games.length === 1 && games[0]!.ply >= 2 ? games[0] : undefined;
-    }, 30_000, 'the next game to start');
+    const next = await eventually(
+      async () => {
+        const games = await getJson<GameSummary[]>(`${url}/api/rounds/2/games`);
+        return games.length === 1 && games[0]!.ply >= 2 ? games[0] : undefined;
+      },
+      30_000,
+      'the next game to start',
+    );
     expect(next!.white.name).toBe('Caruana, Fabiano');
 
     // What `boardcast export` rebuilds from the store alone carries the same players.

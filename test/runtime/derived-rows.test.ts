@@ -111,7 +111,12 @@ describe('DerivedRows: clock readings', () => {
     expect(store.lastClockRawEventId()).toBe(rows[4]!.rawEventId);
     // The start-up replay offers everything again: nothing is stored twice.
     derived.clockReadings(rows);
-    const stored = withSql(store.file, (db) => db.prepare('SELECT raw_event_id, white_ms, black_ms, running FROM clock_readings ORDER BY id').all()) as { raw_event_id: number; white_ms: number; black_ms: number; running: string | null }[];
+    const stored = withSql(store.file, (db) => db.prepare('SELECT raw_event_id, white_ms, black_ms, running FROM clock_readings ORDER BY id').all()) as {
+      raw_event_id: number;
+      white_ms: number;
+      black_ms: number;
+      running: string | null;
+    }[];
     expect(stored.map((r) => r.raw_event_id)).toEqual(rows.map((r) => r.rawEventId));
     expect(stored.map((r) => [r.white_ms, r.black_ms, r.running])).toEqual(rows.map((r) => [r.reading.whiteMs, r.reading.blackMs, r.reading.running]));
     expect(store.lastClock(withSql(store.file, (db) => db.prepare('SELECT id FROM games').pluck().get()) as number)).toMatchObject({ whiteMs: rows.at(-1)!.reading.whiteMs });

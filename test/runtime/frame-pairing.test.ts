@@ -43,7 +43,12 @@ describe('pairing frames with their board events, store before broadcast', () =>
         delivered.push(batch);
       },
     });
-    pairing = new FramePairing(3, () => '12003', (row) => writer.push(row), () => 1_763_700_000_000);
+    pairing = new FramePairing(
+      3,
+      () => '12003',
+      (row) => writer.push(row),
+      () => 1_763_700_000_000,
+    );
   });
   afterEach(() => {
     writer.close();

@@ -22,7 +22,15 @@ afterEach(() => {
 
 function config(start: 'board' | 'arbiter'): BoardcastConfig {
   const c = parseConfig(
-    { event: { name: 'router test' }, rounds: { count: 4, start }, timeControl: '90+30', tables: [{ number: 1, board: '/dev/ttyUSB0' }, { number: 2, board: '/dev/ttyUSB1' }] },
+    {
+      event: { name: 'router test' },
+      rounds: { count: 4, start },
+      timeControl: '90+30',
+      tables: [
+        { number: 1, board: '/dev/ttyUSB0' },
+        { number: 2, board: '/dev/ttyUSB1' },
+      ],
+    },
     null,
     '/tmp',
   );
@@ -220,7 +228,10 @@ describe("rounds in 'arbiter' mode, recorded in a real store and replayed", () =
     feed(h.store, h.router, 1, t1.play('f3g1 d1h5 b8c6 f1c4 g8f6 h5f7').take(), h.reconcile);
     expect(h.live.game('r1-t1')).toMatchObject({ status: 'finished', result: '1-0', termination: 'checkmate', ply: 7 });
 
-    expect(h.rounds(1, { kind: 'close', force: false, arbiter: 'IA Novak', reason: '' })).toMatchObject({ ok: false, error: { status: 409, code: 'games-unfinished', message: expect.stringContaining('table(s) 2') } });
+    expect(h.rounds(1, { kind: 'close', force: false, arbiter: 'IA Novak', reason: '' })).toMatchObject({
+      ok: false,
+      error: { status: 409, code: 'games-unfinished', message: expect.stringContaining('table(s) 2') },
+    });
     // Black did not come to table 2: the arbiter scores it as a forfeit.
     expect(h.games('r1-t2', { kind: 'result', result: '1-0', arbiter: 'IA Novak', reason: 'forfeit' }).ok).toBe(true);
     expect(h.live.game('r1-t2')).toMatchObject({ status: 'finished', result: '1-0', termination: 'arbiter decision', ply: 0 });
@@ -243,7 +254,12 @@ describe("rounds in 'arbiter' mode, recorded in a real store and replayed", () =
     expect(h.rounds(2, { kind: 'close', force: true, arbiter: 'IA Novak', reason: 'table 2 adjourned' }).ok).toBe(true);
 
     const rounds = h.live.rounds().map((r) => [r.round, r.status, r.gameCount]);
-    expect(rounds).toEqual([[1, 'finished', 2], [2, 'finished', 2], [3, 'upcoming', 0], [4, 'upcoming', 0]]);
+    expect(rounds).toEqual([
+      [1, 'finished', 2],
+      [2, 'finished', 2],
+      [3, 'upcoming', 0],
+      [4, 'upcoming', 0],
+    ]);
 
     // The store's rows say who decided.
     const row = (round: number, table: number) => h.store.gamesOfRound(h.store.round(h.tournamentId, round)!.id).find((g) => g.table === table)!;

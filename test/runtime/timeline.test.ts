@@ -49,7 +49,6 @@ interface Seen {
   result: string;
 }
 
-
 describe('the arbiter timeline replays what the live engine showed', () => {
   it('for 100 noisy games, the replay state at every event equals the live state at that event', () => {
     const games = 100;
@@ -71,7 +70,9 @@ describe('the arbiter timeline replays what the live engine showed', () => {
         writer.push({ tableNumber: t, boardSerial: null, monoMs: ev.at, wallMs: 1_763_700_000_000 + Math.round(ev.at), event: ev, raw: new Uint8Array(0) });
         const gameId = router.route(t, ev, ++id);
         const g = gameId ? live.game(gameId) : undefined;
-        states.push(g ? { fen: g.fen, ply: g.ply, moves: g.moves.map((m) => m.san).join(' '), incidents: g.incidents.length, result: g.result } : { fen: '', ply: -1, moves: '', incidents: 0, result: '' });
+        states.push(
+          g ? { fen: g.fen, ply: g.ply, moves: g.moves.map((m) => m.san).join(' '), incidents: g.incidents.length, result: g.result } : { fen: '', ply: -1, moves: '', incidents: 0, result: '' },
+        );
       }
       seen.set(t, states);
     }
@@ -136,7 +137,11 @@ describe('GET /api/arbiter/games/:id/timeline on a running daemon', () => {
   it('answers the arbiter with the steps of the game so far, and nobody else', async () => {
     const token = 'timeline-test-token';
     process.env.BOARDCAST_ARBITER_TOKEN = token;
-    const cfg = parseConfig({ event: { name: 'timeline daemon' }, rounds: { count: 1 }, timeControl: '90+30', dataDir: join(root, 'daemon'), emulate: { count: 1, games: 'random', seed: 4 } }, null, root);
+    const cfg = parseConfig(
+      { event: { name: 'timeline daemon' }, rounds: { count: 1 }, timeControl: '90+30', dataDir: join(root, 'daemon'), emulate: { count: 1, games: 'random', seed: 4 } },
+      null,
+      root,
+    );
     if (!cfg.ok) throw new Error(cfg.error.messages.join('\n'));
     const started = await startDaemon({ config: cfg.value, log: createLogger({ write: () => {} }), port: 0, host: '127.0.0.1', pace: 60, viewer: false });
     if (!started.ok) throw new Error(started.error);

@@ -33,7 +33,10 @@ describe('HTTP API', () => {
     const t = (await (await get('/api/tournament')).json()) as TournamentInfo;
     expect(t.name).toBe('Ljubljana Open 2026');
     const rounds = (await (await get('/api/rounds')).json()) as RoundInfo[];
-    expect(rounds.map((r) => [r.round, r.gameCount])).toEqual([[1, 4], [2, 0]]);
+    expect(rounds.map((r) => [r.round, r.gameCount])).toEqual([
+      [1, 4],
+      [2, 0],
+    ]);
     // Round 1 has games under way, so it is live (viewers open on it); round 2 has none yet.
     expect(rounds.map((r) => r.status)).toEqual(['live', 'upcoming']);
     expect((await get('/api/rounds')).headers.get('access-control-allow-origin')).toBe('*');
@@ -67,7 +70,19 @@ describe('HTTP API', () => {
     const r = await get('/api/games/r1-t1/pgn');
     expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
     const pgn = await r.text();
-    for (const tag of ['[Event "Ljubljana Open 2026"]', '[Site "Ljubljana SLO"]', '[Date "2026.11.21"]', '[Round "1.1"]', '[White "Lenart, Ana"]', '[Black "Petrović, Marko"]', '[Result "*"]', '[WhiteElo "2391"]', '[BlackTitle "GM"]', '[WhiteFideId "14600001"]', '[TimeControl "5400+30"]']) {
+    for (const tag of [
+      '[Event "Ljubljana Open 2026"]',
+      '[Site "Ljubljana SLO"]',
+      '[Date "2026.11.21"]',
+      '[Round "1.1"]',
+      '[White "Lenart, Ana"]',
+      '[Black "Petrović, Marko"]',
+      '[Result "*"]',
+      '[WhiteElo "2391"]',
+      '[BlackTitle "GM"]',
+      '[WhiteFideId "14600001"]',
+      '[TimeControl "5400+30"]',
+    ]) {
       expect(pgn).toContain(tag);
     }
     expect(pgn).toMatch(/1\. e4 \{ \[%clk 1:30:\d\d\] \} e5 \{ \[%clk 1:30:\d\d\] \} 2\. Nf3/);

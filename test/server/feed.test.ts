@@ -63,7 +63,10 @@ describe('websocket feed', () => {
     for (const san of LINES[1]!.slice(0, 2)) hall.play('r1-t2', san);
     await waitFor(() => c.deltas('game:r1-t1').filter((d) => d.change.kind === 'move').length === 7 && c.deltas('round:1').filter((d) => d.change.kind === 'move').length === 9, 'moves');
 
-    for (const [scope, s] of [['game:r1-t1', snap], ['round:1', roundSnap]] as const) {
+    for (const [scope, s] of [
+      ['game:r1-t1', snap],
+      ['round:1', roundSnap],
+    ] as const) {
       const seqs = c.deltas(scope).map((d) => d.seq);
       expect(seqs).toEqual(seqs.map((_, i) => s.seq + 1 + i));
     }

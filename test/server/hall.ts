@@ -201,7 +201,6 @@ function sqIndex(name: string): number {
   return (name.charCodeAt(1) - 49) * 8 + (name.charCodeAt(0) - 97);
 }
 
-
 /** Opening moves for the tables (each table plays its own line). */
 export const LINES: string[][] = [
   ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6', 'O-O', 'Be7', 'Re1', 'b5', 'Bb3', 'd6'],

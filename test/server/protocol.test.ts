@@ -62,19 +62,26 @@ describe('PGN writer', () => {
   it('numbers a game that starts from a set-up position with Black to move, and tags the set-up', async () => {
     const { gameToPgn, formatClk } = await import('../../protocols/feed/pgn.ts');
     const startFen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 12';
-    const pgn = gameToPgn(
-      { id: 't', name: 'Test "Open"', site: null, startDate: '2026-01-02', endDate: null, timeControl: null, variant: 'standard', roundCount: 1 },
-      undefined,
-      {
-        id: 'g', round: 2, table: 7, status: 'finished', result: '1/2-1/2', ply: 2, fen: '', lastMove: null, clock: null, startFen, termination: 'agreement', incidents: [],
-        white: { name: 'A', title: null, rating: null, federation: null, fideId: null },
-        black: { name: 'B', title: 'IM', rating: 2400, federation: 'SVK', fideId: null },
-        moves: [
-          { ply: 1, san: 'Nf6', uci: 'g8f6', fenAfter: '', at: 0, clockMs: 3_723_000 },
-          { ply: 2, san: 'Nc3', uci: 'b1c3', fenAfter: '', at: 0, clockMs: null },
-        ],
-      },
-    );
+    const pgn = gameToPgn({ id: 't', name: 'Test "Open"', site: null, startDate: '2026-01-02', endDate: null, timeControl: null, variant: 'standard', roundCount: 1 }, undefined, {
+      id: 'g',
+      round: 2,
+      table: 7,
+      status: 'finished',
+      result: '1/2-1/2',
+      ply: 2,
+      fen: '',
+      lastMove: null,
+      clock: null,
+      startFen,
+      termination: 'agreement',
+      incidents: [],
+      white: { name: 'A', title: null, rating: null, federation: null, fideId: null },
+      black: { name: 'B', title: 'IM', rating: 2400, federation: 'SVK', fideId: null },
+      moves: [
+        { ply: 1, san: 'Nf6', uci: 'g8f6', fenAfter: '', at: 0, clockMs: 3_723_000 },
+        { ply: 2, san: 'Nc3', uci: 'b1c3', fenAfter: '', at: 0, clockMs: null },
+      ],
+    });
     expect(pgn).toContain('[Event "Test \\"Open\\""]');
     expect(pgn).toContain('[Site "?"]');
     expect(pgn).toContain('[Date "2026.01.02"]');

@@ -35,14 +35,30 @@ beforeEach(() => {
   file = join(t.dir, 'b.sqlite');
   store = mustOpen(file);
   tournamentId = store.upsertTournament({
-    name: 'Maribor Rapid', site: null, startDate: null, endDate: null, timeControl: '900+10',
-    rulesEdition: '2018', category: 'rapid', variant: 'standard', roundCount: 2, roundDates: ['2026-07-04'],
+    name: 'Maribor Rapid',
+    site: null,
+    startDate: null,
+    endDate: null,
+    timeControl: '900+10',
+    rulesEdition: '2018',
+    category: 'rapid',
+    variant: 'standard',
+    roundCount: 2,
+    roundDates: ['2026-07-04'],
   });
   store.syncTables([1, 2].map((number) => ({ number, board: null, whiteOnClock: 'left' as const })));
   const r1 = store.round(tournamentId, 1)!;
   store.replacePairings(r1.id, [
-    { table: 1, white: { name: 'Zupan, Jure', title: 'FM', rating: 2355, federation: 'SLO', fideId: 14609412 }, black: { name: 'Golob, Anže', title: null, rating: 2044, federation: 'SLO', fideId: 14618917 } },
-    { table: 2, white: { name: 'Mlakar, Eva', title: null, rating: 1962, federation: 'SLO', fideId: 14620415 }, black: { name: 'Ferk, Rok', title: null, rating: 1870, federation: 'SLO', fideId: 14625301 } },
+    {
+      table: 1,
+      white: { name: 'Zupan, Jure', title: 'FM', rating: 2355, federation: 'SLO', fideId: 14609412 },
+      black: { name: 'Golob, Anže', title: null, rating: 2044, federation: 'SLO', fideId: 14618917 },
+    },
+    {
+      table: 2,
+      white: { name: 'Mlakar, Eva', title: null, rating: 1962, federation: 'SLO', fideId: 14620415 },
+      black: { name: 'Ferk, Rok', title: null, rating: 1870, federation: 'SLO', fideId: 14625301 },
+    },
   ]);
 });
 afterEach(() => {
@@ -52,7 +68,10 @@ afterEach(() => {
 
 describe('round lifecycle', () => {
   it('starts a round with one pending game per pairing, then finishes and closes it', () => {
-    expect(store.rounds(tournamentId).map((r) => [r.round, r.status, r.date])).toEqual([[1, 'upcoming', '2026-07-04'], [2, 'upcoming', null]]);
+    expect(store.rounds(tournamentId).map((r) => [r.round, r.status, r.date])).toEqual([
+      [1, 'upcoming', '2026-07-04'],
+      [2, 'upcoming', null],
+    ]);
     const started = startRound(store, tournamentId, 1, T0);
     expect(started.ok).toBe(true);
     if (!started.ok) return;
@@ -77,7 +96,13 @@ describe('round lifecycle', () => {
     expect(startRound(store, tournamentId, 2, T0)).toEqual({ ok: false, error: 'round 2 has no pairings: import them first (boardcast import-pairings)' });
     expect(startRound(store, tournamentId, 1, T0).ok).toBe(true);
     const r2 = store.round(tournamentId, 2)!;
-    store.replacePairings(r2.id, [{ table: 1, white: { name: 'Golob, Anže', title: null, rating: 2044, federation: 'SLO', fideId: 14618917 }, black: { name: 'Zupan, Jure', title: 'FM', rating: 2355, federation: 'SLO', fideId: 14609412 } }]);
+    store.replacePairings(r2.id, [
+      {
+        table: 1,
+        white: { name: 'Golob, Anže', title: null, rating: 2044, federation: 'SLO', fideId: 14618917 },
+        black: { name: 'Zupan, Jure', title: 'FM', rating: 2355, federation: 'SLO', fideId: 14609412 },
+      },
+    ]);
     const r = startRound(store, tournamentId, 2, T0);
     expect(r.ok ? '' : r.error).toMatch(/^tables still playing an earlier game: table 1 \(game 1, round 1\)/);
     expect(() => store.replacePairings(store.round(tournamentId, 1)!.id, [])).toThrow(/has started/);
@@ -94,7 +119,12 @@ describe('round lifecycle', () => {
     expect(store.game(id)!.result).toBe('0-1');
     expect(store.amendments(id)).toEqual([
       {
-        id: 1, gameId: id, wallMs: T0 + 2, arbiter: 'IA Mojca Novak', action: 'set-result', reason: 'flag fell before mate',
+        id: 1,
+        gameId: id,
+        wallMs: T0 + 2,
+        arbiter: 'IA Mojca Novak',
+        action: 'set-result',
+        reason: 'flag fell before mate',
         detail: { from: { result: '1-0', source: 'result-pieces', termination: 'result-pieces' }, to: { result: '0-1', termination: 'time forfeit' } },
       },
     ]);
@@ -119,8 +149,15 @@ describe('derived game state from engine events', () => {
       {
         type: 'incident',
         incident: {
-          kind: 'moved-after-release', by: 'white', releasedOn: 'f3', san: 'Nc3', at: 9500, ply: 2, article: '4.7 (2018)',
-          consequences: [{ kind: 'arbiter-decides', note: 'the move on f3 stands if claimed' }], message: 'Knight released on f3, then played to c3',
+          kind: 'moved-after-release',
+          by: 'white',
+          releasedOn: 'f3',
+          san: 'Nc3',
+          at: 9500,
+          ply: 2,
+          article: '4.7 (2018)',
+          consequences: [{ kind: 'arbiter-decides', note: 'the move on f3 stands if claimed' }],
+          message: 'Knight released on f3, then played to c3',
         },
       },
     ];
@@ -132,7 +169,15 @@ describe('derived game state from engine events', () => {
     ]);
     expect(store.game(id)).toMatchObject({ status: 'live', ply: 3, startedWall: T0 + 9 });
     expect(store.incidents(id)).toEqual([
-      { id: 1, ply: 2, at: T0 + 9, kind: 'moved-after-release', article: '4.7 (2018)', consequence: 'arbiter decides: the move on f3 stands if claimed', message: 'Knight released on f3, then played to c3' },
+      {
+        id: 1,
+        ply: 2,
+        at: T0 + 9,
+        kind: 'moved-after-release',
+        article: '4.7 (2018)',
+        consequence: 'arbiter decides: the move on f3 stands if claimed',
+        message: 'Knight released on f3, then played to c3',
+      },
     ]);
 
     // Takeback to ply 2, then a different continuation; the taken-back move is kept, marked.
@@ -155,15 +200,20 @@ describe('derived game state from engine events', () => {
     expect(store.moves(id).map((m) => m.fenAfter)).toEqual([e4.fenAfter, e5.fenAfter, nf3.fenAfter, nc6.fenAfter]);
   });
 
-  it('stops at a move out of sequence, keeping the tick\'s events before it', () => {
+  it("stops at a move out of sequence, keeping the tick's events before it", () => {
     const started = startRound(store, tournamentId, 1, T0);
     if (!started.ok) throw new Error(started.error);
     const id = started.value[1]!.id;
     const [e4, e5] = line(['e4', 'e5']);
-    const r = applyGameEvents(store, id, [
-      { type: 'move-made', at: 1, ply: 1, by: 'white', ...e4! },
-      { type: 'move-made', at: 2, ply: 3, by: 'black', ...e5! },
-    ], T0);
+    const r = applyGameEvents(
+      store,
+      id,
+      [
+        { type: 'move-made', at: 1, ply: 1, by: 'white', ...e4! },
+        { type: 'move-made', at: 2, ply: 3, by: 'black', ...e5! },
+      ],
+      T0,
+    );
     expect(r).toEqual({ ok: false, error: { index: 1, message: `game ${id}: move e5 has ply 3, expected 2` } });
     // The first move stays (events before the refused one are kept).
     expect(store.moves(id).map((m) => m.san)).toEqual(['e4']);

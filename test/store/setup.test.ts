@@ -17,8 +17,15 @@ afterEach(() => {
 });
 
 const open: TournamentSetup = {
-  name: 'Ljubljana Open 2026', site: 'Ljubljana SLO', startDate: '2026-07-04', endDate: '2026-07-12',
-  timeControl: '5400+30', rulesEdition: '2018', category: 'standard', variant: 'standard', roundCount: 3,
+  name: 'Ljubljana Open 2026',
+  site: 'Ljubljana SLO',
+  startDate: '2026-07-04',
+  endDate: '2026-07-12',
+  timeControl: '5400+30',
+  rulesEdition: '2018',
+  category: 'standard',
+  variant: 'standard',
+  roundCount: 3,
   roundDates: ['2026-07-04', '2026-07-05'],
 };
 
@@ -29,7 +36,10 @@ describe('tournament setup in the store', () => {
     expect(store.tournament(id)).toMatchObject({ name: 'Ljubljana Open 2026', rulesEdition: '2009', roundCount: 4 });
     // Dates already known survive a config without them.
     expect(store.rounds(id).map((r) => [r.round, r.date, r.status])).toEqual([
-      [1, '2026-07-04', 'upcoming'], [2, '2026-07-05', 'upcoming'], [3, null, 'upcoming'], [4, null, 'upcoming'],
+      [1, '2026-07-04', 'upcoming'],
+      [2, '2026-07-05', 'upcoming'],
+      [3, null, 'upcoming'],
+      [4, null, 'upcoming'],
     ]);
     expect(store.tournamentByName('nope')).toBeUndefined();
   });

@@ -29,7 +29,7 @@ describe('TRF', () => {
     expect(r.value.players[12]!.rounds[0]).toEqual({ opponent: null, colour: null, result: 'U' });
   });
 
-  it('derives a round\'s games with colours, board order by score then seed, and byes', () => {
+  it("derives a round's games with colours, board order by score then seed, and byes", () => {
     const r = parsePairings(fixture('ljubljana-open-r3.trf'), 'trf', 3);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -54,7 +54,7 @@ describe('TRF', () => {
     expect(r.error).toEqual([{ line: 17, message: 'rating "23x8" (columns 49–52) is not a number up to 3500' }]);
   });
 
-  it('reports pairings that do not agree between the two players\' lines', () => {
+  it("reports pairings that do not agree between the two players' lines", () => {
     const r = parsePairings(fixture('bad-opponent.trf'), 'trf', 3);
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -102,9 +102,7 @@ describe('CSV', () => {
   it('reports an unclosed quote at the line it opens', () => {
     const r = parsePairings(fixture('bad-quote.csv'), 'csv', 1);
     expect(r.ok ? [] : r.error).toEqual([{ line: 3, message: 'unbalanced quote: the quoted field opened here runs on to line 4' }]);
-    expect(parseCsv('a,b\n1,"x\n').ok ? [] : (parseCsv('a,b\n1,"x\n') as { error: unknown }).error).toEqual([
-      { line: 2, message: 'a quoted field is never closed' },
-    ]);
+    expect(parseCsv('a,b\n1,"x\n').ok ? [] : (parseCsv('a,b\n1,"x\n') as { error: unknown }).error).toEqual([{ line: 2, message: 'a quoted field is never closed' }]);
   });
 
   it('reports a missing column in the header', () => {
@@ -129,8 +127,16 @@ describe('importPairings into the store', () => {
     cleanup = t.cleanup;
     store = mustOpen(join(t.dir, 'b.sqlite'));
     tournamentId = store.upsertTournament({
-      name: 'Ljubljana Open 2026', site: 'Ljubljana SLO', startDate: '2026-07-04', endDate: null,
-      timeControl: '5400+30', rulesEdition: '2018', category: 'standard', variant: 'standard', roundCount: 9, roundDates: [],
+      name: 'Ljubljana Open 2026',
+      site: 'Ljubljana SLO',
+      startDate: '2026-07-04',
+      endDate: null,
+      timeControl: '5400+30',
+      rulesEdition: '2018',
+      category: 'standard',
+      variant: 'standard',
+      roundCount: 9,
+      roundDates: [],
     });
     store.syncTables(Array.from({ length: 6 }, (_, i) => ({ number: i + 1, board: null, whiteOnClock: 'left' as const })));
   });

@@ -432,32 +432,36 @@ export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedC
       gameRows.replaceChildren();
       showEmpty();
     }
-    unsubscribe = feed.subscribe({ kind: 'round', round: n }, {
-      snapshot(body) {
-        if (body.kind !== 'round' || selected !== n) return;
-        title.textContent = `${i18n.t('arbiterDesk')} — ${body.tournament.name}`;
-        // Keep the rows (and any message or reason typed in them); drop games no longer listed.
-        const ids = new Set(body.games.map((g) => g.id));
-        for (const [id, row] of rows) if (!ids.has(id)) {
-          row.el.remove();
-          rows.delete(id);
-        }
-        for (const g of body.games) placeRow(g);
-        showEmpty();
-      },
-      delta(change) {
-        if (selected !== n) return;
-        if (change.kind === 'game') placeRow(change.summary);
-        else {
-          const row = rows.get(change.gameId);
-          if (row) {
-            applyToSummary(row.game, change);
-            row.render();
+    unsubscribe = feed.subscribe(
+      { kind: 'round', round: n },
+      {
+        snapshot(body) {
+          if (body.kind !== 'round' || selected !== n) return;
+          title.textContent = `${i18n.t('arbiterDesk')} — ${body.tournament.name}`;
+          // Keep the rows (and any message or reason typed in them); drop games no longer listed.
+          const ids = new Set(body.games.map((g) => g.id));
+          for (const [id, row] of rows)
+            if (!ids.has(id)) {
+              row.el.remove();
+              rows.delete(id);
+            }
+          for (const g of body.games) placeRow(g);
+          showEmpty();
+        },
+        delta(change) {
+          if (selected !== n) return;
+          if (change.kind === 'game') placeRow(change.summary);
+          else {
+            const row = rows.get(change.gameId);
+            if (row) {
+              applyToSummary(row.game, change);
+              row.render();
+            }
           }
-        }
-        if (change.kind === 'game' || change.kind === 'result' || change.kind === 'takeback') refreshRoundsSoon();
+          if (change.kind === 'game' || change.kind === 'result' || change.kind === 'takeback') refreshRoundsSoon();
+        },
       },
-    });
+    );
   };
 
   const desk = {
@@ -512,7 +516,14 @@ export class GameArbiterPanel {
     this.results = new ResultControls(ctx, gameId, () => this.game?.result ?? '*');
     this.reinstateBtn = h('button', { type: 'button', class: 'reinstate-btn' }, i18n.t('reinstate'));
     this.reinstateBtn.onclick = () => this.askReinstate();
-    this.fen = h('input', { type: 'text', class: 'fen-input', placeholder: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', spellcheck: 'false', autocomplete: 'off', 'aria-label': i18n.t('setPosition') });
+    this.fen = h('input', {
+      type: 'text',
+      class: 'fen-input',
+      placeholder: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+      spellcheck: 'false',
+      autocomplete: 'off',
+      'aria-label': i18n.t('setPosition'),
+    });
     this.fenBtn = h('button', { type: 'button', class: 'fen-btn' }, i18n.t('setPositionButton'));
     this.fenBtn.onclick = () => this.askPosition();
     this.el = h(

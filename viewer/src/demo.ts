@@ -28,9 +28,7 @@ export async function demoPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
   const tableNo = h('div', { class: 'demo-table' });
   const lastMove = h('div', { class: 'demo-last' });
   const result = h('div', { class: 'demo-result' });
-  root.append(
-    h('main', { class: 'demo' }, h('div', { class: 'demo-board' }, board.el), h('aside', { class: 'demo-side' }, tableNo, black.el, lastMove, result, white.el)),
-  );
+  root.append(h('main', { class: 'demo' }, h('div', { class: 'demo-board' }, board.el), h('aside', { class: 'demo-side' }, tableNo, black.el, lastMove, result, white.el)));
   root.addEventListener('click', () => void document.documentElement.requestFullscreen?.().catch(() => undefined));
   document.addEventListener('keydown', (e) => {
     if (e.key === 'f' || e.key === 'F') void document.documentElement.requestFullscreen?.().catch(() => undefined);
@@ -53,27 +51,30 @@ export async function demoPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
     setText(result, g.result === '*' ? '' : g.result);
   };
 
-  feed.subscribe({ kind: 'round', round }, {
-    snapshot(body) {
-      if (body.kind !== 'round') return;
-      games.clear();
-      for (const g of body.games) games.set(g.id, g);
-      const chosen = wanted.length ? body.games.filter((g) => wanted.includes(g.table)) : body.games.slice(0, 1);
-      order = (chosen.length ? chosen : body.games.slice(0, 1)).map((g) => g.id);
-      render();
+  feed.subscribe(
+    { kind: 'round', round },
+    {
+      snapshot(body) {
+        if (body.kind !== 'round') return;
+        games.clear();
+        for (const g of body.games) games.set(g.id, g);
+        const chosen = wanted.length ? body.games.filter((g) => wanted.includes(g.table)) : body.games.slice(0, 1);
+        order = (chosen.length ? chosen : body.games.slice(0, 1)).map((g) => g.id);
+        render();
+      },
+      delta(change) {
+        if (change.kind === 'game') {
+          if (change.summary.round === round) games.set(change.gameId, change.summary);
+          if (current()?.id === change.gameId) render();
+          return;
+        }
+        const g = games.get(change.gameId);
+        if (!g) return;
+        applyToSummary(g, change);
+        if (current()?.id === g.id) render();
+      },
     },
-    delta(change) {
-      if (change.kind === 'game') {
-        if (change.summary.round === round) games.set(change.gameId, change.summary);
-        if (current()?.id === change.gameId) render();
-        return;
-      }
-      const g = games.get(change.gameId);
-      if (!g) return;
-      applyToSummary(g, change);
-      if (current()?.id === g.id) render();
-    },
-  });
+  );
   if (rotateS > 0) {
     setInterval(() => {
       if (order.length < 2) return;

@@ -1,15 +1,5 @@
 import type { GameChange } from '../../protocols/feed/model.ts';
-import {
-  decodeServerMessage,
-  encode,
-  FEED_PATH,
-  type ClientMessage,
-  type ResumePoint,
-  type Scope,
-  type ServerMessage,
-  type SnapshotBody,
-  scopeKey,
-} from '../../protocols/feed/messages.ts';
+import { decodeServerMessage, encode, FEED_PATH, type ClientMessage, type ResumePoint, type Scope, type ServerMessage, type SnapshotBody, scopeKey } from '../../protocols/feed/messages.ts';
 
 export interface ScopeHandlers {
   snapshot(body: SnapshotBody): void;
@@ -84,9 +74,7 @@ export class FeedClient {
       this.counters.connects++;
       this.backoffMs = 250;
       for (const sub of this.subs.values()) {
-        const msg: ClientMessage = sub.resume
-          ? { v: 1, type: 'subscribe', scope: sub.scope, since: sub.resume }
-          : { v: 1, type: 'subscribe', scope: sub.scope };
+        const msg: ClientMessage = sub.resume ? { v: 1, type: 'subscribe', scope: sub.scope, since: sub.resume } : { v: 1, type: 'subscribe', scope: sub.scope };
         ws.send(encode(msg));
       }
       this.setStatus('live');

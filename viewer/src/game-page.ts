@@ -25,16 +25,7 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
   const reviewNote = h('div', { class: 'review-note' });
   const pgnLink = h('a', { class: 'pgn-link', href: `/api/games/${encodeURIComponent(gameId)}/pgn`, download: `${gameId}.pgn` }, 'PGN');
   const incidents = h('section', { class: 'incidents' });
-  const side = h(
-    'aside',
-    { class: 'game-side' },
-    black.el,
-    resultLine,
-    h('div', { class: 'moves-head' }, h('h2', {}, i18n.t('moves')), backToLive, pgnLink),
-    reviewNote,
-    moveList,
-    white.el,
-  );
+  const side = h('aside', { class: 'game-side' }, black.el, resultLine, h('div', { class: 'moves-head' }, h('h2', {}, i18n.t('moves')), backToLive, pgnLink), reviewNote, moveList, white.el);
   const authBanner = h('div', { class: 'auth-banner', role: 'alert', hidden: '' });
   let panel: GameArbiterPanel | null = null;
   if (arbiter) {
@@ -47,20 +38,16 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
       },
     };
     if (token) void checkToken(ctx);
-    panel = new GameArbiterPanel(
-      ctx,
-      gameId,
-      {
-        reinstated: () => {
-          reviewPly = null;
-          showBoard();
-        },
-        positionSet: () => {
-          reviewPly = null;
-          follow();
-        },
+    panel = new GameArbiterPanel(ctx, gameId, {
+      reinstated: () => {
+        reviewPly = null;
+        showBoard();
       },
-    );
+      positionSet: () => {
+        reviewPly = null;
+        follow();
+      },
+    });
     if (!token) {
       authBanner.hidden = false;
       setText(authBanner, i18n.t('noToken'));
@@ -111,7 +98,8 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
 
   const renderResult = (): void => {
     if (!game) return;
-    const text = game.result === '*' ? (game.status === 'pending' ? i18n.t('notStarted') : i18n.t('inProgress')) : `${game.result}${game.termination ? ` · ${i18n.termination(game.termination)}` : ''}`;
+    const text =
+      game.result === '*' ? (game.status === 'pending' ? i18n.t('notStarted') : i18n.t('inProgress')) : `${game.result}${game.termination ? ` · ${i18n.termination(game.termination)}` : ''}`;
     setText(resultLine, text);
     resultLine.classList.toggle('final', game.result !== '*');
   };
@@ -122,7 +110,13 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
       h(
         'li',
         { class: 'incident', 'data-kind': inc.kind },
-        h('div', { class: 'inc-head' }, h('span', { class: 'inc-ply' }, `#${inc.ply}`), h('strong', {}, inc.kind), inc.article ? h('span', { class: 'inc-art' }, `${i18n.t('article')} ${inc.article}`) : null),
+        h(
+          'div',
+          { class: 'inc-head' },
+          h('span', { class: 'inc-ply' }, `#${inc.ply}`),
+          h('strong', {}, inc.kind),
+          inc.article ? h('span', { class: 'inc-art' }, `${i18n.t('article')} ${inc.article}`) : null,
+        ),
         h('div', { class: 'inc-msg' }, inc.message),
         inc.consequence ? h('div', { class: 'inc-cons' }, `${i18n.t('consequence')}: ${inc.consequence}`) : null,
       ),
@@ -145,33 +139,37 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
   });
 
   /** Subscribing again (same scope) replaces the subscription and brings a fresh snapshot. */
-  const follow = (): void => void feed.subscribe({ kind: 'game', gameId }, {
-    snapshot(body) {
-      if (body.kind !== 'game') return;
-      game = body.game;
-      title.textContent = `${game.white.name} – ${game.black.name}`;
-      if (deskLink) deskLink.href = `/arbiter?round=${game.round}`;
-      document.title = `${game.white.name} – ${game.black.name}`;
-      white.setPlayer(game.white);
-      black.setPlayer(game.black);
-      if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
-      renderMoves();
-      renderResult();
-      renderIncidents();
-      showBoard();
-    },
-    delta(change) {
-      if (!game) return;
-      applyToGame(game, change);
-      if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
-      if (change.kind === 'move' || change.kind === 'amendment' || change.kind === 'takeback') {
-        renderMoves();
-        showBoard();
-      }
-      if (change.kind === 'result' || change.kind === 'move') renderResult();
-      if (change.kind === 'incident') renderIncidents();
-    },
-  });
+  const follow = (): void =>
+    void feed.subscribe(
+      { kind: 'game', gameId },
+      {
+        snapshot(body) {
+          if (body.kind !== 'game') return;
+          game = body.game;
+          title.textContent = `${game.white.name} – ${game.black.name}`;
+          if (deskLink) deskLink.href = `/arbiter?round=${game.round}`;
+          document.title = `${game.white.name} – ${game.black.name}`;
+          white.setPlayer(game.white);
+          black.setPlayer(game.black);
+          if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
+          renderMoves();
+          renderResult();
+          renderIncidents();
+          showBoard();
+        },
+        delta(change) {
+          if (!game) return;
+          applyToGame(game, change);
+          if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
+          if (change.kind === 'move' || change.kind === 'amendment' || change.kind === 'takeback') {
+            renderMoves();
+            showBoard();
+          }
+          if (change.kind === 'result' || change.kind === 'move') renderResult();
+          if (change.kind === 'incident') renderIncidents();
+        },
+      },
+    );
   follow();
   void fetch(`/api/games/${encodeURIComponent(gameId)}`).then((r) => {
     if (r.status === 404) root.append(h('p', { class: 'error' }, i18n.t('unknownGame')));

@@ -14,7 +14,7 @@ const params = new URLSearchParams(location.search);
 const path = location.pathname;
 const arbiterMatch = /^\/arbiter(?:\/(.*))?$/.exec(path);
 const arbiterGame = arbiterMatch?.[1] ? decodeURIComponent(arbiterMatch[1]) : null;
-const token = arbiterMatch ? (params.get('token') || sessionStorage.getItem('boardcast.token')) : null;
+const token = arbiterMatch ? params.get('token') || sessionStorage.getItem('boardcast.token') : null;
 if (token) sessionStorage.setItem('boardcast.token', token);
 const feed = new FeedClient(token);
 // Tests and operators can inspect the feed client (counters, status) from the console.

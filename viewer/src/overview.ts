@@ -108,30 +108,33 @@ export async function overviewPage(root: HTMLElement, i18n: I18n, feed: FeedClie
     const after = [...cards.values()].filter((c) => c !== card && c.game.table > g.table).sort((a, b) => a.game.table - b.game.table)[0];
     grid.insertBefore(card.el, after?.el ?? null);
   };
-  feed.subscribe({ kind: 'round', round }, {
-    snapshot(body) {
-      if (body.kind !== 'round') return;
-      title.textContent = `${body.tournament.name} — ${i18n.t('round')} ${round}`;
-      document.title = `${body.tournament.name} · ${i18n.t('round')} ${round}`;
-      grid.replaceChildren();
-      cards.clear();
-      for (const g of body.games) {
-        const card = new TableCard(g, i18n);
-        cards.set(g.id, card);
-        grid.append(card.el);
-      }
+  feed.subscribe(
+    { kind: 'round', round },
+    {
+      snapshot(body) {
+        if (body.kind !== 'round') return;
+        title.textContent = `${body.tournament.name} — ${i18n.t('round')} ${round}`;
+        document.title = `${body.tournament.name} · ${i18n.t('round')} ${round}`;
+        grid.replaceChildren();
+        cards.clear();
+        for (const g of body.games) {
+          const card = new TableCard(g, i18n);
+          cards.set(g.id, card);
+          grid.append(card.el);
+        }
+      },
+      delta(change) {
+        if (change.kind === 'game') {
+          placeCard(change.summary);
+          return;
+        }
+        const card = cards.get(change.gameId);
+        if (!card) return;
+        applyToSummary(card.game, change);
+        card.render();
+      },
     },
-    delta(change) {
-      if (change.kind === 'game') {
-        placeCard(change.summary);
-        return;
-      }
-      const card = cards.get(change.gameId);
-      if (!card) return;
-      applyToSummary(card.game, change);
-      card.render();
-    },
-  });
+  );
   setInterval(() => {
     const now = feed.serverNow();
     for (const c of cards.values()) c.tick(now);

@@ -255,19 +255,24 @@ class ReplayView {
     this.engine.show(s.engine.fen.split(' ')[0] ?? s.engine.fen, s.differ);
     setText(this.differ, s.differ.length === 0 ? t(this.i18n, 'agree') : `${t(this.i18n, 'differ')}: ${s.differ.join(' ')}`);
     this.differ.className = `replay-differ${s.differ.length ? ' has-differences' : ''}`;
-    setText(this.clocks, s.clock ? `♔ ${clockText(s.clock.whiteMs)}${s.clock.running === 'white' ? ' ◀' : ''}   ♚ ${clockText(s.clock.blackMs)}${s.clock.running === 'black' ? ' ◀' : ''}` : t(this.i18n, 'noClock'));
+    setText(
+      this.clocks,
+      s.clock ? `♔ ${clockText(s.clock.whiteMs)}${s.clock.running === 'white' ? ' ◀' : ''}   ♚ ${clockText(s.clock.blackMs)}${s.clock.running === 'black' ? ' ◀' : ''}` : t(this.i18n, 'noClock'),
+    );
     setText(this.when, `#${s.rawEventId} · ${s.wallMs !== null ? new Date(s.wallMs).toISOString().replace('T', ' ').slice(0, 23) : t(this.i18n, 'decision')}`);
     setText(this.what, s.kind === 'arbiter' ? `${t(this.i18n, 'decision')}: ${s.command?.text ?? ''}` : describeEvent(s.event, s.message));
     setText(this.raw, s.raw);
     this.produced.replaceChildren(...s.produced.map((p) => h('li', { class: `produced-${p.kind}` }, describeProduced(p, this.i18n))));
-    this.moves.replaceChildren(
-      ...s.moves.flatMap((m, i) => [i % 2 === 0 ? `${i / 2 + 1}. ` : '', h('span', { class: i === s.moves.length - 1 ? 'current' : '' }, this.i18n.san(m)), ' ']),
-    );
+    this.moves.replaceChildren(...s.moves.flatMap((m, i) => [i % 2 === 0 ? `${i / 2 + 1}. ` : '', h('span', { class: i === s.moves.length - 1 ? 'current' : '' }, this.i18n.san(m)), ' ']));
   }
 }
 
 /** The span of a timeline a dispute report covers, as data (the JSON download). */
-export function reportData(tl: Timeline, from: number, to: number): { gameId: string; round: number; table: number; rules: Timeline['rules']; from: number; to: number; steps: TimelineStep[]; incidents: Timeline['incidents']; decisions: TimelineStep[] } {
+export function reportData(
+  tl: Timeline,
+  from: number,
+  to: number,
+): { gameId: string; round: number; table: number; rules: Timeline['rules']; from: number; to: number; steps: TimelineStep[]; incidents: Timeline['incidents']; decisions: TimelineStep[] } {
   const steps = tl.steps.slice(from, to + 1);
   return {
     gameId: tl.gameId,
@@ -311,7 +316,9 @@ export function disputeReport(tl: Timeline, from: number, to: number, i18n: I18n
   const first = data.steps[0];
   const last = data.steps[data.steps.length - 1];
   const boards = (s: TimelineStep | undefined, label: string): HTMLElement =>
-    s ? h('div', { class: 'report-boards' }, diagram(s.sensors, s.differ, `${label} · ${t(i18n, 'sensors')}`), diagram(s.engine.fen.split(' ')[0] ?? '', s.differ, `${label} · ${t(i18n, 'engine')}`)) : h('p', {}, '—');
+    s
+      ? h('div', { class: 'report-boards' }, diagram(s.sensors, s.differ, `${label} · ${t(i18n, 'sensors')}`), diagram(s.engine.fen.split(' ')[0] ?? '', s.differ, `${label} · ${t(i18n, 'engine')}`))
+      : h('p', {}, '—');
   const rows = data.steps.map((s) =>
     h(
       'tr',
@@ -326,14 +333,24 @@ export function disputeReport(tl: Timeline, from: number, to: number, i18n: I18n
     ),
   );
   const incidents = data.incidents.map((i) =>
-    h('li', {}, h('strong', {}, i.kind), ` · ${t(i18n, 'step')} ${i.step} · ${t(i18n, 'article')} ${i.article ?? '—'} · ${i.message}`, i.consequence ? ` · ${t(i18n, 'consequence')}: ${i.consequence}` : ''),
+    h(
+      'li',
+      {},
+      h('strong', {}, i.kind),
+      ` · ${t(i18n, 'step')} ${i.step} · ${t(i18n, 'article')} ${i.article ?? '—'} · ${i.message}`,
+      i.consequence ? ` · ${t(i18n, 'consequence')}: ${i.consequence}` : '',
+    ),
   );
   const decisions = data.decisions.map((d) => h('li', {}, `${t(i18n, 'step')} ${d.index}: ${d.command?.text ?? ''}`));
   return h(
     'article',
     { class: 'dispute-report' },
     h('h1', {}, `${t(i18n, 'report')} · ${tl.gameId}`),
-    h('p', {}, `${t(i18n, 'round')} ${tl.round} · ${t(i18n, 'table')} ${tl.table} · ${t(i18n, 'laws')} ${tl.rules.edition} · ${tl.rules.category}${tl.rules.chess960 ? ' · Chess960' : ''} · ${t(i18n, 'steps')} ${from}–${to}`),
+    h(
+      'p',
+      {},
+      `${t(i18n, 'round')} ${tl.round} · ${t(i18n, 'table')} ${tl.table} · ${t(i18n, 'laws')} ${tl.rules.edition} · ${tl.rules.category}${tl.rules.chess960 ? ' · Chess960' : ''} · ${t(i18n, 'steps')} ${from}–${to}`,
+    ),
     h('h2', {}, t(i18n, 'incidents')),
     incidents.length ? h('ul', {}, ...incidents) : h('p', {}, t(i18n, 'noIncidents')),
     h('h2', {}, t(i18n, 'decisionsTaken')),

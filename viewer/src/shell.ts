@@ -11,7 +11,10 @@ export function header(i18n: I18n, feed: FeedClient, title: HTMLElement): HTMLEl
     lang.append(o);
   }
   const notation = h('select', { 'aria-label': i18n.t('notation'), class: 'notation' });
-  for (const [v, label] of [['letters', i18n.t('letters')], ['figurines', i18n.t('figurines')]] as const) {
+  for (const [v, label] of [
+    ['letters', i18n.t('letters')],
+    ['figurines', i18n.t('figurines')],
+  ] as const) {
     const o = h('option', { value: v }, label);
     if (v === i18n.notation) o.selected = true;
     notation.append(o);

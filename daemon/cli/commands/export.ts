@@ -45,7 +45,11 @@ const exportCommand: Command = {
       const pgn = ids
         .map((id) => {
           const g = live.game(id)!;
-          return gameToPgn(live.tournament(), rounds.find((r) => r.round === g.round), g);
+          return gameToPgn(
+            live.tournament(),
+            rounds.find((r) => r.round === g.round),
+            g,
+          );
         })
         .join('\n');
       if (out) writeFileSync(out, pgn);

@@ -105,7 +105,9 @@ const replay: Command = {
           const labels = produced(s.changes);
           if (json) {
             const e = s.event;
-            console.log(JSON.stringify({ step: 'event', id: e.id, wallMs: e.wallMs, monoMs: e.monoMs, table: t, gameId: s.gameId, event: e.event, raw: Buffer.from(e.raw).toString('hex'), produced: labels }));
+            console.log(
+              JSON.stringify({ step: 'event', id: e.id, wallMs: e.wallMs, monoMs: e.monoMs, table: t, gameId: s.gameId, event: e.event, raw: Buffer.from(e.raw).toString('hex'), produced: labels }),
+            );
             continue;
           }
           const when = new Date(s.event.wallMs).toISOString();

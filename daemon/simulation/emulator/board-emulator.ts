@@ -117,13 +117,7 @@ export class BoardEmulator {
     this.address = Math.max(0, serialToBusAddress(this.serial));
     const tc = opts.clock === undefined ? DEFAULT_CLOCK : opts.clock;
     this.table = new Tabletop({ board: opts.board, clock: tc });
-    this.clock = new Dgt3000(
-      this.table,
-      tc !== null,
-      opts.whiteOnClock ?? 'left',
-      (tc?.incrementMs ?? 0) > 0,
-      opts.clockVersion,
-    );
+    this.clock = new Dgt3000(this.table, tc !== null, opts.whiteOnClock ?? 'left', (tc?.incrementMs ?? 0) > 0, opts.clockVersion);
     this.inBusMode = opts.busMode ?? false;
     this.powerUp(0);
   }

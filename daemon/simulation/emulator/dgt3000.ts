@@ -24,7 +24,13 @@ export interface ClockFaceState {
 }
 
 const ZERO_SIDE: WireClockSide = {
-  hours: 0, minutes: 0, seconds: 0, ms: 0, flagFallenBlocked: false, timePerMove: false, flagFallenShown: false,
+  hours: 0,
+  minutes: 0,
+  seconds: 0,
+  ms: 0,
+  flagFallenBlocked: false,
+  timePerMove: false,
+  flagFallenShown: false,
 };
 
 function wireSide(s: ClockSide): WireClockSide {
@@ -61,10 +67,7 @@ export const CLOCK_BUTTON = {
 export type ClockButton = keyof typeof CLOCK_BUTTON;
 
 /** What the clock's display shows besides the times, for tests and the emulate command's log. */
-export type ClockDisplay =
-  | { kind: 'times' }
-  | { kind: 'segments'; segments: number[]; icons: number; beep: boolean }
-  | { kind: 'text'; text: string; beep: number };
+export type ClockDisplay = { kind: 'times' } | { kind: 'segments'; segments: number[]; icons: number; beep: boolean } | { kind: 'text'; text: string; beep: number };
 
 /** Times set by the host with SETNRUN (clock mode 23): the host owns the clock from then on. */
 interface HostSetTimes {
@@ -113,9 +116,7 @@ export class Dgt3000 {
     const white = { ms: r.whiteMs, flag: r.whiteFlag, perMove: this.perMove };
     const black = { ms: r.blackMs, flag: r.blackFlag, perMove: this.perMove };
     const running = r.running === null ? null : this.sideOf(r.running);
-    return this.whiteOn === 'left'
-      ? { left: white, right: black, running }
-      : { left: black, right: white, running };
+    return this.whiteOn === 'left' ? { left: white, right: black, running } : { left: black, right: white, running };
   }
 
   /** SETNRUN (clock mode 23): the host sets both times and who runs; false when no clock is attached. */

@@ -68,9 +68,7 @@ export class Tabletop {
     const start = opts.board && opts.board.length === 64 ? opts.board : standardStartBoard();
     this.squares = start.slice();
     const tc = opts.clock ?? null;
-    this.clockState = tc
-      ? { tc, whiteMs: tc.baseMs, blackMs: tc.baseMs, running: null, since: 0, whiteFlag: false, blackFlag: false }
-      : null;
+    this.clockState = tc ? { tc, whiteMs: tc.baseMs, blackMs: tc.baseMs, running: null, since: 0, whiteFlag: false, blackFlag: false } : null;
   }
 
   get connected(): boolean {

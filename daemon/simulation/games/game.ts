@@ -30,4 +30,3 @@ export interface SourcePlayer {
   federation: string | null;
   fideId: number | null;
 }
-

@@ -86,7 +86,6 @@ export function playerFromTags(tags: Record<string, string>, side: 'White' | 'Bl
   };
 }
 
-
 /** Only for FENs this project wrote itself: a bad one is a programmer error. */
 export function positionFromFen(fen: string): Chess {
   const setup = parseFen(fen);

@@ -23,7 +23,18 @@ export function chess960Fen(n: number): string {
   const free = (): number[] => rank.flatMap((p, i) => (p === undefined ? [i] : []));
   rank[free()[k % 6]!] = 'q';
   k = Math.floor(k / 6);
-  const knights: [number, number][] = [[0, 1], [0, 2], [0, 3], [0, 4], [1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]];
+  const knights: [number, number][] = [
+    [0, 1],
+    [0, 2],
+    [0, 3],
+    [0, 4],
+    [1, 2],
+    [1, 3],
+    [1, 4],
+    [2, 3],
+    [2, 4],
+    [3, 4],
+  ];
   const [n1, n2] = knights[k]!;
   const f = free();
   rank[f[n1]!] = 'n';

@@ -38,14 +38,7 @@ export type NoiseModel = (typeof NOISE_MODELS)[number];
  * checks at compile time that every kind here is one the engine can report), so a change on one
  * side cannot quietly follow the other.
  */
-export type InjectedIncidentKind =
-  | 'pawn-not-replaced'
-  | 'moved-after-release'
-  | 'rook-first-castling'
-  | 'illegal-move'
-  | 'board-disconnected'
-  | 'missed-moves'
-  | 'board-resynchronised';
+export type InjectedIncidentKind = 'pawn-not-replaced' | 'moved-after-release' | 'rook-first-castling' | 'illegal-move' | 'board-disconnected' | 'missed-moves' | 'board-resynchronised';
 
 /** An incident the script injects, as an arbiter watching the board would record it. */
 export interface ExpectedIncident {
@@ -246,8 +239,7 @@ class Writer {
     }
 
     const style = this.styleFor(shape);
-    const unreplaced =
-      this.clock && this.illegal[by] === 0 && move.promotion === 'queen' && (shape.kind === 'quiet' || shape.kind === 'capture') && this.strikes('promotion-unreplaced');
+    const unreplaced = this.clock && this.illegal[by] === 0 && move.promotion === 'queen' && (shape.kind === 'quiet' || shape.kind === 'capture') && this.strikes('promotion-unreplaced');
     if (unreplaced) {
       // 7.5.2: pawn to the last rank, clock pressed, pawn not replaced: the pawn becomes a queen and
       // the arbiter puts one there (on the opponent's time).
@@ -441,7 +433,9 @@ class Writer {
     const spurious: Played[] = [];
     for (let i = 0; i < n && !this.pos.isEnd(); i++) {
       const moves = [...this.pos.allDests()]
-        .flatMap(([from, ds]) => [...ds].map((to): NormalMove => (this.pos.board.get(from)?.role === 'pawn' && (squareRank(to) === 0 || squareRank(to) === 7) ? { from, to, promotion: 'queen' } : { from, to })))
+        .flatMap(([from, ds]) =>
+          [...ds].map((to): NormalMove => (this.pos.board.get(from)?.role === 'pawn' && (squareRank(to) === 0 || squareRank(to) === 7) ? { from, to, promotion: 'queen' } : { from, to })),
+        )
         .filter((m) => {
           // A spurious move that ended the game would end it for the engine too.
           const p = this.pos.clone();
@@ -553,11 +547,7 @@ function countPaths(pos: Chess, target: Chess, n: number, limit: number, sameTur
   // On the last ply the mover's piece must come from a square that differs (or be the king, which
   // may stay put when castling in Chess960): only those squares' moves need generating.
   const froms: Iterable<[Square, Iterable<Square>]> =
-    n === 1
-      ? [...pos.board[pos.turn]]
-          .filter((sq) => differs(pos, target, sq) || pos.board.get(sq)?.role === 'king')
-          .map((sq): [Square, Iterable<Square>] => [sq, pos.dests(sq)])
-      : pos.allDests();
+    n === 1 ? [...pos.board[pos.turn]].filter((sq) => differs(pos, target, sq) || pos.board.get(sq)?.role === 'king').map((sq): [Square, Iterable<Square>] => [sq, pos.dests(sq)]) : pos.allDests();
   for (const [from, dests] of froms) {
     for (const to of dests) {
       const piece = pos.board.get(from)!;

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  busAddressBytes, busChecksum, BusCommandDecoder, BusReplyDecoder, clockAck, decodeBusCommands, encodeBusCommand,
-  encodeBusReply, serialToBusAddress,
-} from '../../../protocols/dgt/index.ts';
+import { busAddressBytes, busChecksum, BusCommandDecoder, BusReplyDecoder, clockAck, decodeBusCommands, encodeBusCommand, encodeBusReply, serialToBusAddress } from '../../../protocols/dgt/index.ts';
 import type { BusCommandType, BusReply, BusReplyResult } from '../../../protocols/dgt/index.ts';
 import { hex, toHex } from './hex.ts';
 import { randomBoard, randomClockTimes, randomEeprom, randomChunks, Rng } from './stream-gen.ts';
@@ -27,9 +24,18 @@ describe('bus addresses and checksums (worked examples of the reference)', () =>
 
 describe('bus commands: id, address MSB, address LSB, checksum', () => {
   const codes: [BusCommandType, number][] = [
-    ['send-clock', 0x81], ['send-board', 0x82], ['send-changes', 0x83], ['repeat-changes', 0x84], ['set-start-game', 0x85],
-    ['send-from-start', 0x86], ['ping', 0x87], ['end-busmode', 0x88], ['reset', 0x89], ['ignore-next-bus-ping', 0x8a],
-    ['send-version', 0x8b], ['send-all-d', 0x8d],
+    ['send-clock', 0x81],
+    ['send-board', 0x82],
+    ['send-changes', 0x83],
+    ['repeat-changes', 0x84],
+    ['set-start-game', 0x85],
+    ['send-from-start', 0x86],
+    ['ping', 0x87],
+    ['end-busmode', 0x88],
+    ['reset', 0x89],
+    ['ignore-next-bus-ping', 0x8a],
+    ['send-version', 0x8b],
+    ['send-all-d', 0x8d],
   ];
   for (const [type, id] of codes) {
     it(`${type} is 0x${id.toString(16)}`, () => {
@@ -86,7 +92,16 @@ describe('bus replies: id, length (whole packet), address, data, checksum', () =
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ ok: true, address: 1025, reply: { type: 'bwtime', clock: { type: 'clock-times', right: { hours: 1, minutes: 23, seconds: 45 } } } });
 
-    const update = encodeBusReply({ type: 'update', entries: [{ type: 'field-update', piece: 0, field: 52, quick: false }, { type: 'field-update', piece: 1, field: 36, quick: true }] }, 7);
+    const update = encodeBusReply(
+      {
+        type: 'update',
+        entries: [
+          { type: 'field-update', piece: 0, field: 52, quick: false },
+          { type: 'field-update', piece: 1, field: 36, quick: true },
+        ],
+      },
+      7,
+    );
     expect(toHex(update)).toBe(`85 00 0a 00 07 40 34 51 24 ${busChecksum(update, 0, 9).toString(16).padStart(2, '0')}`);
     expect(new BusReplyDecoder().push(update)[0]).toMatchObject({ ok: true, address: 7, reply: { type: 'update', entries: [{ field: 52 }, { field: 36, quick: true }] } });
   });
@@ -119,9 +134,17 @@ describe('bus replies: id, length (whole packet), address, data, checksum', () =
     corrupt[6] = 1; // data changed, checksum not
     const stream = Uint8Array.from([
       ...corrupt,
-      0x05, 0x06, // garbage
-      0x87, 0x00, 0x09, 0x08, 0x01, // ping with an impossible length
-      0x89, 0x00, 0x08, 0x08, // a version reply cut short by the next id byte
+      0x05,
+      0x06, // garbage
+      0x87,
+      0x00,
+      0x09,
+      0x08,
+      0x01, // ping with an impossible length
+      0x89,
+      0x00,
+      0x08,
+      0x08, // a version reply cut short by the next id byte
       ...good,
     ]);
     const out: BusReplyResult[] = new BusReplyDecoder().push(stream);

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  clockAck, decodeAll, decodeBwtime, decodeClockFrame, encodeClockCommand, encodeMessage, isClockAck, msToHms,
-} from '../../../protocols/dgt/index.ts';
+import { clockAck, decodeAll, decodeBwtime, decodeClockFrame, encodeClockCommand, encodeMessage, isClockAck, msToHms } from '../../../protocols/dgt/index.ts';
 import type { BoardMessage, ClockCommand } from '../../../protocols/dgt/index.ts';
 import { hex, toHex } from './hex.ts';
 import { Rng } from './stream-gen.ts';
@@ -83,7 +81,14 @@ describe('BWTIME clock ACK', () => {
 
   it('command ACKs name the command acked; ack0 0x40 is an error; version in ack2', () => {
     expect(decodeBw('8d 00 0a 0a 10 0a 0a 00 00 00')).toEqual({
-      type: 'clock-ack', ack0: 0x10, ack1: 0x0a, ack2: 0, ack3: 0, error: false, kind: 'command', ackedCommand: 0x0a,
+      type: 'clock-ack',
+      ack0: 0x10,
+      ack1: 0x0a,
+      ack2: 0,
+      ack3: 0,
+      error: false,
+      kind: 'command',
+      ackedCommand: 0x0a,
     });
     expect(decodeBw('8d 00 0a 0a 40 0a 0a 00 00 00')).toMatchObject({ error: true, ackedCommand: 0x0a });
     // Version ack: ack2 >> 4 main version, ack2 & 0x0f sub version.
@@ -115,7 +120,12 @@ describe('BWTIME clock ACK', () => {
   });
 
   it('clockAck builds any ACK from its four bytes and survives encode → decode', () => {
-    for (const [a0, a1, a2, a3] of [[0x10, 0x81, 0, 0], [0x10, 0x88, 0x80, 0xb3], [0x40, 0x0b, 0x12, 0x7f], [0x10, 0x90, 0, 0]] as const) {
+    for (const [a0, a1, a2, a3] of [
+      [0x10, 0x81, 0, 0],
+      [0x10, 0x88, 0x80, 0xb3],
+      [0x40, 0x0b, 0x12, 0x7f],
+      [0x10, 0x90, 0, 0],
+    ] as const) {
       const msg = clockAck(a0, a1, a2, a3);
       expect(msg).toMatchObject({ ack0: a0, ack1: a1, ack2: a2, ack3: a3 });
       expect(decodeAll(encodeMessage(msg)).frames[0]!.message).toEqual(msg);
@@ -135,7 +145,10 @@ describe('clock commands inside CLOCK_MESSAGE 0x2b: 0x2b, size, 0x03, id, conten
         type: 'setnrun',
         left: { hours: 0, minutes: 5, seconds: 0 },
         right: { hours: 1, minutes: 30, seconds: 0 },
-        leftRuns: true, rightRuns: false, pause: false, toggleOnLever: true,
+        leftRuns: true,
+        rightRuns: false,
+        pause: false,
+        toggleOnLever: true,
       },
       '2b 0a 03 0a 00 05 00 01 1e 00 09 00',
     ],
@@ -144,7 +157,10 @@ describe('clock commands inside CLOCK_MESSAGE 0x2b: 0x2b, size, 0x03, id, conten
         type: 'setnrun',
         left: { hours: 0, minutes: 0, seconds: 59 },
         right: { hours: 9, minutes: 59, seconds: 59 },
-        leftRuns: false, rightRuns: true, pause: true, toggleOnLever: false,
+        leftRuns: false,
+        rightRuns: true,
+        pause: true,
+        toggleOnLever: false,
       },
       '2b 0a 03 0a 00 00 3b 09 3b 3b 06 00',
     ],

@@ -5,9 +5,20 @@ import { hex, toHex } from './hex.ts';
 import { Rng } from './stream-gen.ts';
 
 const SIMPLE: [SimpleCommandType, number][] = [
-  ['reset', 0x40], ['send-clock', 0x41], ['send-board', 0x42], ['send-update', 0x43], ['send-update-board', 0x44],
-  ['send-serial', 0x45], ['send-bus-address', 0x46], ['send-trademark', 0x47], ['send-ee-moves', 0x49],
-  ['to-bus-mode', 0x4a], ['send-update-nice', 0x4b], ['send-battery', 0x4c], ['send-version', 0x4d], ['send-long-serial', 0x55],
+  ['reset', 0x40],
+  ['send-clock', 0x41],
+  ['send-board', 0x42],
+  ['send-update', 0x43],
+  ['send-update-board', 0x44],
+  ['send-serial', 0x45],
+  ['send-bus-address', 0x46],
+  ['send-trademark', 0x47],
+  ['send-ee-moves', 0x49],
+  ['to-bus-mode', 0x4a],
+  ['send-update-nice', 0x4b],
+  ['send-battery', 0x4c],
+  ['send-version', 0x4d],
+  ['send-long-serial', 0x55],
 ];
 
 describe('host → board commands', () => {
@@ -33,9 +44,7 @@ describe('host → board commands', () => {
   });
 
   it('the typical start (RESET, SEND_BRD, SEND_UPDATE_NICE, serial, version) parses in one burst', () => {
-    expect(new CommandDecoder().push(hex('40 42 4b 45 4d'))).toEqual([
-      { type: 'reset' }, { type: 'send-board' }, { type: 'send-update-nice' }, { type: 'send-serial' }, { type: 'send-version' },
-    ]);
+    expect(new CommandDecoder().push(hex('40 42 4b 45 4d'))).toEqual([{ type: 'reset' }, { type: 'send-board' }, { type: 'send-update-nice' }, { type: 'send-serial' }, { type: 'send-version' }]);
   });
 
   it('multi-byte commands split over byte-sized chunks wait for their whole frame', () => {
@@ -52,11 +61,7 @@ describe('host → board commands', () => {
       if (i < 13) expect(out).toEqual([]);
       got.push(...out);
     });
-    expect(got).toEqual([
-      { type: 'clock', command: { type: 'ascii', text: 'A B C D ', beep: 1 } },
-      { type: 'set-leds', pattern: 0, start: 0, end: 63 },
-      { type: 'send-clock' },
-    ]);
+    expect(got).toEqual([{ type: 'clock', command: { type: 'ascii', text: 'A B C D ', beep: 1 } }, { type: 'set-leds', pattern: 0, start: 0, end: 63 }, { type: 'send-clock' }]);
     expect(d.stats).toEqual({ commands: 3, unknownBytes: 0, badFrames: 0 });
   });
 
@@ -86,7 +91,10 @@ describe('host → board commands', () => {
       { type: 'set-leds', pattern: 3, start: 0, end: 7 },
       { type: 'clock', command: { type: 'end' } },
       { type: 'clock', command: { type: 'display', segments: [1, 2, 3, 4, 5, 6], dots: 0x3f, beep: false } },
-      { type: 'clock', command: { type: 'setnrun', left: { hours: 1, minutes: 2, seconds: 3 }, right: { hours: 4, minutes: 5, seconds: 6 }, leftRuns: false, rightRuns: false, pause: true, toggleOnLever: true } },
+      {
+        type: 'clock',
+        command: { type: 'setnrun', left: { hours: 1, minutes: 2, seconds: 3 }, right: { hours: 4, minutes: 5, seconds: 6 }, leftRuns: false, rightRuns: false, pause: true, toggleOnLever: true },
+      },
     ];
     const bytes = Uint8Array.from(all.flatMap((c) => [...encodeCommand(c)]));
     expect(new CommandDecoder().push(bytes)).toEqual(all);

@@ -7,8 +7,17 @@ import { randomEeprom, Rng } from './stream-gen.ts';
 describe('EEPROM log entries', () => {
   it('one-byte tags have the codes of the reference', () => {
     const expected: [EepromTag, number][] = [
-      ['powerup', 0x6a], ['eof', 0x6b], ['fourrows', 0x6c], ['emptyboard', 0x6d], ['downloaded', 0x6e],
-      ['beginpos', 0x6f], ['beginpos-rot', 0x7a], ['start-tag', 0x7b], ['watchdog', 0x7c], ['nop', 0x7f], ['nop-zero', 0x00],
+      ['powerup', 0x6a],
+      ['eof', 0x6b],
+      ['fourrows', 0x6c],
+      ['emptyboard', 0x6d],
+      ['downloaded', 0x6e],
+      ['beginpos', 0x6f],
+      ['beginpos-rot', 0x7a],
+      ['start-tag', 0x7b],
+      ['watchdog', 0x7c],
+      ['nop', 0x7f],
+      ['nop-zero', 0x00],
     ];
     for (const [tag, code] of expected) {
       expect(EE_TAG_CODES[tag]).toBe(code);
@@ -52,10 +61,20 @@ describe('EEPROM log entries', () => {
     // Field byte missing at the end of the log.
     expect(parseEeprom(hex('41'))).toEqual([{ type: 'unknown', byte: 0x41 }]);
     // Field > 63: the first byte is unknown and parsing resumes on the next (here a tag).
-    expect(parseEeprom(hex('41 6b'))).toEqual([{ type: 'unknown', byte: 0x41 }, { type: 'tag', tag: 'eof' }]);
+    expect(parseEeprom(hex('41 6b'))).toEqual([
+      { type: 'unknown', byte: 0x41 },
+      { type: 'tag', tag: 'eof' },
+    ]);
     // Clock with a non-BCD minutes byte, and a truncated clock.
-    expect(parseEeprom(hex('61 2a 00'))).toEqual([{ type: 'unknown', byte: 0x61 }, { type: 'unknown', byte: 0x2a }, { type: 'tag', tag: 'nop-zero' }]);
-    expect(parseEeprom(hex('71 10'))).toEqual([{ type: 'unknown', byte: 0x71 }, { type: 'unknown', byte: 0x10 }]);
+    expect(parseEeprom(hex('61 2a 00'))).toEqual([
+      { type: 'unknown', byte: 0x61 },
+      { type: 'unknown', byte: 0x2a },
+      { type: 'tag', tag: 'nop-zero' },
+    ]);
+    expect(parseEeprom(hex('71 10'))).toEqual([
+      { type: 'unknown', byte: 0x71 },
+      { type: 'unknown', byte: 0x10 },
+    ]);
   });
 
   it('encode ∘ parse is the identity on any byte string, and parse ∘ encode on generated logs', () => {

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BUS_COMMAND_CODES,
-  BusCommandDecoder,
-  CommandDecoder,
-  HostStreamDecoder,
-  decodeHostStream,
-  encodeBusCommand,
-  encodeCommand,
-  SIMPLE_COMMAND_CODES,
-} from '../../../protocols/dgt/index.ts';
+import { BUS_COMMAND_CODES, BusCommandDecoder, CommandDecoder, HostStreamDecoder, decodeHostStream, encodeBusCommand, encodeCommand, SIMPLE_COMMAND_CODES } from '../../../protocols/dgt/index.ts';
 import type { BusCommandType, ClockCommand, HostCommand, HostStreamItem, SimpleCommandType } from '../../../protocols/dgt/index.ts';
 import { hex, toHex } from './hex.ts';
 import { Rng } from './stream-gen.ts';
@@ -48,9 +39,7 @@ describe('HostStreamDecoder: golden bytes', () => {
 
   it('a 14-bit address: serial 01025 is 0x08 0x01 (dgtbrd.h)', () => {
     // (0x8b + 0x08 + 0x01) & 0x7f = 0x14
-    expect(show(decodeHostStream(hex('8b 08 01 14')))).toEqual([
-      { type: 'bus-command', command: { type: 'send-version' }, address: 1025, raw: '8b 08 01 14' },
-    ]);
+    expect(show(decodeHostStream(hex('8b 08 01 14')))).toEqual([{ type: 'bus-command', command: { type: 'send-version' }, address: 1025, raw: '8b 08 01 14' }]);
   });
 
   it('bad checksum, unknown bus id, a bus command cut short, unknown bytes: counted, never thrown', () => {
@@ -117,15 +106,24 @@ function randomClock(r: Rng): ClockCommand {
   const b = () => r.int(0, 255);
   const hms = () => ({ hours: r.int(0, 9), minutes: r.int(0, 59), seconds: r.int(0, 59) });
   switch (r.int(0, 8)) {
-    case 0: return { type: 'display', segments: Array.from({ length: 6 }, b), dots: b(), beep: r.bool() };
-    case 1: return { type: 'icons', data: Array.from({ length: 8 }, b) };
-    case 2: return { type: 'end' };
-    case 3: return { type: 'button' };
-    case 4: return { type: 'version' };
-    case 5: return { type: 'setnrun', left: hms(), right: hms(), leftRuns: r.bool(), rightRuns: r.bool(), pause: r.bool(), toggleOnLever: r.bool() };
-    case 6: return { type: 'beep', units: b() };
-    case 7: return { type: 'ascii', text: String.fromCharCode(...Array.from({ length: 8 }, () => r.int(0x20, 0x7e))), beep: r.int(0, 15) };
-    default: return { type: 'unknown', id: r.pick([0x04, 0x05, 0x06, 0x07, 0x0d, 0x20]), content: Array.from({ length: r.int(0, 9) }, b) };
+    case 0:
+      return { type: 'display', segments: Array.from({ length: 6 }, b), dots: b(), beep: r.bool() };
+    case 1:
+      return { type: 'icons', data: Array.from({ length: 8 }, b) };
+    case 2:
+      return { type: 'end' };
+    case 3:
+      return { type: 'button' };
+    case 4:
+      return { type: 'version' };
+    case 5:
+      return { type: 'setnrun', left: hms(), right: hms(), leftRuns: r.bool(), rightRuns: r.bool(), pause: r.bool(), toggleOnLever: r.bool() };
+    case 6:
+      return { type: 'beep', units: b() };
+    case 7:
+      return { type: 'ascii', text: String.fromCharCode(...Array.from({ length: 8 }, () => r.int(0x20, 0x7e))), beep: r.int(0, 15) };
+    default:
+      return { type: 'unknown', id: r.pick([0x04, 0x05, 0x06, 0x07, 0x0d, 0x20]), content: Array.from({ length: r.int(0, 9) }, b) };
   }
 }
 
@@ -139,7 +137,9 @@ function busBytes(code: number, address: number, checksumDelta = 0): Uint8Array 
 function randomItem(r: Rng): HostStreamItem {
   const address = r.bool(0.2) ? 0 : r.int(0, 0x3fff);
   switch (r.int(0, 9)) {
-    case 0: case 1: case 2: {
+    case 0:
+    case 1:
+    case 2: {
       const command: HostCommand = { type: r.pick(SIMPLE) };
       return { type: 'command', command, raw: encodeCommand(command) };
     }
@@ -147,11 +147,13 @@ function randomItem(r: Rng): HostStreamItem {
       const command: HostCommand = { type: 'set-leds', pattern: r.int(0, 255), start: r.int(0, 63), end: r.int(0, 63) };
       return { type: 'command', command, raw: encodeCommand(command) };
     }
-    case 4: case 5: {
+    case 4:
+    case 5: {
       const command: HostCommand = { type: 'clock', command: randomClock(r) };
       return { type: 'command', command, raw: encodeCommand(command) };
     }
-    case 6: case 7: {
+    case 6:
+    case 7: {
       const command = { type: r.pick(BUS) };
       return { type: 'bus-command', command, address, raw: encodeBusCommand(command, address) };
     }
@@ -163,11 +165,13 @@ function randomItem(r: Rng): HostStreamItem {
     default: {
       if (r.bool()) {
         let code: number;
-        do code = r.int(0x80, 0xff); while (BUS_CODES.has(code));
+        do code = r.int(0x80, 0xff);
+        while (BUS_CODES.has(code));
         return { type: 'bus-unknown', code, address, raw: busBytes(code, address) };
       }
       let byte: number;
-      do byte = r.int(0, 0x7f); while (STARTS.has(byte));
+      do byte = r.int(0, 0x7f);
+      while (STARTS.has(byte));
       return { type: 'unknown-byte', byte };
     }
   }
@@ -177,7 +181,7 @@ const rawOf = (it: HostStreamItem): Uint8Array => ('raw' in it ? it.raw : Uint8A
 
 function smallChunks(r: Rng, bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const n = r.bool(0.1) ? r.int(17, 300) : r.int(1, 16);
     out.push(bytes.subarray(i, Math.min(bytes.length, i + n)));
     i += n;
@@ -249,9 +253,7 @@ describe('HostStreamDecoder: chunking property', () => {
     const bus = Uint8Array.from(Array.from({ length: 800 }, () => [...busBytes(r.int(0x80, 0xff), r.int(0, 0x3fff), r.bool(0.2) ? 1 : 0)]).flat());
     const expected = new BusCommandDecoder().push(bus);
     const got = decodeHostStream(bus);
-    expect(got.map((it) => it.type)).toEqual(
-      expected.map((e) => (e.ok ? 'bus-command' : e.reason === 'checksum' ? 'bad-checksum' : 'bus-unknown')),
-    );
+    expect(got.map((it) => it.type)).toEqual(expected.map((e) => (e.ok ? 'bus-command' : e.reason === 'checksum' ? 'bad-checksum' : 'bus-unknown')));
     expect(got.map((it) => toHex(rawOf(it)))).toEqual(expected.map((e) => toHex(e.raw)));
   });
 });

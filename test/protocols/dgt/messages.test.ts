@@ -18,13 +18,7 @@ function golden(msg: BoardMessage, bytes: string): void {
   expect(decodeOne(hex(bytes))).toEqual(msg);
 }
 
-const START: PieceCode[] = [
-  8, 9, 10, 12, 11, 10, 9, 8,
-  7, 7, 7, 7, 7, 7, 7, 7,
-  ...new Array<PieceCode>(32).fill(0),
-  1, 1, 1, 1, 1, 1, 1, 1,
-  2, 3, 4, 6, 5, 4, 3, 2,
-];
+const START: PieceCode[] = [8, 9, 10, 12, 11, 10, 9, 8, 7, 7, 7, 7, 7, 7, 7, 7, ...new Array<PieceCode>(32).fill(0), 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 6, 5, 4, 3, 2];
 
 describe('board → host messages: golden bytes', () => {
   it('BOARD_DUMP 0x86, size 67, 64 piece codes from a8 (field 0) to h1 (field 63)', () => {
@@ -77,17 +71,35 @@ describe('board → host messages: golden bytes', () => {
   it('BATTERY_STATUS 0xa0: the full 9-byte layout (size 12), 0x7f time-left means N/A', () => {
     const msg = batteryMessage([87, 0x7f, 0x7f, 2, 30, 1, 4, 5, 0x02]);
     expect(msg).toMatchObject({
-      percent: 87, timeLeftHours: null, timeLeftMinutes: null, onHours: 2, onMinutes: 30,
-      standbyDays: 1, standbyHours: 4, standbyMinutes: 5, charging: false, discharging: true,
+      percent: 87,
+      timeLeftHours: null,
+      timeLeftMinutes: null,
+      onHours: 2,
+      onMinutes: 30,
+      standbyDays: 1,
+      standbyHours: 4,
+      standbyMinutes: 5,
+      charging: false,
+      discharging: true,
     });
     golden(msg, 'a0 00 0c 57 7f 7f 02 1e 01 04 05 02');
   });
 
-  it('BATTERY_STATUS 0xa0 with the header\'s size 7 (4 data bytes): present fields only', () => {
+  it("BATTERY_STATUS 0xa0 with the header's size 7 (4 data bytes): present fields only", () => {
     const msg = decodeOne(hex('a0 00 07 32 03 14 01'));
     expect(msg).toEqual({
-      type: 'battery', data: [0x32, 3, 0x14, 1], percent: 50, timeLeftHours: 3, timeLeftMinutes: 20, onHours: 1,
-      onMinutes: null, standbyDays: null, standbyHours: null, standbyMinutes: null, charging: null, discharging: null,
+      type: 'battery',
+      data: [0x32, 3, 0x14, 1],
+      percent: 50,
+      timeLeftHours: 3,
+      timeLeftMinutes: 20,
+      onHours: 1,
+      onMinutes: null,
+      standbyDays: null,
+      standbyHours: null,
+      standbyMinutes: null,
+      charging: null,
+      discharging: null,
     });
     expect(toHex(encodeMessage(msg))).toBe('a0 00 07 32 03 14 01');
   });

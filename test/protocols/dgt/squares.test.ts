@@ -4,7 +4,7 @@ import { codeToPiece, decodeAll, fieldName, fieldToSquare, PIECE, squareToField 
 import { hex } from './hex.ts';
 
 describe('square numbering and piece codes on the wire (reference: "Squares and pieces")', () => {
-  it('0 = a8, 7 = h8, 8 = a7, 63 = h1, row by row from White\'s side', () => {
+  it("0 = a8, 7 = h8, 8 = a7, 63 = h1, row by row from White's side", () => {
     expect([0, 1, 7, 8, 63].map(fieldName)).toEqual(['a8', 'b8', 'h8', 'a7', 'h1']);
     expect(fieldToSquare(0)).toBe(parseSquare('a8'));
     expect(fieldToSquare(63)).toBe(parseSquare('h1'));
@@ -13,8 +13,22 @@ describe('square numbering and piece codes on the wire (reference: "Squares and 
 
   it('piece codes 0 EMPTY … 0x0c BQUEEN, 0x0d–0x0f the result pieces', () => {
     expect(PIECE).toMatchObject({
-      EMPTY: 0, WPAWN: 1, WROOK: 2, WKNIGHT: 3, WBISHOP: 4, WKING: 5, WQUEEN: 6,
-      BPAWN: 7, BROOK: 8, BKNIGHT: 9, BBISHOP: 0x0a, BKING: 0x0b, BQUEEN: 0x0c, DRAW: 0x0d, WHITE_WINS: 0x0e, BLACK_WINS: 0x0f,
+      EMPTY: 0,
+      WPAWN: 1,
+      WROOK: 2,
+      WKNIGHT: 3,
+      WBISHOP: 4,
+      WKING: 5,
+      WQUEEN: 6,
+      BPAWN: 7,
+      BROOK: 8,
+      BKNIGHT: 9,
+      BBISHOP: 0x0a,
+      BKING: 0x0b,
+      BQUEEN: 0x0c,
+      DRAW: 0x0d,
+      WHITE_WINS: 0x0e,
+      BLACK_WINS: 0x0f,
     });
     expect(codeToPiece(PIECE.WKNIGHT)).toEqual({ color: 'white', role: 'knight' });
     expect(codeToPiece(PIECE.BQUEEN)).toEqual({ color: 'black', role: 'queen' });

@@ -5,7 +5,7 @@ import type { BoardMessage, ClockSide, EepromEntry, EepromTag, PieceCode } from 
 export class Rng {
   private s: number;
   constructor(seed: number) {
-    this.s = (seed >>> 0) || 0x2545f491;
+    this.s = seed >>> 0 || 0x2545f491;
     for (let i = 0; i < 8; i++) this.u32();
   }
   u32(): number {
@@ -35,14 +35,16 @@ export class Rng {
   }
 }
 
-const TAGS: readonly EepromTag[] = [
-  'powerup', 'fourrows', 'emptyboard', 'downloaded', 'beginpos', 'beginpos-rot', 'start-tag', 'watchdog', 'nop', 'nop-zero',
-];
+const TAGS: readonly EepromTag[] = ['powerup', 'fourrows', 'emptyboard', 'downloaded', 'beginpos', 'beginpos-rot', 'start-tag', 'watchdog', 'nop', 'nop-zero'];
 
 function clockSide(r: Rng): ClockSide {
-  const hours = r.int(0, 9), minutes = r.int(0, 59), seconds = r.int(0, 59);
+  const hours = r.int(0, 9),
+    minutes = r.int(0, 59),
+    seconds = r.int(0, 59);
   return {
-    hours, minutes, seconds,
+    hours,
+    minutes,
+    seconds,
     ms: ((hours * 60 + minutes) * 60 + seconds) * 1000,
     flagFallenBlocked: r.bool(0.05),
     timePerMove: r.bool(0.3),
@@ -58,7 +60,11 @@ export function randomClockTimes(r: Rng): BoardMessage {
     status: {
       // Running is always set so the message can never be the all-zero BWTIME.
       running: true,
-      rightLeverHigh: r.bool(), batteryLow: r.bool(0.05), rightToMove: r.bool(), leftToMove: r.bool(), noClock: r.bool(0.02),
+      rightLeverHigh: r.bool(),
+      batteryLow: r.bool(0.05),
+      rightToMove: r.bool(),
+      leftToMove: r.bool(),
+      noClock: r.bool(0.02),
     },
   };
 }
@@ -154,7 +160,7 @@ export function randomChunks(r: Rng, bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   let i = 0;
   while (i < bytes.length) {
-    const n = Math.max(1, Math.floor(2 ** (r.u32() / 4294967296 * 16)));
+    const n = Math.max(1, Math.floor(2 ** ((r.u32() / 4294967296) * 16)));
     out.push(bytes.subarray(i, Math.min(bytes.length, i + n)));
     i += n;
   }

@@ -4,9 +4,7 @@ import { Script } from './script.ts';
 describe('engine: start and ordinary moves', () => {
   it('recognises the standard start and makes moves with no debounce', () => {
     const s = new Script().setUp();
-    expect(s.ofType('game-started')).toEqual([
-      expect.objectContaining({ kind: 'standard', reversed: false, fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' }),
-    ]);
+    expect(s.ofType('game-started')).toEqual([expect.objectContaining({ kind: 'standard', reversed: false, fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' })]);
     s.lift('e2');
     expect(s.ofType('move-made')).toHaveLength(0);
     const before = s.events.length;

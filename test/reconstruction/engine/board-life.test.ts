@@ -5,7 +5,11 @@ import { Script } from './script.ts';
 describe('engine: takebacks and the arbiter', () => {
   it.each([1, 2, 3])('takes back %i plies, one position at a time', (k) => {
     const s = new Script().setUp().play('e2e4', 'e7e5', 'g1f3', 'b8c6');
-    const undo: [string, string][] = [['c6', 'b8'], ['f3', 'g1'], ['e5', 'e7']];
+    const undo: [string, string][] = [
+      ['c6', 'b8'],
+      ['f3', 'g1'],
+      ['e5', 'e7'],
+    ];
     for (const [a, b] of undo.slice(0, k)) s.move(a, b);
     expect(s.ofType('takeback').map((t) => t.toPly)).toEqual([3, 2, 1].slice(0, k));
     expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6'].slice(0, 4 - k));
@@ -72,7 +76,14 @@ describe('engine: disconnection and jumps', () => {
     const s = new Script().setUp().play('e2e4');
     // A buffered poll: every change of two moves arrives with the same time.
     const at = s.t + 5000;
-    const burst: [string, number][] = [['e7', 0], ['g1', 0], ['d8', 0], ['e5', 7], ['f3', 3], ['e7', 12]];
+    const burst: [string, number][] = [
+      ['e7', 0],
+      ['g1', 0],
+      ['d8', 0],
+      ['e5', 7],
+      ['f3', 3],
+      ['e7', 12],
+    ];
     for (const [sq, piece] of burst) s.events.push(...s.engine.push({ type: 'field', at, field: s.field(sq), piece: piece as never }));
     expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Qe7']);
     expect(s.engine.snapshot().incidents[0]).toMatchObject({ kind: 'missed-moves', sans: ['e5', 'Nf3', 'Qe7'], ambiguous: false });

@@ -75,9 +75,7 @@ describe('engine: illegal moves (Art 7.5) under each edition and category', () =
     s.clock();
     s.move('b1', 'b3').press('white').move('b3', 'b1');
     const inc = s.engine.snapshot().incidents;
-    expect(inc.map((i) => [i.kind, 'count' in i ? i.count : 0])).toEqual([
-      ['clock-without-move', 1],
-    ]);
+    expect(inc.map((i) => [i.kind, 'count' in i ? i.count : 0])).toEqual([['clock-without-move', 1]]);
     expect(inc[0]!.article).toContain('7.5.3');
   });
 });

@@ -8,8 +8,18 @@ import { GameEngine } from '../../../daemon/reconstruction/engine.ts';
 import type { EngineOptions, GameEvent, RulesConfig } from '../../../daemon/reconstruction/game-events.ts';
 
 const CODES: Record<string, PieceCode> = {
-  P: PIECE.WPAWN, R: PIECE.WROOK, N: PIECE.WKNIGHT, B: PIECE.WBISHOP, K: PIECE.WKING, Q: PIECE.WQUEEN,
-  p: PIECE.BPAWN, r: PIECE.BROOK, n: PIECE.BKNIGHT, b: PIECE.BBISHOP, k: PIECE.BKING, q: PIECE.BQUEEN,
+  P: PIECE.WPAWN,
+  R: PIECE.WROOK,
+  N: PIECE.WKNIGHT,
+  B: PIECE.WBISHOP,
+  K: PIECE.WKING,
+  Q: PIECE.WQUEEN,
+  p: PIECE.BPAWN,
+  r: PIECE.BROOK,
+  n: PIECE.BKNIGHT,
+  b: PIECE.BBISHOP,
+  k: PIECE.BKING,
+  q: PIECE.BQUEEN,
 };
 
 export const STANDARD_RULES: RulesConfig = { edition: '2018', category: 'standard' };
@@ -87,8 +97,13 @@ export class Script {
 
   clock(): this {
     return this.send({
-      type: 'clock', at: this.t, whiteMs: this.white, blackMs: this.black,
-      running: this.running, whiteFlag: false, blackFlag: false,
+      type: 'clock',
+      at: this.t,
+      whiteMs: this.white,
+      blackMs: this.black,
+      running: this.running,
+      whiteFlag: false,
+      blackFlag: false,
     });
   }
 
