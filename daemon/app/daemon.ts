@@ -151,6 +151,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const stopPairings = watchPairings(store, router, log);
 
   const alog = log.child('arbiter');
+  const hlog = log.child('http');
   const reconcile = derived.reconcile;
   const startedAt = Date.now();
   const tableList = (): TableStatus[] => tableStatuses(tables, sources, busLinks);
@@ -166,6 +167,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       // Built from the store on request: what the broadcast showed, step by step.
       timeline: (gameId) => gameTimeline(store, config, gameId),
       bridges: { serialOf: (table) => byNumber.get(table)?.session.serialNumber ?? null },
+      // One line per failed request; the client gets JSON, never a stack trace.
+      onRequestError: (p) => (p.status >= 500 ? hlog.error('request failed', p) : hlog.info('request failed', p)),
       health: () => {
         const list = tableList();
         return { uptimeMs: Date.now() - startedAt, boardsLive: list.filter((t) => t.state === 'live').length, tables: list, store: { file: store.file, pendingRawEvents: writer.pending } };

@@ -9,8 +9,14 @@ import type { Timeline } from '../../protocols/feed/timeline.ts';
 /** A game's timeline for the arbiter, or undefined for an unknown game. */
 export type TimelineSource = (gameId: string) => Timeline | undefined;
 
+/** A body express.json refused: too large (413), or not JSON (400). */
+function bodyRefused(res: Response, e: unknown): void {
+  if ((e as { type?: string }).type === 'entity.too.large') return fail(res, 413, 'too-large', 'the request body is larger than 16 KiB');
+  fail(res, 400, 'bad-json', `the body is not valid JSON: ${(e as Error).message}`);
+}
+
 /** Errors are JSON `{error: {status, code, message}}` so scripts can tell "unknown" from "malformed". */
-function fail(res: Response, status: 400 | 401 | 404 | 409 | 500, code: string, message: string): void {
+function fail(res: Response, status: 400 | 401 | 404 | 409 | 413 | 500, code: string, message: string): void {
   res.status(status).json({ error: { status, code, message } });
 }
 
@@ -100,7 +106,7 @@ export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt:
       const n = roundParam(req, res);
       if (n === null) return;
       body(req, res, (e?: unknown) => {
-        if (e) return fail(res, 400, 'bad-json', `the body is not valid JSON: ${(e as Error).message}`);
+        if (e) return bodyRefused(res, e);
         const action = parseRoundAction(String(req.params.action), req.body);
         if (!action.ok) return fail(res, action.error.status, action.error.code, action.error.message);
         const done = rounds(n, action.value);
@@ -114,7 +120,7 @@ export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt:
     r.post('/api/arbiter/games/:id/:action', (req, res) => {
       if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'arbiter actions need Authorization: Bearer <arbiter token>');
       body(req, res, (e?: unknown) => {
-        if (e) return fail(res, 400, 'bad-json', `the body is not valid JSON: ${(e as Error).message}`);
+        if (e) return bodyRefused(res, e);
         const action = parseArbiterAction(String(req.params.action), req.body);
         if (!action.ok) return fail(res, action.error.status, action.error.code, action.error.message);
         const done = arbiter(String(req.params.id), action.value);

@@ -8,6 +8,7 @@ import { packageDir } from '../install/paths.ts';
 import { FEED_PATH } from '../../protocols/feed/messages.ts';
 import { arbiterTokenCheck } from './arbiter-auth.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
+import { jsonErrors, type RequestProblem } from './error-handler.ts';
 import { apiRouter, type HealthReport, type TimelineSource } from './http-api.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { ArbiterHandler } from '../runtime/arbiter.ts';
@@ -39,6 +40,8 @@ export interface ServerOptions {
   arbiter?: ArbiterHandler;
   /** Starts and closes rounds (POST /api/arbiter/rounds/:n/start|close); absent: no such routes. */
   rounds?: RoundHandler;
+  /** Told of every request that ended in an error (one line for the log); the client gets JSON. */
+  onRequestError?: (p: RequestProblem) => void;
   /** A game's timeline for the arbiter's replay (GET /api/arbiter/games/:id/timeline); absent: no such route. */
   timeline?: TimelineSource;
 }
@@ -62,6 +65,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const checkToken = arbiterTokenCheck(opts.arbiterToken);
   const app = express();
   app.disable('x-powered-by');
+  // Production mode whatever NODE_ENV says: Express then renders no error pages of its own.
+  app.set('env', 'production');
   app.use(apiRouter(opts.source, checkToken, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline));
 
   let viewerError: string | null = null;
@@ -88,6 +93,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   app.use((req, res) => {
     res.status(404).json({ error: { status: 404, code: 'not-found', message: `nothing at ${req.method} ${req.path}` } });
   });
+  app.use(jsonErrors(opts.onRequestError));
 
   const http = createServer(app);
   const deflateThreshold = opts.deflateThresholdBytes ?? 1024;

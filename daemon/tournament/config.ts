@@ -133,6 +133,12 @@ function crossChecks(c: RawConfig): string[] {
     else boards.set(t.board, i);
   });
   problems.push(...busChecks(tables));
+  dates.forEach((d, i) => {
+    // The schema checks the shape; a calendar must check the day ("2026-13-45" has the shape).
+    const [y, m, day] = d.split('-').map(Number) as [number, number, number];
+    const t = new Date(Date.UTC(y, m - 1, day));
+    if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== day) problems.push(`rounds.dates[${i}]: ${d} is not a date in the calendar`);
+  });
   if (dates.length > c.rounds.count) {
     problems.push(`rounds.dates: ${dates.length} dates for ${c.rounds.count} rounds`);
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hallTables, loadConfig, SCHEMA_FILE, tournamentSetup } from '../../daemon/tournament/config.ts';
+import { hallTables, loadConfig, parseConfig, SCHEMA_FILE, tournamentSetup } from '../../daemon/tournament/config.ts';
 import { configSchemaJson } from '../../daemon/tournament/config-schema.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'boardcast-config-'));
@@ -191,5 +191,16 @@ describe('loadConfig', () => {
 describe('the config schema file', () => {
   it('is what the schema in the code writes (npm run schema rewrites it)', () => {
     expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(configSchemaJson());
+  });
+});
+
+describe('round dates', () => {
+  it('must be days of the calendar, not only look like them', () => {
+    const c = (dates: string[]) => parseConfig({ event: { name: 'x' }, rounds: { count: 3, dates }, timeControl: '90+30', emulate: { count: 1 } }, null, '/tmp');
+    expect(c(['2026-02-28', '2028-02-29']).ok).toBe(true);
+    const bad = c(['2026-13-45', '2026-02-29']);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok)
+      expect(bad.error.messages).toEqual(['config error: rounds.dates[0]: 2026-13-45 is not a date in the calendar', 'config error: rounds.dates[1]: 2026-02-29 is not a date in the calendar']);
   });
 });
