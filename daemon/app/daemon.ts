@@ -22,6 +22,7 @@ import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
 import { loggedArbiter, loggedRounds } from './arbiter-log.ts';
 import { derivedWriter } from './derived-writer.ts';
 import { plugEmulatedBoards } from './emulated-hall.ts';
+import { portFree } from './port-check.ts';
 import { hallBoards } from './hall-boards.ts';
 import { watchPairings } from './pairings-watch.ts';
 import { rebuildFromStore } from './rebuild.ts';
@@ -78,6 +79,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
   }
   const lock = lockDataDir(config.dataDir);
   if (!lock.ok) return lock;
+  const port = opts.port ?? config.httpPort;
+  if (port !== 0) {
+    const free = await portFree(port, opts.host ?? config.httpHost);
+    if (!free.ok) {
+      lock.value.release();
+      return err(`cannot serve: ${free.error}; the store was not opened`);
+    }
+  }
   const opened = openStore(join(config.dataDir, STORE_FILE));
   if (!opened.ok) {
     lock.value.release();
