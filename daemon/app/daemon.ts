@@ -18,6 +18,7 @@ import { describeStoreOpenError } from '../store/errors.ts';
 import { RawEventWriter } from '../store/raw-event-writer.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import { openStore, STORE_FILE, type Store } from '../store/store.ts';
+import type { IntegrityCheck } from '../store/integrity.ts';
 import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
 import { loggedArbiter, loggedRounds } from './arbiter-log.ts';
 import { derivedWriter } from './derived-writer.ts';
@@ -39,6 +40,10 @@ export interface DaemonOptions {
   deviceDirs?: string[];
   /** Emulated time runs this many times faster than real time (tests, demos). Default 1. */
   pace?: number;
+  /** How the store is checked before it is opened for writing (default 'quick'; serve --check: 'full'). */
+  check?: IntegrityCheck;
+  /** A missing or empty store may be started afresh although one existed (serve --new). */
+  newStore?: boolean;
   viewer?: boolean;
 }
 
@@ -87,7 +92,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
       return err(`cannot serve: ${free.error}; the store was not opened`);
     }
   }
-  const opened = openStore(join(config.dataDir, STORE_FILE));
+  const opened = openStore(join(config.dataDir, STORE_FILE), { check: opts.check ?? 'quick', allowNew: opts.newStore ?? false });
   if (!opened.ok) {
     lock.value.release();
     return err(describeStoreOpenError(opened.error));

@@ -22,6 +22,8 @@ export function lockDataDir(dir: string): Result<{ release(): void }, string> {
   try {
     db = new Database(file, { timeout: 0 });
     db.pragma('locking_mode = EXCLUSIVE');
+    // No journal file beside it: the lock's one table is never rolled back.
+    db.pragma('journal_mode = MEMORY');
     // The first write takes the exclusive lock; in this locking mode it is kept until close.
     db.exec('BEGIN EXCLUSIVE');
     db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)');

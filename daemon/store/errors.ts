@@ -39,7 +39,7 @@ export function classifySqliteError(file: string, e: unknown): StoreOpenError {
     return {
       kind: 'corrupt',
       file,
-      message: `file is not a valid SQLite database or is damaged (${code}: ${detail}); it was left untouched — move it aside or restore a backup`,
+      message: `file is not a valid SQLite database or is damaged (${code}: ${detail}); it was left untouched — move it aside or restore a backup (boardcast restore)`,
     };
   }
   return { kind: 'unavailable', file, message: `cannot open database (${code || 'error'}: ${detail})` };

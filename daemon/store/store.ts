@@ -2,6 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { classifySqliteError, type StoreOpenError } from './errors.ts';
+import { checkBeforeOpen, type IntegrityCheck } from './integrity.ts';
 import { createGames, type GameQueries, type GameWrites } from './games.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.ts';
 import { createRawEventLog, type RawEventLog } from './raw-events.ts';
@@ -14,8 +15,13 @@ export const STORE_FILE = 'boardcast.sqlite';
 export interface OpenStoreOptions {
   /** How long to wait for another connection's lock before reporting `locked` (default 2000 ms). */
   busyTimeoutMs?: number;
-  /** Run `PRAGMA quick_check` (reads every page: slow on big files) to detect damage beyond the header. */
-  quickCheck?: boolean;
+  /**
+   * Check the file read-only before opening it for writing (checkBeforeOpen): 'quick' reads every
+   * page, 'full' also every index entry. A damaged file is refused and never written.
+   */
+  check?: IntegrityCheck;
+  /** With `check`: a missing or empty file may become a new store even where one existed (serve --new). */
+  allowNew?: boolean;
   /** FULL (default: a committed event survives a power cut) or NORMAL (benchmarks compare the two). */
   synchronous?: 'FULL' | 'NORMAL';
 }
@@ -63,6 +69,10 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
     return err({ kind: 'unavailable', file, message: `cannot create its directory (${(e as Error).message})` });
   }
 
+  if (options.check) {
+    const checked = checkBeforeOpen(file, options.check, options.allowNew ?? false);
+    if (!checked.ok) return checked;
+  }
   let db: Database.Database;
   try {
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 2000 });
@@ -82,20 +92,6 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
         knownVersion: SCHEMA_VERSION,
         message: `schema version ${version} is newer than this boardcast knows (${SCHEMA_VERSION}); upgrade boardcast`,
       });
-    }
-    if (options.quickCheck) {
-      const problems = db.pragma('quick_check', { simple: false }) as { quick_check: string }[];
-      if (problems.length !== 1 || problems[0]!.quick_check !== 'ok') {
-        db.close();
-        return err({
-          kind: 'corrupt',
-          file,
-          message: `integrity check failed: ${problems
-            .map((p) => p.quick_check)
-            .slice(0, 3)
-            .join('; ')}; the file was left untouched`,
-        });
-      }
     }
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);

@@ -113,7 +113,7 @@ describe('openStore: locked and corrupt files', () => {
     // Overwrite a page in the middle of the raw_events b-tree, keeping the header valid.
     bytes.fill(0x5a, pageSize * 10, pageSize * 11);
     writeFileSync(file, bytes);
-    const r = openStore(file, { quickCheck: true });
+    const r = openStore(file, { check: 'quick' });
     expect(r.ok ? 'opened' : r.error.kind).toBe('corrupt');
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });

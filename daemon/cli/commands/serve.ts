@@ -4,7 +4,7 @@ import { createLogger } from '../../log/logger.ts';
 import { loadConfig } from '../../tournament/config.ts';
 import { startDaemon } from '../../app/daemon.ts';
 
-const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--board T=PATH]... [--pace X] [--no-viewer]
+const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--board T=PATH]... [--pace X] [--no-viewer] [--check] [--new]
 
 Runs the broadcast: every configured board (or, with no config, 8 emulated tables replaying real
 games at a human pace) → store → reconstruction → HTTP API, websocket feed and viewer.
@@ -17,6 +17,11 @@ On start, the live state is rebuilt by replaying the stored raw board events.
                   \`boardcast emulate\`); replaces the config's board for T or adds the table
   --pace X        emulated tables play X times faster than real time (default 1)
   --no-viewer     serve the API and feed only
+  --check         check the store fully before opening it (every index entry against its row;
+                  slower on a big store); without it a quick check reads every page. A damaged
+                  store is refused and never written: restore a backup (boardcast restore)
+  --new           start a new event although the store is missing or empty where one existed
+                  (the data directory holds other files); without it such a start is refused
 
 A table whose board is a 5-digit serial number is matched to the serial port whose board reports
 that number (probed every 10 s while unmatched); BOARDCAST_DEVICE_DIRS adds colon-separated
@@ -28,6 +33,8 @@ interface Args {
   data?: string;
   pace: number;
   viewer: boolean;
+  check: boolean;
+  newStore: boolean;
   boards: { table: number; path: string }[];
 }
 
@@ -46,6 +53,8 @@ function parseServeArgs(argv: string[]): Args {
     pace: { type: 'string' },
     board: { type: 'string', multiple: true },
     'no-viewer': { type: 'boolean' },
+    check: { type: 'boolean' },
+    new: { type: 'boolean' },
   });
   return {
     ...(v.config !== undefined ? { config: v.config } : {}),
@@ -53,6 +62,8 @@ function parseServeArgs(argv: string[]): Args {
     ...(v.port !== undefined ? { port: intOption(v.port, '--port', { min: 0, max: 65535 }) } : {}),
     pace: numberOption(v.pace, '--pace', { above: 0 }) ?? 1,
     viewer: !(v['no-viewer'] ?? false),
+    check: v.check ?? false,
+    newStore: v.new ?? false,
     boards: (v.board ?? []).map(boardOption),
   };
 }
@@ -75,24 +86,40 @@ const serve: Command = {
       const old = config.tables.find((t) => t.number === b.table);
       config.tables = [...tables, { number: b.table, board: b.path, whiteOnClock: old?.whiteOnClock ?? 'left' }].sort((x, y) => x.number - y.number);
     }
-    const started = await startDaemon({ config, log, pace: args.pace, viewer: args.viewer, ...(args.port !== undefined ? { port: args.port } : {}) });
+    // Signals are heard from the start: one that comes while the daemon is still starting stops
+    // it as soon as it is up, instead of killing the process halfway through.
+    let signal: string | null = null;
+    let wake: (() => void) | null = null;
+    const onInt = (): void => {
+      signal ??= 'SIGINT';
+      wake?.();
+    };
+    const onTerm = (): void => {
+      signal ??= 'SIGTERM';
+      wake?.();
+    };
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    const started = await startDaemon({
+      config,
+      log,
+      pace: args.pace,
+      viewer: args.viewer,
+      check: args.check ? 'full' : 'quick',
+      newStore: args.newStore,
+      ...(args.port !== undefined ? { port: args.port } : {}),
+    });
     if (!started.ok) {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
       console.error(started.error);
       return 1;
     }
     const daemon = started.value;
-    await new Promise<void>((done) => {
-      const stop = (signal: string): void => {
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
-        log.info('shutting down', { signal });
-        done();
-      };
-      const onInt = (): void => stop('SIGINT');
-      const onTerm = (): void => stop('SIGTERM');
-      process.on('SIGINT', onInt);
-      process.on('SIGTERM', onTerm);
-    });
+    if (signal === null) await new Promise<void>((done) => (wake = done));
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    log.info('shutting down', { signal });
     await daemon.stop();
     log.info('stopped');
     return 0;
