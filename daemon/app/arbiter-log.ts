@@ -22,3 +22,12 @@ export function loggedRounds(apply: RoundHandler, log: Logger): RoundHandler {
     return done;
   };
 }
+
+/** A round that closed is backed up at once: a round's games are never only in the live file. */
+export function backedUpOnClose(apply: RoundHandler, backups: { take(reason: string): Promise<void> }): RoundHandler {
+  return (n, action) => {
+    const done = apply(n, action);
+    if (done.ok && action.kind === 'close') void backups.take(`round ${n} closed`);
+    return done;
+  };
+}

@@ -20,12 +20,13 @@ import { err, ok, type Result } from '../store/result.ts';
 import { openStore, STORE_FILE, type Store } from '../store/store.ts';
 import type { IntegrityCheck } from '../store/integrity.ts';
 import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
-import { loggedArbiter, loggedRounds } from './arbiter-log.ts';
+import { backedUpOnClose, loggedArbiter, loggedRounds } from './arbiter-log.ts';
 import { derivedWriter } from './derived-writer.ts';
 import { plugEmulatedBoards } from './emulated-hall.ts';
 import { portFree } from './port-check.ts';
 import { hallBoards } from './hall-boards.ts';
 import { watchPairings } from './pairings-watch.ts';
+import { startBackups } from './backups.ts';
 import { rebuildFromStore } from './rebuild.ts';
 import { tableEventHandler } from './table-events.ts';
 import { tableLinks, type HallTable } from './table-links.ts';
@@ -163,6 +164,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     t.session.on(tableEventHandler({ number: t.track.number, board: t.board, serial: () => t.session.serialNumber }, { store, sources, pairing, log: log.child(`table ${t.track.number}`) }));
   }
   const stopPairings = watchPairings(store, router, log);
+  const backups = startBackups(store, config.dataDir, config.backup, log.child('backup'));
+  const closeRoundsBackedUp = backedUpOnClose(loggedRounds(roundHandler({ store, tournamentId, router, tables: numbers, reconcile: derived.reconcile }), log.child('arbiter')), backups);
 
   const alog = log.child('arbiter');
   const hlog = log.child('http');
@@ -177,7 +180,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       host: opts.host ?? config.httpHost,
       viewer: opts.viewer ?? true,
       arbiter: loggedArbiter(gameActionHandler({ store, tournamentId, router, reconcile }), alog),
-      rounds: loggedRounds(roundHandler({ store, tournamentId, router, tables: numbers, reconcile }), alog),
+      rounds: closeRoundsBackedUp,
       // Built from the store on request: what the broadcast showed, step by step.
       timeline: (gameId) => gameTimeline(store, config, gameId),
       bridges: { serialOf: (table) => byNumber.get(table)?.session.serialNumber ?? null },
@@ -185,11 +188,17 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       onRequestError: (p) => (p.status >= 500 ? hlog.error('request failed', p) : hlog.info('request failed', p)),
       health: () => {
         const list = tableList();
-        return { uptimeMs: Date.now() - startedAt, boardsLive: list.filter((t) => t.state === 'live').length, tables: list, store: { file: store.file, pendingRawEvents: writer.pending } };
+        return {
+          uptimeMs: Date.now() - startedAt,
+          boardsLive: list.filter((t) => t.state === 'live').length,
+          tables: list,
+          store: { file: store.file, pendingRawEvents: writer.pending, backup: backups.state() },
+        };
       },
     });
   } catch (e) {
     stopPairings();
+    await backups.stop();
     writer.close();
     store.close();
     for (const t of tables) t.link?.close();
@@ -216,6 +225,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       for (const t of tables) t.link?.close();
       writer.close();
       await server.close();
+      await backups.stop();
       store.close();
     },
   });

@@ -46,6 +46,8 @@ export type Store = RawEventLog &
     settings(): StoreSettings;
     /** Folds the WAL back into the database file and truncates it. */
     checkpoint(): void;
+    /** An online copy of the whole store into `file` (SQLite's backup API; writers carry on meanwhile). */
+    backup(file: string): Promise<void>;
     close(): void;
   };
 
@@ -125,6 +127,9 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
     }),
     checkpoint: () => void db.pragma('wal_checkpoint(TRUNCATE)'),
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    backup: async (dest) => {
+      await db.backup(dest);
+    },
     close: () => db.close(),
   };
   return ok(store);

@@ -81,6 +81,15 @@ export const CONFIG_SCHEMA = Type.Object(
     httpPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 8080 })),
     httpHost: Type.Optional(Type.String({ minLength: 1, default: '127.0.0.1' })),
     dataDir: Type.Optional(Type.String({ minLength: 1, default: './data' })),
+    backup: Type.Optional(
+      Type.Object(
+        {
+          everyMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1440, default: 15 })),
+          keep: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 12 })),
+        },
+        { additionalProperties: false, default: {} },
+      ),
+    ),
     emulate: Type.Optional(
       Type.Object(
         {

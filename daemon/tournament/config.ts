@@ -53,6 +53,8 @@ export interface BoardcastConfig {
   /** Absolute: relative paths are resolved against the config file's directory (cwd for the default). */
   dataDir: string;
   emulate: EmulateConfig | null;
+  /** Online backups of the store into <dataDir>/backups: every `everyMinutes` (0: only at round close), `keep` newest kept. */
+  backup: { everyMinutes: number; keep: number };
 }
 
 export interface ConfigError {
@@ -238,6 +240,7 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     httpHost: c.httpHost!,
     dataDir: resolve(baseDir, c.dataDir!),
     emulate: e ? { count: e.count, games: e.games === 'random' ? 'random' : resolve(baseDir, e.games!), seed: e.seed!, noise: e.noise!, serialBase: e.serialBase! } : null,
+    backup: { everyMinutes: c.backup!.everyMinutes!, keep: c.backup!.keep! },
   });
 }
 
