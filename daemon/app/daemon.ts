@@ -179,6 +179,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       port: opts.port ?? config.httpPort,
       host: opts.host ?? config.httpHost,
       viewer: opts.viewer ?? true,
+      feed: config.feed,
       arbiter: loggedArbiter(gameActionHandler({ store, tournamentId, router, reconcile }), alog),
       rounds: closeRoundsBackedUp,
       // Built from the store on request: what the broadcast showed, step by step.

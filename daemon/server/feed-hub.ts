@@ -42,6 +42,9 @@ export interface FeedLimits {
    * that walk out of the hall leave half-open TCP connections behind).
    */
   heartbeatMs: number;
+  /** Websocket connections at once, in all and from one address (refused at the upgrade with 503). */
+  maxConnections: number;
+  maxConnectionsPerIp: number;
 }
 
 export const DEFAULT_FEED_LIMITS: FeedLimits = {
@@ -56,6 +59,8 @@ export const DEFAULT_FEED_LIMITS: FeedLimits = {
   laggingTimeoutMs: 60_000,
   resyncCheckMs: 100,
   heartbeatMs: 30_000,
+  maxConnections: 20_000,
+  maxConnectionsPerIp: 500,
 };
 
 export interface FeedStats {
@@ -65,6 +70,10 @@ export interface FeedStats {
   laggingDisconnects: number;
   badMessages: number;
   rateLimited: number;
+  /** Frames not sent because the client's queue was over the high-water mark (snapshots included). */
+  framesHeldBack: number;
+  /** Connections refused by the connection limits. */
+  refusedConnections: number;
 }
 
 interface Subscription {
@@ -84,6 +93,7 @@ interface Client {
   laggingSince: number | null;
   /** Answered the last heartbeat ping. */
   alive: boolean;
+  ip: string;
 }
 
 const now = (): number => Date.now();
@@ -94,7 +104,8 @@ const now = (): number => Date.now();
  */
 export class FeedHub {
   readonly epoch = randomBytes(6).toString('hex');
-  readonly stats: FeedStats = { connections: 0, framesSent: 0, resyncs: 0, laggingDisconnects: 0, badMessages: 0, rateLimited: 0 };
+  readonly stats: FeedStats = { connections: 0, framesSent: 0, resyncs: 0, laggingDisconnects: 0, badMessages: 0, rateLimited: 0, framesHeldBack: 0, refusedConnections: 0 };
+  private readonly perIp = new Map<string, number>();
   private readonly streams = new Map<string, ScopeStream<Client>>();
   private readonly clients = new Set<Client>();
   /** Clients with at least one lagging subscription (checked by the resync timer). */
@@ -105,7 +116,8 @@ export class FeedHub {
   private readonly heartbeat: NodeJS.Timeout;
   /** Corked sockets and the backlog each had before this tick (the tick's own frames are not lag). */
   private readonly corked = new Map<Client, { socket: Socket; backlog: number }>();
-  private readonly snapshotCache = new Map<string, { seq: number; at: number; body: SnapshotBody }>();
+  /** Per stream: the snapshot body at a sequence number, serialised once for every client that asks. */
+  private readonly snapshotCache = new Map<string, { seq: number; at: number; json: string }>();
 
   constructor(
     private readonly source: LiveSource,
@@ -152,10 +164,23 @@ export class FeedHub {
     for (const c of this.clients) c.ws.terminate();
   }
 
+  /**
+   * Whether one more connection from `ip` is within the limits (asked at the HTTP upgrade, so a
+   * refused client costs no websocket at all).
+   */
+  admits(ip: string): boolean {
+    const ok = this.clients.size < this.limits.maxConnections && (this.perIp.get(ip) ?? 0) < this.limits.maxConnectionsPerIp;
+    if (!ok) this.stats.refusedConnections++;
+    return ok;
+  }
+
   /** A new websocket connection; `req` may carry an arbiter token (query `token` or Bearer header). */
   accept(ws: WebSocket, req: IncomingMessage): void {
     const token = tokenFromRequest(req);
+    const ip = req.socket.remoteAddress ?? '?';
+    this.perIp.set(ip, (this.perIp.get(ip) ?? 0) + 1);
     const client: Client = {
+      ip,
       ws,
       role: token !== null && this.checkToken(token) ? 'arbiter' : 'public',
       subs: new Map(),
@@ -179,6 +204,9 @@ export class FeedHub {
 
   private drop(client: Client): void {
     if (!this.clients.delete(client)) return;
+    const left = (this.perIp.get(client.ip) ?? 1) - 1;
+    if (left > 0) this.perIp.set(client.ip, left);
+    else this.perIp.delete(client.ip);
     this.lagging.delete(client);
     for (const s of client.subs.values()) s.stream.subscribers.delete(client);
     client.subs.clear();
@@ -189,8 +217,26 @@ export class FeedHub {
     this.sendFrame(client, encode(msg));
   }
 
+  /** The bytes a client has not yet taken (its socket queue before this tick's own frames). */
+  private backlog(client: Client): number {
+    return this.corked.get(client)?.backlog ?? client.ws.bufferedAmount;
+  }
+
+  /**
+   * Every frame counts against the client's queue: above the high-water mark nothing more is
+   * queued for it (snapshots included), it is marked lagging, and it gets one fresh snapshot per
+   * subscription once it has drained — or is dropped if it never does. A client that never reads
+   * costs at most the high-water mark, however often it asks.
+   */
   private sendFrame(client: Client, frame: string | Buffer): void {
     if (client.ws.readyState !== client.ws.OPEN) return;
+    if (this.backlog(client) > this.limits.highWaterBytes) {
+      this.stats.framesHeldBack++;
+      for (const sub of client.subs.values()) sub.lagging = true;
+      client.laggingSince ??= now();
+      this.lagging.add(client);
+      return;
+    }
     this.cork(client);
     // Small frames (every delta) are marked uncompressed up front, so they are framed at once
     // without a trip through the connection's zlib stream; ws still keeps them in order behind a
@@ -337,23 +383,36 @@ export class FeedHub {
 
   private sendSnapshot(client: Client, sub: Subscription, reason: SnapshotReason): void {
     const { stream } = sub;
-    const body = this.snapshotBody(stream);
-    if (!body) {
+    const json = this.snapshotJson(stream);
+    if (json === undefined) {
       this.error(client, 'unknown-scope', `${stream.scope} no longer exists`, stream.scope);
       return;
     }
+    if (this.backlog(client) > this.limits.highWaterBytes) {
+      // Behind already: one snapshot when it has drained, not one per request piled on its queue.
+      this.stats.framesHeldBack++;
+      sub.lagging = true;
+      client.laggingSince ??= now();
+      this.lagging.add(client);
+      return;
+    }
     sub.lagging = false;
-    this.send(client, { v: 1, type: 'snapshot', scope: stream.scope, epoch: this.epoch, seq: stream.seq, serverNow: now(), reason, body });
+    // The message around the shared body is the client's own (its reason, the time); the body is
+    // serialised once per stream and sequence number for every client that asks.
+    const head = encode({ v: 1, type: 'snapshot', scope: stream.scope, epoch: this.epoch, seq: stream.seq, serverNow: now(), reason, body: null as unknown as SnapshotBody });
+    this.sendFrame(client, `${head.slice(0, -'null}'.length)}${json}}`);
   }
 
-  /** Snapshot bodies are cached per stream and sequence number: thousands of subscribers share one read. */
-  private snapshotBody(stream: ScopeStream<Client>): SnapshotBody | undefined {
+  /** Snapshot bodies are read and serialised once per stream and sequence number: thousands of subscribers share them. */
+  private snapshotJson(stream: ScopeStream<Client>): string | undefined {
     const key = `${stream.audience}|${stream.scope}`;
     const cached = this.snapshotCache.get(key);
-    if (cached && cached.seq === stream.seq && now() - cached.at < 1000) return cached.body;
+    if (cached && cached.seq === stream.seq && now() - cached.at < 1000) return cached.json;
     const body = this.readSnapshot(stream.scope, stream.audience);
-    if (body) this.snapshotCache.set(key, { seq: stream.seq, at: now(), body });
-    return body;
+    if (!body) return undefined;
+    const json = JSON.stringify(body);
+    this.snapshotCache.set(key, { seq: stream.seq, at: now(), json });
+    return json;
   }
 
   private readSnapshot(scope: string, audience: Role): SnapshotBody | undefined {
@@ -410,8 +469,7 @@ export class FeedHub {
   private deliver(client: Client, stream: ScopeStream<Client>, frame: Buffer): void {
     const sub = client.subs.get(stream.scope);
     if (!sub || sub.lagging) return;
-    const backlog = this.corked.get(client)?.backlog ?? client.ws.bufferedAmount;
-    if (backlog > this.limits.highWaterBytes) {
+    if (this.backlog(client) > this.limits.highWaterBytes) {
       sub.lagging = true;
       client.laggingSince ??= now();
       this.lagging.add(client);

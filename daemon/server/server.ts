@@ -1,5 +1,5 @@
 import express from 'express';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
@@ -97,10 +97,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const http = createServer(app);
   const deflateThreshold = opts.deflateThresholdBytes ?? 1024;
+  const hub = new FeedHub(opts.source, checkToken, limits, deflateThreshold);
   const wss = new WebSocketServer({
     server: http,
     path: FEED_PATH,
     maxPayload: limits.maxPayload,
+    // The connection limits answer at the upgrade: a refused client costs no websocket.
+    verifyClient: (info: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) =>
+      hub.admits(info.req.socket.remoteAddress ?? '?') ? done(true) : done(false, 503, 'too many feed connections; try again later'),
     perMessageDeflate: {
       threshold: deflateThreshold,
       // Each connection that ever got a compressed frame keeps its zlib stream. A 4 KiB window and
@@ -113,7 +117,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       clientNoContextTakeover: true,
     },
   });
-  const hub = new FeedHub(opts.source, checkToken, limits, deflateThreshold);
   wss.on('connection', (ws, req) => hub.accept(ws, req));
   // ws reports protocol violations (oversized frames, bad opcodes) on the socket and closes it;
   // the listener keeps them from becoming uncaught errors.

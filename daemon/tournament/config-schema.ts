@@ -81,6 +81,15 @@ export const CONFIG_SCHEMA = Type.Object(
     httpPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 8080 })),
     httpHost: Type.Optional(Type.String({ minLength: 1, default: '127.0.0.1' })),
     dataDir: Type.Optional(Type.String({ minLength: 1, default: './data' })),
+    feed: Type.Optional(
+      Type.Object(
+        {
+          maxConnections: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20_000 })),
+          maxConnectionsPerIp: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 500 })),
+        },
+        { additionalProperties: false, default: {} },
+      ),
+    ),
     backup: Type.Optional(
       Type.Object(
         {

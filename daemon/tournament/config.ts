@@ -55,6 +55,8 @@ export interface BoardcastConfig {
   emulate: EmulateConfig | null;
   /** Online backups of the store into <dataDir>/backups: every `everyMinutes` (0: only at round close), `keep` newest kept. */
   backup: { everyMinutes: number; keep: number };
+  /** Websocket feed connections at once: in all, and from one address. */
+  feed: { maxConnections: number; maxConnectionsPerIp: number };
 }
 
 export interface ConfigError {
@@ -241,6 +243,7 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     dataDir: resolve(baseDir, c.dataDir!),
     emulate: e ? { count: e.count, games: e.games === 'random' ? 'random' : resolve(baseDir, e.games!), seed: e.seed!, noise: e.noise!, serialBase: e.serialBase! } : null,
     backup: { everyMinutes: c.backup!.everyMinutes!, keep: c.backup!.keep! },
+    feed: { maxConnections: c.feed!.maxConnections!, maxConnectionsPerIp: c.feed!.maxConnectionsPerIp! },
   });
 }
 
