@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionState } from '../board/session.ts';
 import type { Timers } from '../board/timers.ts';
 import type { Logger } from '../log/logger.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
@@ -30,6 +29,7 @@ import { startBackups } from './backups.ts';
 import { rebuildFromStore } from './rebuild.ts';
 import { tableEventHandler } from './table-events.ts';
 import { tableLinks, type HallTable } from './table-links.ts';
+import { TableWatch, type TableHealthState } from './table-watch.ts';
 
 export interface DaemonOptions {
   config: BoardcastConfig;
@@ -54,8 +54,17 @@ export interface TableStatus {
   serial: string | null;
   /** The device path the board is on: a path table's own, a serial table's match (null while searching). */
   device: string | null;
-  /** 'searching': a table configured by serial number whose board has not been found (or vanished). */
-  state: SessionState | 'searching';
+  /**
+   * 'searching': a table configured by serial number whose board has not been found (or vanished);
+   * 'out-of-step': live, but the board's last dump disagreed with the board the host holds.
+   */
+  state: TableHealthState;
+  /** ms since the table's link last reported anything (null: never). */
+  sinceLastEventMs: number | null;
+  /** Squares the last dump showed differently (while out of step), else null. */
+  outOfStepSquares: number | null;
+  /** Bytes of line noise thrown away on this table's link since the start. */
+  discardedBytes: number;
   gameId: string | null;
 }
 
@@ -155,14 +164,17 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     onCommitted: (batch) => derived.committed(batch),
     onError: (e, phase, pending) => log.error(`raw event ${phase} failed`, { error: String(e), pending }),
   });
+  const watches = new Map(tables.map((t) => [t.track.number, new TableWatch()]));
   for (const t of tables) {
     const pairing = new FramePairing(
       t.track.number,
       () => t.session.serialNumber,
       (row) => writer.push(row),
     );
-    t.session.on(tableEventHandler({ number: t.track.number, board: t.board, serial: () => t.session.serialNumber }, { store, sources, pairing, log: log.child(`table ${t.track.number}`) }));
+    const watch = watches.get(t.track.number)!;
+    t.session.on(tableEventHandler({ number: t.track.number, board: t.board, serial: () => t.session.serialNumber }, { store, sources, pairing, watch, log: log.child(`table ${t.track.number}`) }));
   }
+  const stopNoiseReports = reportLineNoise(watches, log);
   const stopPairings = watchPairings(store, router, log);
   const backups = startBackups(store, config.dataDir, config.backup, log.child('backup'));
   const closeRoundsBackedUp = backedUpOnClose(loggedRounds(roundHandler({ store, tournamentId, router, tables: numbers, reconcile: derived.reconcile }), log.child('arbiter')), backups);
@@ -171,7 +183,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const hlog = log.child('http');
   const reconcile = derived.reconcile;
   const startedAt = Date.now();
-  const tableList = (): TableStatus[] => tableStatuses(tables, sources, busLinks);
+  const tableList = (): TableStatus[] => tableStatuses(tables, sources, busLinks, watches);
   let server: RunningServer;
   try {
     server = await startServer({
@@ -189,11 +201,14 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       onRequestError: (p) => (p.status >= 500 ? hlog.error('request failed', p) : hlog.info('request failed', p)),
       health: () => {
         const list = tableList();
+        const writes = writer.state();
         return {
+          // Not ok when the store cannot take what the boards send: nothing new is broadcast then.
+          ok: writes.lastError === null,
           uptimeMs: Date.now() - startedAt,
           boardsLive: list.filter((t) => t.state === 'live').length,
           tables: list,
-          store: { file: store.file, pendingRawEvents: writer.pending, backup: backups.state() },
+          store: { file: store.file, pendingRawEvents: writes.pending, lastCommitAt: writes.lastCommitAt, lastError: writes.lastError, backup: backups.state() },
         };
       },
     });
@@ -221,6 +236,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       if (stopped) return;
       stopped = true;
       stopPairings();
+      stopNoiseReports();
       await sources.stop();
       await Promise.all(tables.map((t) => t.session.stop()));
       for (const t of tables) t.link?.close();
@@ -233,13 +249,39 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
 }
 
 /** Each table's board connection for /health and the hall: where it is and how it is doing. */
-function tableStatuses(tables: readonly HallTable[], sources: BoardSources, busLinks: ReadonlyMap<number, BusTableLink>): TableStatus[] {
+function tableStatuses(tables: readonly HallTable[], sources: BoardSources, busLinks: ReadonlyMap<number, BusTableLink>, watches: ReadonlyMap<number, TableWatch>): TableStatus[] {
   return tables.map((t) => {
     const bySerial = sources.has(t.track.number);
     const device = bySerial ? sources.pathOf(t.track.number) : (busLinks.get(t.track.number)?.linePath ?? (t.link ? null : t.board));
-    const state = bySerial && device === null ? ('searching' as const) : t.session.state;
-    return { table: t.track.number, board: t.board, serial: t.session.serialNumber, device, state, gameId: t.track.gameId };
+    const watch = watches.get(t.track.number)!;
+    const state = watch.state(bySerial && device === null ? 'searching' : t.session.state);
+    return {
+      table: t.track.number,
+      board: t.board,
+      serial: t.session.serialNumber,
+      device,
+      state,
+      sinceLastEventMs: watch.sinceLastEventMs(),
+      outOfStepSquares: watch.outOfStep,
+      discardedBytes: watch.discardedBytes,
+      gameId: t.track.gameId,
+    };
   });
+}
+
+/** How often line noise (bytes the decoders threw away) is reported in the log, per table that had any. */
+const NOISE_REPORT_MS = 5 * 60_000;
+
+function reportLineNoise(watches: ReadonlyMap<number, TableWatch>, log: Logger): () => void {
+  const timer = setInterval(() => {
+    for (const [table, w] of watches) {
+      if (w.discardedBytes === w.reportedBytes) continue;
+      log.info('line noise', { table, discardedBytes: w.discardedBytes, sinceLastReport: w.discardedBytes - w.reportedBytes });
+      w.reportedBytes = w.discardedBytes;
+    }
+  }, NOISE_REPORT_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export type { GameState };

@@ -3,6 +3,7 @@ import type { BoardSources } from '../runtime/board-sources.ts';
 import { isSerialNumber } from '../runtime/board-sources.ts';
 import type { TableLinkEvent } from '../runtime/bus-tables.ts';
 import { FramePairing } from '../runtime/frame-pairing.ts';
+import type { TableWatch } from './table-watch.ts';
 import type { Store } from '../store/store.ts';
 
 /**
@@ -12,10 +13,11 @@ import type { Store } from '../store/store.ts';
  */
 export function tableEventHandler(
   t: { number: number; board: string; serial: () => string | null },
-  deps: { store: Store; sources: BoardSources; pairing: FramePairing; log: Logger },
+  deps: { store: Store; sources: BoardSources; pairing: FramePairing; watch: TableWatch; log: Logger },
 ): (e: TableLinkEvent) => void {
-  const { store, sources, pairing, log } = deps;
+  const { store, sources, pairing, watch, log } = deps;
   return (se) => {
+    const seen = watch.see(se);
     switch (se.type) {
       case 'frame':
         pairing.frame({ at: se.at, raw: se.raw, ...('message' in se ? { messageType: se.message.type } : {}) });
@@ -23,10 +25,15 @@ export function tableEventHandler(
       case 'board':
         pairing.event(se.event);
         return;
-      case 'state':
+      case 'state': {
         if (se.state === 'retrying' && sources.has(t.number)) sources.linkLost();
-        log.info(`board ${se.state}`, { board: t.board, ...(se.detail ? { detail: se.detail } : {}), ...(se.retryInMs !== undefined ? { retryInMs: se.retryInMs } : {}) });
+        const fields = { board: t.board, ...(se.detail ? { detail: se.detail } : {}), ...(se.retryInMs !== undefined ? { retryInMs: se.retryInMs } : {}) };
+        // A board that is away is said once, loudly; its retries after that are quiet.
+        if (seen === 'first-retry') log.warn('board not reachable: retrying', fields);
+        else if (se.state === 'retrying') log.debug('board retrying', fields);
+        else log.info(`board ${se.state}`, fields);
         return;
+      }
       case 'serial': {
         log.debug('board serial', { serial: se.serial });
         // Which board stood at which table, and since when (board_serials), for the record.

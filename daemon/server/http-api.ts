@@ -51,7 +51,9 @@ export function apiRouter(source: LiveSource, checkToken: TokenCheck, startedAt:
     next();
   });
   r.get('/health', (_req, res) => {
-    res.json({ ok: true, uptimeMs: Date.now() - startedAt, ...health?.() });
+    // ok false (the store cannot write) answers 503, so a monitor needs no JSON to see it.
+    const report = { ok: true, uptimeMs: Date.now() - startedAt, ...health?.() };
+    res.status(report.ok === false ? 503 : 200).json(report);
   });
   r.get('/api/tournament', (_req, res) => {
     res.json(source.tournament());

@@ -22,8 +22,20 @@ export interface RawEventWriterOptions {
  * as one transaction on the next `setImmediate`: one fsync per tick instead of one per frame,
  * which is what keeps synchronous=FULL affordable (docs/store.md).
  */
+/** Whether the store is taking what the boards send: for /health and the log. */
+export interface WriterState {
+  /** Epoch ms of the last successful commit, or null before the first. */
+  lastCommitAt: number | null;
+  /** The last commit's failure, cleared by the next success. */
+  lastError: string | null;
+  /** Events waiting for their commit. */
+  pending: number;
+}
+
 export class RawEventWriter {
   private queue: RawEventInput[] = [];
+  private lastCommitAt: number | null = null;
+  private lastError: string | null = null;
   private scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -44,6 +56,10 @@ export class RawEventWriter {
     return this.queue.length;
   }
 
+  state(): WriterState {
+    return { lastCommitAt: this.lastCommitAt, lastError: this.lastError, pending: this.queue.length };
+  }
+
   /**
    * Commits everything queued now, delivers it to `onCommitted`, and returns it. Throws if the
    * commit fails (the frames stay queued). Used at shutdown and by callers that need a barrier.
@@ -52,7 +68,15 @@ export class RawEventWriter {
     this.cancelSchedule();
     if (this.queue.length === 0) return [];
     const batch = this.queue;
-    const stored = this.log.appendRawEvents(batch);
+    let stored: StoredRawEvent[];
+    try {
+      stored = this.log.appendRawEvents(batch);
+    } catch (e) {
+      this.lastError = String((e as Error)?.message ?? e);
+      throw e;
+    }
+    this.lastCommitAt = Date.now();
+    this.lastError = null;
     this.queue = [];
     try {
       this.options.onCommitted(stored);
