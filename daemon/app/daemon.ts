@@ -162,7 +162,9 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   // Store before broadcast: only committed raw events reach the engines and the feed.
   const writer = new RawEventWriter(store, {
     onCommitted: (batch) => derived.committed(batch),
-    onError: (e, phase, pending) => log.error(`raw event ${phase} failed`, { error: String(e), pending }),
+    onError: (e, phase, pending) =>
+      log.error(phase === 'commit' ? 'the store cannot write: board events are held until it can (nothing new is broadcast meanwhile)' : 'raw event listener failed', { error: String(e), pending }),
+    onRecovered: (committed) => log.warn('the store writes again: the events held meanwhile are committed', { committed }),
   });
   const watches = new Map(tables.map((t) => [t.track.number, new TableWatch()]));
   for (const t of tables) {
@@ -208,7 +210,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
           uptimeMs: Date.now() - startedAt,
           boardsLive: list.filter((t) => t.state === 'live').length,
           tables: list,
-          store: { file: store.file, pendingRawEvents: writes.pending, lastCommitAt: writes.lastCommitAt, lastError: writes.lastError, backup: backups.state() },
+          store: { file: store.file, pendingRawEvents: writes.pending, droppedRawEvents: writes.dropped, lastCommitAt: writes.lastCommitAt, lastError: writes.lastError, backup: backups.state() },
         };
       },
     });

@@ -9,12 +9,20 @@ export interface RawEventWriterOptions {
    */
   onCommitted(batch: StoredRawEvent[]): void;
   /**
-   * A commit failed (disk full, I/O error) or `onCommitted` threw. On a failed commit the batch
-   * stays queued, in order, and is retried after `retryMs`; nothing is dropped.
+   * A commit failed (disk full, I/O error) — said once per spell of failures, not at every retry —
+   * or `onCommitted` threw. On a failed commit the batch stays queued, in order, and is retried
+   * after `retryMs` until it goes through.
    */
   onError?(error: unknown, phase: 'commit' | 'listener', pending: number): void;
+  /** Commits go through again after a spell of failures; `committed`: the events that had waited. */
+  onRecovered?(committed: number): void;
   /** Delay before retrying a failed commit (default 250 ms). */
   retryMs?: number;
+  /**
+   * Events held while commits fail (default 500,000: hours of a big hall's clock readings). Beyond
+   * it the newest are not kept, counted in `dropped` (the boards' EEPROM logs still hold the moves).
+   */
+  maxPending?: number;
 }
 
 /**
@@ -30,12 +38,15 @@ export interface WriterState {
   lastError: string | null;
   /** Events waiting for their commit. */
   pending: number;
+  /** Events not kept because the queue was full while commits failed. */
+  dropped: number;
 }
 
 export class RawEventWriter {
   private queue: RawEventInput[] = [];
   private lastCommitAt: number | null = null;
   private lastError: string | null = null;
+  private dropped = 0;
   private scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -47,6 +58,10 @@ export class RawEventWriter {
   /** Queues one frame for this tick's transaction. */
   push(event: RawEventInput): void {
     if (this.closed) throw new Error('RawEventWriter.push after close()');
+    if (this.queue.length >= (this.options.maxPending ?? 500_000)) {
+      this.dropped++;
+      return;
+    }
     this.queue.push(event);
     if (this.scheduled === null) this.scheduled = setImmediate(() => this.tick());
   }
@@ -57,7 +72,7 @@ export class RawEventWriter {
   }
 
   state(): WriterState {
-    return { lastCommitAt: this.lastCommitAt, lastError: this.lastError, pending: this.queue.length };
+    return { lastCommitAt: this.lastCommitAt, lastError: this.lastError, pending: this.queue.length, dropped: this.dropped };
   }
 
   /**
@@ -76,7 +91,10 @@ export class RawEventWriter {
       throw e;
     }
     this.lastCommitAt = Date.now();
-    this.lastError = null;
+    if (this.lastError !== null) {
+      this.lastError = null;
+      this.options.onRecovered?.(batch.length);
+    }
     this.queue = [];
     try {
       this.options.onCommitted(stored);
@@ -95,10 +113,11 @@ export class RawEventWriter {
 
   private tick(): void {
     this.scheduled = null;
+    const failingAlready = this.lastError !== null;
     try {
       this.flush();
     } catch (e) {
-      this.options.onError?.(e, 'commit', this.queue.length);
+      if (!failingAlready) this.options.onError?.(e, 'commit', this.queue.length);
       if (!this.closed && this.scheduled === null) {
         this.scheduled = setTimeout(() => this.tick(), this.options.retryMs ?? 250);
       }
