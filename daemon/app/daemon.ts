@@ -26,6 +26,7 @@ import { portFree } from './port-check.ts';
 import { hallBoards } from './hall-boards.ts';
 import { watchPairings } from './pairings-watch.ts';
 import { startBackups } from './backups.ts';
+import { watchDevicePaths } from './device-watch.ts';
 import { rebuildFromStore } from './rebuild.ts';
 import { tableEventHandler } from './table-events.ts';
 import { tableLinks, type HallTable } from './table-links.ts';
@@ -177,6 +178,12 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     t.session.on(tableEventHandler({ number: t.track.number, board: t.board, serial: () => t.session.serialNumber }, { store, sources, pairing, watch, log: log.child(`table ${t.track.number}`) }));
   }
   const stopNoiseReports = reportLineNoise(watches, log);
+  // Tables on a device path of their own: retried at once when the path comes back.
+  const pathTables = boards.filter((b) => b.transport !== null && b.link === null && b.board.startsWith('/'));
+  const stopDeviceWatch = watchDevicePaths(
+    pathTables.map((b) => ({ path: b.board, retryNow: () => byNumber.get(b.number)?.session.retryNow?.() })),
+    log,
+  );
   const stopPairings = watchPairings(store, router, log);
   const backups = startBackups(store, config.dataDir, config.backup, log.child('backup'));
   const closeRoundsBackedUp = backedUpOnClose(loggedRounds(roundHandler({ store, tournamentId, router, tables: numbers, reconcile: derived.reconcile }), log.child('arbiter')), backups);
@@ -216,6 +223,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
     });
   } catch (e) {
     stopPairings();
+    stopNoiseReports();
+    stopDeviceWatch();
     await backups.stop();
     writer.close();
     store.close();
@@ -239,6 +248,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       stopped = true;
       stopPairings();
       stopNoiseReports();
+      stopDeviceWatch();
       await sources.stop();
       await Promise.all(tables.map((t) => t.session.stop()));
       for (const t of tables) t.link?.close();

@@ -191,6 +191,17 @@ export class BoardSession {
     void this.connect();
   }
 
+  /**
+   * Tries the board at once if the session is waiting to retry (its device path just came back):
+   * the back-off is for a board that stays away, not for one that is plugged in again.
+   */
+  retryNow(): void {
+    if (this.currentState !== 'retrying' || this.retryTimer === null) return;
+    this.timers.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    void this.connect();
+  }
+
   async stop(): Promise<void> {
     if (this.currentState === 'stopped') return;
     this.setState('stopped');

@@ -31,6 +31,8 @@ export interface TableLink {
   on(listener: (e: TableLinkEvent) => void): () => void;
   start(): void;
   stop(): Promise<void>;
+  /** Tries at once if waiting to retry (a board session does; a bus table follows its line). */
+  retryNow?(): void;
 }
 
 export interface BusTable {
