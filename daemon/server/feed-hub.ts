@@ -2,18 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-import {
-  decodeClientMessage,
-  encode,
-  type ErrorCode,
-  type ResumePoint,
-  type Role,
-  type Scope,
-  type ServerMessage,
-  type SnapshotBody,
-  type SnapshotReason,
-  scopeKey,
-} from '../../protocols/feed/messages.ts';
+import { encode, type ErrorCode, type ResumePoint, type Role, type Scope, type ServerMessage, type SnapshotBody, type SnapshotReason, scopeKey } from '../../protocols/feed/messages.ts';
+import { decodeClientMessage } from '../../protocols/feed/client-messages.ts';
 import type { GameChange, GameState, GameSummary, LiveSource } from '../../protocols/feed/model.ts';
 import { ScopeStream } from './scope-stream.ts';
 import type { TokenCheck } from './arbiter-auth.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeClientMessage, scopeKey } from '../../protocols/feed/messages.ts';
+import { scopeKey } from '../../protocols/feed/messages.ts';
+import { decodeClientMessage } from '../../protocols/feed/client-messages.ts';
 import { ScopeStream } from '../../daemon/server/scope-stream.ts';
 import { localSan } from '../../viewer/src/i18n.ts';
 
