@@ -408,21 +408,21 @@ export class BoardSession {
     } else if (pending.anchor === 'unknown') {
       const r = catchUpFromStart(entries, pending.dump);
       if (r.ok) this.emitFromStart(r, pending.dumpAt, now);
-      else this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.reason });
+      else this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.error });
     } else {
       const r = catchUpFromEeprom(pending.anchor, entries, pending.dump);
       // The host's last changes not in the log: the board may have been set up for a new game
       // since (a daemon stopped overnight, the next round begun before it was started again).
       // A game in the log from a start position that never passes the host's last board is that
       // new game; the shortest way from the host's board would be a guess across the reset.
-      const fresh = !r.ok || r.how !== 'anchored' ? catchUpFromStart(entries, pending.dump) : null;
-      if (fresh?.ok && !sameGame(fresh.start, fresh.fields, pending.anchor)) this.emitFromStart(fresh, pending.dumpAt, now);
+      const fresh = !r.ok || r.value.how !== 'anchored' ? catchUpFromStart(entries, pending.dump) : null;
+      if (fresh?.ok && !sameGame(fresh.value.start, fresh.value.fields, pending.anchor)) this.emitFromStart(fresh, pending.dumpAt, now);
       else if (r.ok) {
-        this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.fields.length, how: r.how, matched: r.matched });
-        const times = spreadCatchUpTimes(r.fields, pending.anchor.lastAt, pending.dumpAt);
-        r.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
+        this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.value.fields.length, how: r.value.how, matched: r.value.matched });
+        const times = spreadCatchUpTimes(r.value.fields, pending.anchor.lastAt, pending.dumpAt);
+        r.value.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
       } else {
-        this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.reason });
+        this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.error });
       }
     }
     if (this.link !== link) return;
@@ -434,10 +434,10 @@ export class BoardSession {
   }
 
   private emitFromStart(r: Extract<CatchUpFromStart, { ok: true }>, dumpAt: number, now: number): void {
-    this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.fields.length, how: 'from-start', matched: 0 });
-    const { startAt, times } = fromStartCatchUpTimes(r.fields, dumpAt);
-    this.emitBoard({ type: 'dump', at: startAt, board: r.start });
-    r.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
+    this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.value.fields.length, how: 'from-start', matched: 0 });
+    const { startAt, times } = fromStartCatchUpTimes(r.value.fields, dumpAt);
+    this.emitBoard({ type: 'dump', at: startAt, board: r.value.start });
+    r.value.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
   }
 
   private goLive(link: Link, at: number): void {

@@ -1,4 +1,5 @@
 import { toBcd } from './eeprom.ts';
+import { err, ok, type Result } from '../result.ts';
 
 /**
  * The DGT clock as seen through the board: commands tunnelled inside CLOCK_MESSAGE (0x2b), and
@@ -168,19 +169,19 @@ function interpret(id: number, c: readonly number[]): ClockCommand {
  * Decodes one complete clock frame starting at `bytes[offset]` (which must be 0x2b); returns
  * the command, or a reason when the frame's start/end markers are wrong. Never throws.
  */
-export function decodeClockFrame(bytes: ArrayLike<number>, offset = 0): { ok: true; command: ClockCommand; size: number } | { ok: false; reason: string } {
-  if (bytes[offset] !== CLOCK_MESSAGE) return { ok: false, reason: 'not a clock message (0x2b)' };
+export function decodeClockFrame(bytes: ArrayLike<number>, offset = 0): Result<{ command: ClockCommand; size: number }, string> {
+  if (bytes[offset] !== CLOCK_MESSAGE) return err('not a clock message (0x2b)');
   const size = bytes[offset + 1];
-  if (size === undefined) return { ok: false, reason: 'missing size byte' };
-  if (size < 3) return { ok: false, reason: `clock message size ${size} < 3` };
+  if (size === undefined) return err('missing size byte');
+  if (size < 3) return err(`clock message size ${size} < 3`);
   const total = 2 + size;
-  if (offset + total > bytes.length) return { ok: false, reason: 'incomplete clock message' };
-  if (bytes[offset + 2] !== CLOCK_START) return { ok: false, reason: 'clock message without start byte 0x03' };
-  if (bytes[offset + total - 1] !== CLOCK_END) return { ok: false, reason: 'clock message without end byte 0x00' };
+  if (offset + total > bytes.length) return err('incomplete clock message');
+  if (bytes[offset + 2] !== CLOCK_START) return err('clock message without start byte 0x03');
+  if (bytes[offset + total - 1] !== CLOCK_END) return err('clock message without end byte 0x00');
   const id = bytes[offset + 3]!;
   const content: number[] = [];
   for (let i = offset + 4; i < offset + total - 1; i++) content.push(bytes[i]!);
-  return { ok: true, command: interpret(id, content), size: total };
+  return ok({ command: interpret(id, content), size: total });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -118,8 +118,8 @@ export function readHostCommand(b: ArrayLike<number>, i: number, len: number): H
       return { kind: 'need-more' };
     }
     const r = decodeClockFrame(b, i);
-    if (!r.ok) return { kind: 'bad-frame', reason: r.reason };
-    return { kind: 'command', command: { type: 'clock', command: r.command }, size: r.size };
+    if (!r.ok) return { kind: 'bad-frame', reason: r.error };
+    return { kind: 'command', command: { type: 'clock', command: r.value.command }, size: r.value.size };
   }
   return { kind: 'unknown-byte', byte };
 }

@@ -1,6 +1,7 @@
 import { recogniseStart } from './start-position.ts';
 import type { EepromEntry } from './eeprom.ts';
 import { PIECE, isPieceCode, squareToField, type DgtField, type PieceCode } from './squares.ts';
+import { err, ok, type Result } from '../result.ts';
 
 /**
  * Catching up the field changes a host missed while its link to a board was down, from the board's
@@ -36,15 +37,16 @@ export interface CatchUpField {
   pause: boolean;
 }
 
-export type CatchUp =
-  | {
-      ok: true;
-      fields: CatchUpField[];
-      how: 'anchored' | 'shortest';
-      /** How many of the host's recent fields (newest first) matched the log at the anchor; 0 for 'shortest'. */
-      matched: number;
-    }
-  | { ok: false; reason: string };
+/** What a catch-up found: the field changes the host missed. */
+export interface CaughtUp {
+  fields: CatchUpField[];
+  how: 'anchored' | 'shortest';
+  /** How many of the host's recent fields (newest first) matched the log at the anchor; 0 for 'shortest'. */
+  matched: number;
+}
+
+/** The changes the host missed, or why the log cannot tell them. */
+export type CatchUp = Result<CaughtUp, string>;
 
 interface LoggedField extends CatchUpField {
   /** Part of the piece listing a board writes after POWERUP / START_TAG: never sent to a host. */
@@ -56,7 +58,7 @@ const SILENT_TAGS = new Set(['nop', 'nop-zero', 'eof']);
 
 export function catchUpFromEeprom(anchor: CatchUpAnchor, entries: readonly EepromEntry[], dump: readonly PieceCode[]): CatchUp {
   const bad = checkBoard('host board', anchor.board) ?? checkBoard('dump', dump);
-  if (bad) return { ok: false, reason: bad };
+  if (bad) return err(bad);
   const log = loggedFields(entries);
   const m = log.length;
   const verifies = verifiedStarts(anchor.board, log, dump);
@@ -74,19 +76,17 @@ export function catchUpFromEeprom(anchor: CatchUpAnchor, entries: readonly Eepro
     // Scanning from the newest: a tie keeps the later occurrence, a longer match replaces it.
     if (best === null || matched > best.matched) best = { at, matched, end };
   }
-  if (best) return { ok: true, fields: changesAfter(anchor.board, log.slice(0, best.end), best.at + 1), how: 'anchored', matched: best.matched };
+  if (best) return ok({ fields: changesAfter(anchor.board, log.slice(0, best.end), best.at + 1), how: 'anchored', matched: best.matched });
 
   for (let start = m; start >= 0; start--) {
-    if (verifies[start]) return { ok: true, fields: changesAfter(anchor.board, log, start), how: 'shortest', matched: 0 };
+    if (verifies[start]) return ok({ fields: changesAfter(anchor.board, log, start), how: 'shortest', matched: 0 });
   }
-  if (m === 0) return { ok: false, reason: 'the board log holds no field updates, and the board differs from the host board' };
+  if (m === 0) return err('the board log holds no field updates, and the board differs from the host board');
   const left = differingCount(replay(anchor.board, log, 0), dump);
-  return {
-    ok: false,
-    reason:
-      `replaying the board log (${m} field updates) onto the host board leaves ${left} square(s) different from the dump: ` +
+  return err(
+    `replaying the board log (${m} field updates) onto the host board leaves ${left} square(s) different from the dump: ` +
       'the changes the host missed are older than the log (overwritten) or were never logged',
-  };
+  );
 }
 
 /**
@@ -300,26 +300,27 @@ export function fromStartCatchUpTimes(fields: readonly Pick<CatchUpField, 'quick
 
 // ---- a board the host has never seen ----
 
-export type CatchUpFromStart =
-  | {
-      ok: true;
-      /** The start position the board last showed (64 PieceCodes in DGT field order, 0 = a8). */
-      start: PieceCode[];
-      /** Scharnagl number of the start (518 = standard). */
-      chess960Number: number;
-      /** The start stands turned round on the board (White on the a8 side of its numbering). */
-      reversed: boolean;
-      /** The changes from that start to the dump, oldest first. */
-      fields: CatchUpField[];
-      /**
-       * What the replay that reached the start began from: a power-up / START_TAG piece listing, or
-       * (when the log no longer holds one) a BEGINPOS / BEGINPOS_ROT / EMPTYBOARD tag.
-       */
-      base: 'listing' | 'tag';
-      /** Field updates logged after the board matched the dump: changes made while the log was read. */
-      after: number;
-    }
-  | { ok: false; reason: string };
+/** The game on a board the host never saw, from the last start position its log shows. */
+export interface StartFound {
+  /** The start position the board last showed (64 PieceCodes in DGT field order, 0 = a8). */
+  start: PieceCode[];
+  /** Scharnagl number of the start (518 = standard). */
+  chess960Number: number;
+  /** The start stands turned round on the board (White on the a8 side of its numbering). */
+  reversed: boolean;
+  /** The changes from that start to the dump, oldest first. */
+  fields: CatchUpField[];
+  /**
+   * What the replay that reached the start began from: a power-up / START_TAG piece listing, or
+   * (when the log no longer holds one) a BEGINPOS / BEGINPOS_ROT / EMPTYBOARD tag.
+   */
+  base: 'listing' | 'tag';
+  /** Field updates logged after the board matched the dump: changes made while the log was read. */
+  after: number;
+}
+
+/** The game from its last start, or why the log cannot tell it. */
+export type CatchUpFromStart = Result<StartFound, string>;
 
 /** A whole board the log states: a piece listing, or a tag naming a known position. */
 type BoardStatement = { kind: 'board'; board: PieceCode[]; pause: boolean; from: 'listing' | 'tag' };
@@ -349,7 +350,7 @@ type LogOp = ({ kind: 'field' } & CatchUpField) | BoardStatement;
  */
 export function catchUpFromStart(entries: readonly EepromEntry[], dump: readonly PieceCode[]): CatchUpFromStart {
   const bad = checkBoard('dump', dump);
-  if (bad) return { ok: false, reason: bad };
+  if (bad) return err(bad);
   const ops = logOps(entries);
 
   let board: PieceCode[] | null = null;
@@ -376,12 +377,9 @@ export function catchUpFromStart(entries: readonly EepromEntry[], dump: readonly
     if (wrong === 0 && starts.length > 0) found = { starts: starts.length, end: i };
   }
   if (found === null) {
-    if (board === null) return { ok: false, reason: 'the board log holds neither a piece listing nor a start-position tag to replay from (overwritten, or never written)' };
-    if (starts.length === 0) return { ok: false, reason: 'the board log shows no start position: the game began before the oldest entry the board kept' };
-    return {
-      ok: false,
-      reason: `replaying the board log from its last start position never gives the dump (${differingCount(board, dump)} square(s) differ at the end): updates were lost or the log is garbled`,
-    };
+    if (board === null) return err('the board log holds neither a piece listing nor a start-position tag to replay from (overwritten, or never written)');
+    if (starts.length === 0) return err('the board log shows no start position: the game began before the oldest entry the board kept');
+    return err(`replaying the board log from its last start position never gives the dump (${differingCount(board, dump)} square(s) differ at the end): updates were lost or the log is garbled`);
   }
   let k = found.starts - 1;
   while (k > 0 && sameGameReturn(ops, starts[k - 1]!, starts[k]!)) k--;
@@ -389,7 +387,7 @@ export function catchUpFromStart(entries: readonly EepromEntry[], dump: readonly
   const fields = changesFrom(start.board, ops, start.at + 1, found.end + 1);
   const after = ops.slice(found.end + 1).filter((o) => o.kind === 'field').length;
   const rec = startOf(start.board)!;
-  return { ok: true, start: start.board, chess960Number: rec.chess960Number, reversed: rec.reversed, fields, base: start.base, after };
+  return ok({ start: start.board, chess960Number: rec.chess960Number, reversed: rec.reversed, fields, base: start.base, after });
 }
 
 /**

@@ -114,13 +114,13 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     expect(dump).toEqual(board.emu.board());
     expect(entries.some((e) => e.type === 'tag' && e.tag === 'powerup')).toBe(true);
     const r = catchUpFromStart(entries, dump);
-    expect(r).toMatchObject({ ok: true, base: 'listing', chess960Number: 518, reversed: false, after: 0 });
+    expect(r).toMatchObject({ ok: true, value: { base: 'listing', chess960Number: 518, reversed: false, after: 0 } });
     if (!r.ok) return;
-    expect(r.start).toEqual(standardStartBoard());
-    expect(applied(r.start, r.fields)).toEqual(dump);
+    expect(r.value.start).toEqual(standardStartBoard());
+    expect(applied(r.value.start, r.value.fields)).toEqual(dump);
     // Every move after the first begins after a lever press (a clock time in the log).
-    expect(r.fields.filter((x) => x.pause)).toHaveLength(LONG_GAME.length - 1);
-    const game = engineMoves(r.start, r.fields, dump);
+    expect(r.value.fields.filter((x) => x.pause)).toHaveLength(LONG_GAME.length - 1);
+    const game = engineMoves(r.value.start, r.value.fields, dump);
     expect(game.sans).toEqual(LONG_GAME);
     expect(game.incidents).toEqual([]);
   });
@@ -132,11 +132,11 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     const { entries, dump } = board.download();
     expect(entries.some((e) => e.type === 'tag' && e.tag === 'beginpos-rot')).toBe(true);
     const r = catchUpFromStart(entries, dump);
-    expect(r).toMatchObject({ ok: true, reversed: true, chess960Number: 518 });
+    expect(r).toMatchObject({ ok: true, value: { reversed: true, chess960Number: 518 } });
     if (!r.ok) return;
-    expect(r.start).toEqual(standardStartBoard().reverse());
-    expect(applied(r.start, r.fields)).toEqual(dump);
-    const game = engineMoves(r.start, r.fields, dump);
+    expect(r.value.start).toEqual(standardStartBoard().reverse());
+    expect(applied(r.value.start, r.value.fields)).toEqual(dump);
+    const game = engineMoves(r.value.start, r.value.fields, dump);
     expect(game.reversed).toBe(true);
     expect(game.sans).toEqual(LONG_GAME.slice(0, 26));
   });
@@ -153,9 +153,9 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     const r = catchUpFromStart(entries, dump);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.start).toEqual(start);
-    expect(r.chess960Number).not.toBe(518);
-    const game = engineMoves(r.start, r.fields, dump);
+    expect(r.value.start).toEqual(start);
+    expect(r.value.chess960Number).not.toBe(518);
+    const game = engineMoves(r.value.start, r.value.fields, dump);
     expect(game.kind).toBe('chess960');
     expect(game.sans).toEqual(sans);
   });
@@ -175,9 +175,9 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     const { entries, dump } = board.download();
     expect(entries.filter((e) => e.type === 'tag' && e.tag === 'beginpos')).toHaveLength(3);
     const r = catchUpFromStart(entries, dump);
-    expect(r).toMatchObject({ ok: true, base: 'listing' });
+    expect(r).toMatchObject({ ok: true, value: { base: 'listing' } });
     if (!r.ok) return;
-    const game = engineMoves(r.start, r.fields, dump);
+    const game = engineMoves(r.value.start, r.value.fields, dump);
     expect(game.sans).toEqual(g3);
     expect(game.incidents).toEqual([]);
   });
@@ -191,7 +191,7 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     const r = catchUpFromStart(entries, dump);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(engineMoves(r.start, r.fields, dump).sans).toEqual(sans);
+    expect(engineMoves(r.value.start, r.value.fields, dump).sans).toEqual(sans);
   });
 
   it('replays from a BEGINPOS tag when the power-up listing was overwritten', () => {
@@ -208,9 +208,9 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     const { entries, dump } = board.download();
     expect(entries.some((e) => e.type === 'tag' && e.tag === 'powerup')).toBe(false);
     const r = catchUpFromStart(entries, dump);
-    expect(r).toMatchObject({ ok: true, base: 'tag' });
+    expect(r).toMatchObject({ ok: true, value: { base: 'tag' } });
     if (!r.ok) return;
-    expect(engineMoves(r.start, r.fields, dump).sans).toEqual(LONG_GAME.slice(0, 16));
+    expect(engineMoves(r.value.start, r.value.fields, dump).sans).toEqual(LONG_GAME.slice(0, 16));
   });
 
   it('fails with the reason when the log holds no start position', () => {
@@ -221,7 +221,7 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     board.play(mid, LONG_GAME.slice(10, 16));
     const a = board.download();
     const r = catchUpFromStart(a.entries, a.dump);
-    expect(r).toMatchObject({ ok: false, reason: expect.stringMatching(/no start position/) });
+    expect(r).toMatchObject({ ok: false, error: expect.stringMatching(/no start position/) });
 
     // A log that wrapped while a game went on: neither the listing nor a start tag is left.
     const long = new LoneBoard();
@@ -233,7 +233,7 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     long.play(pos, ['Nc6']);
     expect(long.emu.eeprom()).toHaveLength(EEPROM_SIZE);
     const b = long.download();
-    expect(catchUpFromStart(b.entries, b.dump)).toMatchObject({ ok: false, reason: expect.stringMatching(/neither a piece listing nor a start-position tag/) });
+    expect(catchUpFromStart(b.entries, b.dump)).toMatchObject({ ok: false, error: expect.stringMatching(/neither a piece listing nor a start-position tag/) });
 
     // A log that does not lead to the dump (an update lost): said so, not guessed.
     const lossy = new LoneBoard();
@@ -241,8 +241,8 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     const c = lossy.download();
     const wrongDump = c.dump.slice();
     wrongDump[f('a2')] = PIECE.EMPTY;
-    expect(catchUpFromStart(c.entries, wrongDump)).toMatchObject({ ok: false, reason: expect.stringMatching(/never gives the dump/) });
-    expect(catchUpFromStart(c.entries, c.dump.slice(0, 10))).toMatchObject({ ok: false, reason: expect.stringMatching(/10 squares/) });
+    expect(catchUpFromStart(c.entries, wrongDump)).toMatchObject({ ok: false, error: expect.stringMatching(/never gives the dump/) });
+    expect(catchUpFromStart(c.entries, c.dump.slice(0, 10))).toMatchObject({ ok: false, error: expect.stringMatching(/10 squares/) });
     expect(catchUpFromStart([], c.dump)).toMatchObject({ ok: false });
   });
 
@@ -253,17 +253,17 @@ describe('catchUpFromStart: the game on a board the host never saw, from its EEP
     // 5. gxh8=Q while the host asks for the log: three updates (h8 lifted, g7 lifted, queen on h8).
     const { entries, dump } = board.download(() => board.play(pos, LONG_GAME.slice(8, 9)));
     const r = catchUpFromStart(entries, dump);
-    expect(r).toMatchObject({ ok: true, after: 3 });
+    expect(r).toMatchObject({ ok: true, value: { after: 3 } });
     if (!r.ok) return;
-    expect(applied(r.start, r.fields)).toEqual(dump);
-    expect(engineMoves(r.start, r.fields, dump).sans).toEqual(LONG_GAME.slice(0, 8));
+    expect(applied(r.value.start, r.value.fields)).toEqual(dump);
+    expect(engineMoves(r.value.start, r.value.fields, dump).sans).toEqual(LONG_GAME.slice(0, 8));
   });
 
   it('a dump that is itself a start: no changes', () => {
     const board = new LoneBoard();
     const { entries, dump } = board.download();
     expect(startOf(dump)).toEqual({ chess960Number: 518, reversed: false });
-    expect(catchUpFromStart(entries, dump)).toMatchObject({ ok: true, fields: [] });
+    expect(catchUpFromStart(entries, dump)).toMatchObject({ ok: true, value: { fields: [] } });
     expect(startOf(standardStartBoard().reverse())).toEqual({ chess960Number: 518, reversed: true });
     const noStart = standardStartBoard();
     noStart[f('e2')] = PIECE.EMPTY;

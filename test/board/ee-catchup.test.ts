@@ -74,7 +74,7 @@ class Table {
     const anchor = this.anchor();
     const { entries, dump } = this.download();
     const r = catchUpFromEeprom(anchor, entries, dump);
-    if (r.ok) for (const x of r.fields) this.seen.push({ field: x.field, piece: x.piece, at: this.now });
+    if (r.ok) for (const x of r.value.fields) this.seen.push({ field: x.field, piece: x.piece, at: this.now });
     this.connect();
     return r;
   }
@@ -155,11 +155,11 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     const r = catchUpFromEeprom(anchor, entries, dump);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.how).toBe('anchored');
-    expect(r.matched).toBe(anchor.recentFields.length);
+    expect(r.value.how).toBe('anchored');
+    expect(r.value.matched).toBe(anchor.recentFields.length);
     // Exactly the changes of the 34 missed plies, in order, nothing of the power-up listing.
-    expect(strip(r.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(6)));
-    expect(applied(anchor.board, r.fields)).toEqual(dump);
+    expect(strip(r.value.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(6)));
+    expect(applied(anchor.board, r.value.fields)).toEqual(dump);
   });
 
   it('recovers moves made while the host was gone but the board stayed powered (daemon crash)', () => {
@@ -173,11 +173,11 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.play(pos, LONG_GAME.slice(10, 22), { press: true });
     const { entries, dump } = table.download();
     const r = catchUpFromEeprom(anchor, entries, dump);
-    expect(r).toMatchObject({ ok: true, how: 'anchored' });
+    expect(r).toMatchObject({ ok: true, value: { how: 'anchored' } });
     if (!r.ok) return;
-    expect(strip(r.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(10, 22)));
+    expect(strip(r.value.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(10, 22)));
     // Every move after the first starts after a lever press, logged as a clock time.
-    const pauses = r.fields.filter((x) => x.pause).length;
+    const pauses = r.value.fields.filter((x) => x.pause).length;
     expect(pauses).toBe(12);
     expect(entries.some((e) => e.type === 'clock')).toBe(true);
   });
@@ -200,11 +200,11 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.emu.receive(bytesOf([{ type: 'send-ee-moves' }]), (table.now += 100));
     const entries = decoder.push(table.emu.takeOutput()).flatMap(({ message }) => (message.type === 'ee-moves' ? message.entries : []));
     const r = catchUpFromEeprom(anchor, entries, dump);
-    expect(r).toMatchObject({ ok: true, how: 'anchored' });
+    expect(r).toMatchObject({ ok: true, value: { how: 'anchored' } });
     if (!r.ok) return;
     // Exactly the changes up to the dump: the later two plies reach the host live.
-    expect(strip(r.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(10, 22)));
-    expect(applied(anchor.board, r.fields)).toEqual(dump);
+    expect(strip(r.value.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(10, 22)));
+    expect(applied(anchor.board, r.value.fields)).toEqual(dump);
   });
 
   it('picks the occurrence of a repeated position the host really stopped at', () => {
@@ -220,16 +220,16 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.plug();
     const { entries, dump } = table.download();
     const r = catchUpFromEeprom(anchor, entries, dump);
-    expect(r).toMatchObject({ ok: true, how: 'anchored', matched: 12 });
+    expect(r).toMatchObject({ ok: true, value: { how: 'anchored', matched: 12 } });
     if (!r.ok) return;
     // The later occurrence (after 5...Ng8) would also turn the board into the dump: the repetition
     // must not be skipped.
-    expect(strip(r.fields)).toEqual(changesOf(atOutage, SHUFFLE_GAME.slice(6)));
-    expect(r.fields).toHaveLength(4 * 2 + 2 + 2);
+    expect(strip(r.value.fields)).toEqual(changesOf(atOutage, SHUFFLE_GAME.slice(6)));
+    expect(r.value.fields).toHaveLength(4 * 2 + 2 + 2);
     // Without the host's fields, the shortest replay skips the repetition: why the anchor matters.
     const blind = catchUpFromEeprom({ ...anchor, recentFields: [] }, entries, dump);
-    expect(blind).toMatchObject({ ok: true, how: 'shortest' });
-    if (blind.ok) expect(blind.fields).toHaveLength(4);
+    expect(blind).toMatchObject({ ok: true, value: { how: 'shortest' } });
+    if (blind.ok) expect(blind.value.fields).toHaveLength(4);
   });
 
   it('steps over an earlier power-up listing the host never saw', () => {
@@ -250,11 +250,11 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.plug();
     const { entries, dump } = table.download();
     const r = catchUpFromEeprom(anchor, entries, dump);
-    expect(r).toMatchObject({ ok: true, how: 'anchored' });
+    expect(r).toMatchObject({ ok: true, value: { how: 'anchored' } });
     if (!r.ok) return;
     // 4 fields after the first listing plus 8 before it: longer than the later 4-field repeat.
-    expect(r.matched).toBe(12);
-    expect(r.fields).toHaveLength(10);
+    expect(r.value.matched).toBe(12);
+    expect(r.value.fields).toHaveLength(10);
   });
 
   it("anchors a second outage across the first one's catch-up", () => {
@@ -266,7 +266,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.play(pos, SHUFFLE_GAME.slice(2, 4));
     table.plug();
     const first = table.reconnectAndCatchUp();
-    expect(first).toMatchObject({ ok: true, how: 'anchored' });
+    expect(first).toMatchObject({ ok: true, value: { how: 'anchored' } });
     table.play(pos, SHUFFLE_GAME.slice(4, 5)); // 3.Ng1 live
     const anchor = table.anchor();
     const atOutage = pos.clone();
@@ -277,8 +277,8 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     const r = catchUpFromEeprom(anchor, entries, dump);
     // The host's fields run: live 1.e4 e5, caught-up 2.Nf3 Nf6, live 3.Ng1; in the log a power-up
     // listing and the download tag lie between them.
-    expect(r).toMatchObject({ ok: true, how: 'anchored', matched: 10 });
-    if (r.ok) expect(strip(r.fields)).toEqual(changesOf(atOutage, SHUFFLE_GAME.slice(5, 11)));
+    expect(r).toMatchObject({ ok: true, value: { how: 'anchored', matched: 10 } });
+    if (r.ok) expect(strip(r.value.fields)).toEqual(changesOf(atOutage, SHUFFLE_GAME.slice(5, 11)));
     expect(entries.some((e) => e.type === 'tag' && e.tag === 'downloaded')).toBe(true);
   });
 
@@ -303,8 +303,8 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.plug();
     const { entries, dump } = table.download();
     const r = catchUpFromEeprom(anchor, entries, dump);
-    expect(r).toMatchObject({ ok: true, how: 'anchored' });
-    if (r.ok) expect(strip(r.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(4, 20)));
+    expect(r).toMatchObject({ ok: true, value: { how: 'anchored' } });
+    if (r.ok) expect(strip(r.value.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(4, 20)));
   });
 
   it('says why when the missed changes are older than the log', () => {
@@ -326,7 +326,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     const { entries, dump } = table.download();
     const r = catchUpFromEeprom(anchor, entries, dump);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.reason).toMatch(/overwritten|never logged/);
+    if (!r.ok) expect(r.error).toMatch(/overwritten|never logged/);
   });
 
   it('falls back to the shortest replay when the host fields are not in the log, and fails on a foreign board', () => {
@@ -342,15 +342,15 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     const { entries, dump } = table.download();
     const foreignFields = [{ field: f('a4'), piece: PIECE.BQUEEN }];
     const r = catchUpFromEeprom({ ...anchor, recentFields: foreignFields }, entries, dump);
-    expect(r).toMatchObject({ ok: true, how: 'shortest', matched: 0 });
-    if (r.ok) expect(strip(r.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(4, 8)));
+    expect(r).toMatchObject({ ok: true, value: { how: 'shortest', matched: 0 } });
+    if (r.ok) expect(strip(r.value.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(4, 8)));
 
     // A host board this log never produced: a white queen on a5 that nothing removes.
     const foreign = anchor.board.slice();
     foreign[f('a5')] = PIECE.WQUEEN;
     const bad = catchUpFromEeprom({ ...anchor, board: foreign }, entries, dump);
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.reason).toMatch(/1 square/);
+    if (!bad.ok) expect(bad.error).toMatch(/1 square/);
   });
 
   it('keeps a result piece put down while the host was away', () => {
@@ -366,8 +366,8 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     const { entries, dump } = table.download();
     expect(dump[f('d4')]).toBe(PIECE.DRAW);
     const r = catchUpFromEeprom(anchor, entries, dump);
-    expect(r).toMatchObject({ ok: true, how: 'anchored' });
-    if (r.ok) expect(strip(r.fields).at(-1)).toEqual({ field: f('d4'), piece: PIECE.DRAW });
+    expect(r).toMatchObject({ ok: true, value: { how: 'anchored' } });
+    if (r.ok) expect(strip(r.value.fields).at(-1)).toEqual({ field: f('d4'), piece: PIECE.DRAW });
   });
 });
 
@@ -382,10 +382,10 @@ describe('catchUpFromEeprom on hand-made logs', () => {
 
   it('an empty log: nothing to do when the boards agree, a clear failure when they do not', () => {
     const anchor: CatchUpAnchor = { board: start, recentFields: [], lastAt: 0 };
-    expect(catchUpFromEeprom(anchor, [], start)).toEqual({ ok: true, fields: [], how: 'shortest', matched: 0 });
+    expect(catchUpFromEeprom(anchor, [], start)).toEqual({ ok: true, value: { fields: [], how: 'shortest', matched: 0 } });
     const r = catchUpFromEeprom(anchor, parseEeprom([0x6b]), afterE4);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.reason).toMatch(/no field updates/);
+    if (!r.ok) expect(r.error).toMatch(/no field updates/);
   });
 
   it('ignores clock times, tags and unknown bytes for the board but keeps their order, and marks pauses', () => {
@@ -406,9 +406,9 @@ describe('catchUpFromEeprom on hand-made logs', () => {
         { field: f('e5'), piece: PIECE.BPAWN },
       ]),
     );
-    expect(r).toMatchObject({ ok: true, how: 'shortest' });
+    expect(r).toMatchObject({ ok: true, value: { how: 'shortest' } });
     if (!r.ok) return;
-    expect(r.fields).toEqual([
+    expect(r.value.fields).toEqual([
       { field: f('e2'), piece: PIECE.EMPTY, quick: false, pause: true },
       { field: f('e4'), piece: PIECE.WPAWN, quick: true, pause: false },
       { field: f('e7'), piece: PIECE.EMPTY, quick: false, pause: true },
@@ -419,7 +419,7 @@ describe('catchUpFromEeprom on hand-made logs', () => {
   it('rejects boards that are not 64 piece codes, with the reason', () => {
     const anchor: CatchUpAnchor = { board: start.slice(0, 63), recentFields: [], lastAt: 0 };
     const r = catchUpFromEeprom(anchor, e4, afterE4);
-    expect(r).toEqual({ ok: false, reason: 'the host board has 63 squares, not 64' });
+    expect(r).toEqual({ ok: false, error: 'the host board has 63 squares, not 64' });
     const r2 = catchUpFromEeprom({ ...anchor, board: start }, e4, [...afterE4.slice(0, 63), 99 as PieceCode]);
     expect(r2.ok).toBe(false);
   });
@@ -437,11 +437,11 @@ describe('catchUpFromEeprom on hand-made logs', () => {
     const r = catchUpFromEeprom({ board: atF3, recentFields: host, lastAt: 0 }, log, atF3);
     // Anchored after the host's 6 fields: the board's later out-and-back is caught up even though
     // the boards already agree.
-    expect(r).toMatchObject({ ok: true, how: 'anchored', matched: 8 });
-    if (r.ok) expect(r.fields).toHaveLength(4);
+    expect(r).toMatchObject({ ok: true, value: { how: 'anchored', matched: 8 } });
+    if (r.ok) expect(r.value.fields).toHaveLength(4);
     // With only the last two host fields both Nf3s match equally: the later one wins.
     const r2 = catchUpFromEeprom({ board: atF3, recentFields: host.slice(-2), lastAt: 0 }, log, atF3);
-    expect(r2).toMatchObject({ ok: true, how: 'anchored', matched: 2, fields: [] });
+    expect(r2).toMatchObject({ ok: true, value: { how: 'anchored', matched: 2, fields: [] } });
   });
 });
 

@@ -175,7 +175,7 @@ describe('clock commands inside CLOCK_MESSAGE 0x2b: 0x2b, size, 0x03, id, conten
     it(`${cmd.type} ↔ ${bytes}`, () => {
       expect(toHex(encodeClockCommand(cmd))).toBe(bytes);
       const r = decodeClockFrame(hex(bytes));
-      expect(r).toEqual({ ok: true, command: cmd, size: hex(bytes).length });
+      expect(r).toEqual({ ok: true, value: { command: cmd, size: hex(bytes).length } });
     });
   }
 
@@ -185,17 +185,17 @@ describe('clock commands inside CLOCK_MESSAGE 0x2b: 0x2b, size, 0x03, id, conten
   });
 
   it('a known id with unexpected content is kept verbatim as unknown, not misread', () => {
-    expect(decodeClockFrame(hex('2b 04 03 03 07 00'))).toEqual({ ok: true, command: { type: 'unknown', id: 3, content: [7] }, size: 6 });
-    expect(decodeClockFrame(hex('2b 0b 03 01 00 00 00 00 00 00 00 02 00'))).toMatchObject({ command: { type: 'unknown', id: 1 } });
+    expect(decodeClockFrame(hex('2b 04 03 03 07 00'))).toEqual({ ok: true, value: { command: { type: 'unknown', id: 3, content: [7] }, size: 6 } });
+    expect(decodeClockFrame(hex('2b 0b 03 01 00 00 00 00 00 00 00 02 00'))).toMatchObject({ value: { command: { type: 'unknown', id: 1 } } });
   });
 
   it('bad frames are reasons, not exceptions', () => {
-    expect(decodeClockFrame(hex('2b 03 04 03 00'))).toEqual({ ok: false, reason: 'clock message without start byte 0x03' });
-    expect(decodeClockFrame(hex('2b 03 03 03 01'))).toEqual({ ok: false, reason: 'clock message without end byte 0x00' });
-    expect(decodeClockFrame(hex('2b 05 03 03'))).toEqual({ ok: false, reason: 'incomplete clock message' });
-    expect(decodeClockFrame(hex('2b 02 03 00'))).toEqual({ ok: false, reason: 'clock message size 2 < 3' });
-    expect(decodeClockFrame(hex('2b'))).toEqual({ ok: false, reason: 'missing size byte' });
-    expect(decodeClockFrame(hex('41'))).toEqual({ ok: false, reason: 'not a clock message (0x2b)' });
+    expect(decodeClockFrame(hex('2b 03 04 03 00'))).toEqual({ ok: false, error: 'clock message without start byte 0x03' });
+    expect(decodeClockFrame(hex('2b 03 03 03 01'))).toEqual({ ok: false, error: 'clock message without end byte 0x00' });
+    expect(decodeClockFrame(hex('2b 05 03 03'))).toEqual({ ok: false, error: 'incomplete clock message' });
+    expect(decodeClockFrame(hex('2b 02 03 00'))).toEqual({ ok: false, error: 'clock message size 2 < 3' });
+    expect(decodeClockFrame(hex('2b'))).toEqual({ ok: false, error: 'missing size byte' });
+    expect(decodeClockFrame(hex('41'))).toEqual({ ok: false, error: 'not a clock message (0x2b)' });
   });
 });
 
