@@ -199,6 +199,9 @@ export class BoardSession {
     if (this.currentState !== 'retrying' || this.retryTimer === null) return;
     this.timers.clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    // The path may appear a moment before the device answers: if this try fails, the next ones
+    // start again from the shortest delay instead of a doubled long one.
+    this.attempt = 0;
     void this.connect();
   }
 

@@ -63,7 +63,16 @@ describe('backups and restore', () => {
 
     const again = cli(['serve', '--config', config, '--no-viewer', '--pace', '30']);
     const url2 = await servingUrl(again);
-    const game = await getJson<GameState>(`${url2}/api/games/r1-t1`);
+    // The backup holds the game as it stood at the round close; the board (an emulated one, on the
+    // same script) plays on from there, so the game comes back with the same moves as before.
+    const game = await eventually(
+      async () => {
+        const g = await getJson<GameState>(`${url2}/api/games/r1-t1`);
+        return g.moves.length >= kept.length ? g : undefined;
+      },
+      30_000,
+      'the restored game back to where it was',
+    );
     expect(game.moves.map((m) => m.san).slice(0, kept.length)).toEqual(kept);
     again.proc.kill('SIGTERM');
     expect(await again.exit).toBe(0);
