@@ -44,7 +44,8 @@ const TOPS = ['protocols', 'daemon', 'bridge', 'viewer'];
 /** The unit a file belongs to: protocols/<sub>, daemon/<layer>, bridge or viewer. */
 function unitOf(rel: string): string {
   const parts = rel.split(sep);
-  if (parts[0] === 'protocols' || parts[0] === 'daemon') return parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0]!;
+  // A file directly in protocols/ (result.ts, board-events.ts) is a unit of its own.
+  if (parts[0] === 'protocols' || parts[0] === 'daemon') return parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts.join('/');
   return parts[0]!;
 }
 
