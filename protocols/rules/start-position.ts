@@ -54,3 +54,25 @@ export function scharnagl(back: string): number | undefined {
   const k = KNIGHT_TABLE.findIndex(([a, b]) => a === knights[0] && b === knights[1]);
   return (light - 1) / 2 + 4 * (dark / 2 + 4 * (queen + 6 * k));
 }
+
+/** The White back rank (files a–h, e.g. "BBQNNRKR") of Chess960 start `n` (0–959; 518 is the standard one). */
+export function chess960BackRank(n: number): string {
+  let k = ((Math.floor(n) % 960) + 960) % 960;
+  const rank: (string | undefined)[] = new Array<string | undefined>(8).fill(undefined);
+  rank[(k % 4) * 2 + 1] = 'B';
+  k = Math.floor(k / 4);
+  rank[(k % 4) * 2] = 'B';
+  k = Math.floor(k / 4);
+  const free = (): number[] => rank.flatMap((p, i) => (p === undefined ? [i] : []));
+  rank[free()[k % 6]!] = 'Q';
+  k = Math.floor(k / 6);
+  const [n1, n2] = KNIGHT_TABLE[k]!;
+  const f = free();
+  rank[f[n1]!] = 'N';
+  rank[f[n2]!] = 'N';
+  const rest = free();
+  rank[rest[0]!] = 'R';
+  rank[rest[1]!] = 'K';
+  rank[rest[2]!] = 'R';
+  return rank.join('');
+}

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
-import { parseOptions, pathOption } from '../args.ts';
-import { loadConfig } from '../../tournament/config.ts';
+import { dataDirFrom } from '../data-dir.ts';
+import { parseOptions } from '../args.ts';
 import { STORE_FILE } from '../../store/store.ts';
 import { checkBeforeOpen } from '../../store/integrity.ts';
 import { describeStoreOpenError } from '../../store/errors.ts';
@@ -28,17 +28,8 @@ const doctor: Command = {
   async run(argv) {
     const { values: v, positionals } = parseOptions(argv, { data: { type: 'string' }, config: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' } });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-    if (v.data !== undefined && v.config !== undefined) throw new UsageError('give --data or --config, not both');
-    let dir: string;
-    if (v.data !== undefined) dir = pathOption(v.data);
-    else {
-      const cfg = loadConfig(v.config);
-      if (!cfg.ok) {
-        for (const m of cfg.error.messages) console.error(m);
-        return 1;
-      }
-      dir = cfg.value.dataDir;
-    }
+    const dir = dataDirFrom(v);
+    if (dir === null) return 1;
     const file = join(dir, STORE_FILE);
     const check = v.full ? 'full' : 'quick';
     const say = (o: Record<string, unknown>, text: string): void => console.log(v.json ? JSON.stringify(o) : text);

@@ -1,8 +1,8 @@
 import { copyFileSync, existsSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
+import { dataDirFrom } from '../data-dir.ts';
 import { parseOptions, pathOption } from '../args.ts';
-import { loadConfig } from '../../tournament/config.ts';
 import { STORE_FILE } from '../../store/store.ts';
 import { checkBeforeOpen } from '../../store/integrity.ts';
 import { lockDataDir } from '../../runtime/data-lock.ts';
@@ -29,18 +29,9 @@ const restore: Command = {
   usage,
   async run(argv) {
     const { values: v } = parseOptions(argv, { data: { type: 'string' }, config: { type: 'string' }, latest: { type: 'boolean' }, from: { type: 'string' }, list: { type: 'boolean' } });
-    if (v.data !== undefined && v.config !== undefined) throw new UsageError('give --data or --config, not both');
     if ([v.latest, v.from !== undefined, v.list].filter(Boolean).length !== 1) throw new UsageError('give one of --latest, --from FILE, --list');
-    let dir: string;
-    if (v.data !== undefined) dir = pathOption(v.data);
-    else {
-      const cfg = loadConfig(v.config);
-      if (!cfg.ok) {
-        for (const m of cfg.error.messages) console.error(m);
-        return 1;
-      }
-      dir = cfg.value.dataDir;
-    }
+    const dir = dataDirFrom(v);
+    if (dir === null) return 1;
     const backups = listBackups(dir);
     if (v.list) {
       if (backups.length === 0) console.log(`no backups in ${join(dir, BACKUP_DIR)}`);

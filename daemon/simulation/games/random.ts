@@ -5,6 +5,7 @@ import { makeSanAndPlay } from 'chessops/san';
 import { squareRank } from 'chessops/util';
 import type { SourceGame } from './game.ts';
 import { Prng } from './prng.ts';
+import { chess960BackRank } from '../../../protocols/rules/start-position.ts';
 
 const PROMOTIONS: readonly Role[] = ['queen', 'rook', 'bishop', 'knight'];
 
@@ -13,38 +14,8 @@ const PROMOTIONS: readonly Role[] = ['queen', 'rook', 'bishop', 'knight'];
  * position): bishops, queen, then knights by the KRN table, the rest R K R.
  */
 export function chess960Fen(n: number): string {
-  const idx = ((Math.floor(n) % 960) + 960) % 960;
-  const rank: (string | undefined)[] = new Array(8).fill(undefined);
-  let k = idx;
-  rank[(k % 4) * 2 + 1] = 'b';
-  k = Math.floor(k / 4);
-  rank[(k % 4) * 2] = 'b';
-  k = Math.floor(k / 4);
-  const free = (): number[] => rank.flatMap((p, i) => (p === undefined ? [i] : []));
-  rank[free()[k % 6]!] = 'q';
-  k = Math.floor(k / 6);
-  const knights: [number, number][] = [
-    [0, 1],
-    [0, 2],
-    [0, 3],
-    [0, 4],
-    [1, 2],
-    [1, 3],
-    [1, 4],
-    [2, 3],
-    [2, 4],
-    [3, 4],
-  ];
-  const [n1, n2] = knights[k]!;
-  const f = free();
-  rank[f[n1]!] = 'n';
-  rank[f[n2]!] = 'n';
-  const rest = free();
-  rank[rest[0]!] = 'r';
-  rank[rest[1]!] = 'k';
-  rank[rest[2]!] = 'r';
-  const black = rank.join('');
-  return `${black}/pppppppp/8/8/8/8/PPPPPPPP/${black.toUpperCase()} w KQkq - 0 1`;
+  const white = chess960BackRank(n);
+  return `${white.toLowerCase()}/pppppppp/8/8/8/8/PPPPPPPP/${white} w KQkq - 0 1`;
 }
 
 export interface RandomGameOptions {
