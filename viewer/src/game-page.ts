@@ -1,6 +1,7 @@
 import type { GameState } from '../../protocols/feed/model.ts';
 import { applyToGame } from '../../protocols/feed/apply.ts';
 import { checkToken, GameArbiterPanel } from './arbiter-desk.ts';
+import { replayText } from './replay-i18n.ts';
 import { BoardView } from './board.ts';
 import { h, setText } from './dom.ts';
 import type { FeedClient } from './feed-client.ts';
@@ -55,7 +56,9 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
     side.append(panel.el, incidents);
   }
   const deskLink = arbiter ? h('a', { class: 'desk-link', href: '/arbiter' }, `‹ ${i18n.t('arbiterDesk')}`) : null;
-  root.append(header(i18n, feed, title), ...(arbiter ? [authBanner] : []), h('main', { class: 'game-page' }, h('div', { class: 'game-board' }, deskLink, board.el), side));
+  // The arbiter's replay of this game: every stored board event beside what the engine made of it.
+  const replayLink = arbiter ? h('a', { class: 'replay-link', href: `/arbiter/replay/${encodeURIComponent(gameId)}` }, `${replayText(i18n.lang, 'replay')} ›`) : null;
+  root.append(header(i18n, feed, title), ...(arbiter ? [authBanner] : []), h('main', { class: 'game-page' }, h('div', { class: 'game-board' }, deskLink, replayLink, board.el), side));
 
   let game: GameState | null = null;
   /** null: following the game; otherwise the ply being reviewed (0 = start position). */
