@@ -1,4 +1,5 @@
-import { SerialPort } from 'serialport';
+import { SerialPortStream } from '@serialport/stream';
+import { hangupAwareBinding } from './hangup-aware-binding.ts';
 import { TransportListeners, type ByteTransport, type TransportEvents, type TransportFactory } from './byte-transport.ts';
 
 /** DGT link settings: 9600 baud, 8N1, no hardware or software flow control (dgtbrd.h). */
@@ -32,8 +33,9 @@ export interface PortStream {
 /** Builds the (unopened) port stream: the seam where tests pass the mock binding. */
 export type PortFactory = (options: SerialOpenOptions) => PortStream;
 
-/** The operating system's serial ports (bindings-cpp). */
-export const systemPortFactory: PortFactory = (options) => new SerialPort(options);
+/** The operating system's serial ports (bindings-cpp; reads end when the terminal hangs up). */
+const systemBinding = hangupAwareBinding();
+export const systemPortFactory: PortFactory = (options) => new SerialPortStream({ ...options, binding: systemBinding });
 
 /** A ByteTransport over one serialport stream. */
 export class SerialTransport implements ByteTransport {
