@@ -81,20 +81,28 @@ export class PtyDevice {
     this.flush();
   }
 
-  /** The device vanishes: socat is killed, the board's cable counts as pulled. */
-  async remove(): Promise<void> {
-    for (const b of this.boards()) b.act({ kind: 'unplug', at: this.now() });
+  /** How the device last went away: its return undoes the same outage. */
+  private away: 'unplug' | 'link-down' = 'unplug';
+
+  /**
+   * The device vanishes: socat is killed. 'unplug' (default): the board's USB cable counts as
+   * pulled, so the board is off meanwhile; 'link-down': only the link goes, the board keeps its
+   * power and logs on (a USB-serial adapter pulled from a board with its own supply).
+   */
+  async remove(how: 'unplug' | 'link-down' = 'unplug'): Promise<void> {
+    this.away = how;
+    for (const b of this.boards()) b.act({ kind: how, at: this.now() });
     await this.closePort();
     await this.pair.stop();
   }
 
-  /** The device comes back at the same path; the board powers up (IDLE). */
+  /** The device comes back at the same path; after an unplug the board powers up (IDLE). */
   async recreate(): Promise<PtyResult<PtyDevice>> {
     const r = await this.pair.start();
     if (!r.ok) return r;
     const opened = await this.openPort();
     if (!opened.ok) return opened;
-    for (const b of this.boards()) b.act({ kind: 'plug', at: this.now() });
+    for (const b of this.boards()) b.act({ kind: this.away === 'unplug' ? 'plug' : 'link-up', at: this.now() });
     this.device.takeOutput();
     return { ok: true, value: this };
   }

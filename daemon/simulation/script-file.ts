@@ -26,6 +26,10 @@ const ACTIONS = {
   press: Type.Object({ kind: Type.Literal('press'), at: At, by: Type.Union([Type.Literal('white'), Type.Literal('black')]) }),
   unplug: Type.Object({ kind: Type.Literal('unplug'), at: At }),
   plug: Type.Object({ kind: Type.Literal('plug'), at: At }),
+  'link-down': Type.Object({ kind: Type.Literal('link-down'), at: At }),
+  'link-up': Type.Object({ kind: Type.Literal('link-up'), at: At }),
+  'power-off': Type.Object({ kind: Type.Literal('power-off'), at: At }),
+  'power-on': Type.Object({ kind: Type.Literal('power-on'), at: At }),
   button: Type.Object({ kind: Type.Literal('button'), at: At, button: Type.Union(['back', 'plus', 'run', 'minus', 'ok'].map((b) => Type.Literal(b))) }),
 };
 const checkAction = Object.fromEntries(Object.entries(ACTIONS).map(([k, schema]) => [k, validator(schema, 'the action')])) as Record<keyof typeof ACTIONS, (a: unknown) => Result<unknown, string>>;

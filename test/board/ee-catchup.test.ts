@@ -40,15 +40,24 @@ class Table {
     this.read();
   }
 
-  /** The link goes (cable pulled when `unplug`, else the host just stops reading: a daemon crash). */
-  drop(unplug: boolean): void {
+  private lost: 'link' | 'power' | 'host' = 'host';
+
+  /**
+   * The host loses the board: 'link', the serial link drops while the board keeps its power (it
+   * logs on); 'power', the USB cable is pulled (the board is off, it logs nothing); 'host', the
+   * host just stops reading (a daemon crash).
+   */
+  drop(how: 'link' | 'power' | 'host'): void {
     this.read();
     this.listening = false;
-    if (unplug) this.emu.act({ kind: 'unplug', at: this.now });
+    this.lost = how;
+    if (how === 'link') this.emu.act({ kind: 'link-down', at: this.now });
+    if (how === 'power') this.emu.act({ kind: 'unplug', at: this.now });
   }
 
+  /** The link (or the cable, and with it the power) is back. */
   plug(): void {
-    this.emu.act({ kind: 'plug', at: (this.now += 1_000) });
+    this.emu.act({ kind: this.lost === 'power' ? 'plug' : 'link-up', at: (this.now += 1_000) });
   }
 
   act(actions: readonly PhysicalAction[]): void {
@@ -146,7 +155,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.play(pos, LONG_GAME.slice(0, 6));
     const anchor = table.anchor();
     const atOutage = pos.clone();
-    table.drop(true);
+    table.drop('link');
     table.play(pos, LONG_GAME.slice(6));
     table.plug();
     const { entries, dump } = table.download();
@@ -157,7 +166,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     if (!r.ok) return;
     expect(r.value.how).toBe('anchored');
     expect(r.value.matched).toBe(anchor.recentFields.length);
-    // Exactly the changes of the 34 missed plies, in order, nothing of the power-up listing.
+    // Exactly the changes of the 34 missed plies, in order.
     expect(strip(r.value.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(6)));
     expect(applied(anchor.board, r.value.fields)).toEqual(dump);
   });
@@ -169,7 +178,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.play(pos, LONG_GAME.slice(0, 10), { press: true });
     const anchor = table.anchor();
     const atOutage = pos.clone();
-    table.drop(false);
+    table.drop('host');
     table.play(pos, LONG_GAME.slice(10, 22), { press: true });
     const { entries, dump } = table.download();
     const r = catchUpFromEeprom(anchor, entries, dump);
@@ -189,7 +198,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.play(pos, LONG_GAME.slice(0, 10), { press: true });
     const anchor = table.anchor();
     const atOutage = pos.clone();
-    table.drop(false);
+    table.drop('host');
     table.play(pos, LONG_GAME.slice(10, 22), { press: true });
     // The reconnecting host has its dump; two more plies are played before the log is read.
     const decoder = new DgtDecoder();
@@ -215,7 +224,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.play(pos, SHUFFLE_GAME.slice(0, 6));
     const anchor = table.anchor();
     const atOutage = pos.clone();
-    table.drop(true);
+    table.drop('link');
     table.play(pos, SHUFFLE_GAME.slice(6));
     table.plug();
     const { entries, dump } = table.download();
@@ -237,13 +246,14 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.connect();
     const pos = Chess.default();
     table.play(pos, SHUFFLE_GAME.slice(0, 4));
-    // First outage with nothing moved: the host reconnects without a catch-up.
-    table.drop(true);
+    // First outage, the cable pulled with nothing moved: the board powers up again (a listing in
+    // its log), and the host reconnects without a catch-up.
+    table.drop('power');
     table.plug();
     table.connect();
     table.play(pos, SHUFFLE_GAME.slice(4, 6)); // 3.Ng1 Ng8: 4 fields after the listing
     const anchor = table.anchor();
-    table.drop(true);
+    table.drop('link');
     table.play(pos, SHUFFLE_GAME.slice(6, 8)); // 4.Nf3 Nf6 — the same 4 fields as 2.Nf3 Nf6 …
     table.play(pos, SHUFFLE_GAME.slice(8, 10)); // 5.Ng1 Ng8 — … and the same 4 as 3.Ng1 Ng8
     table.play(pos, SHUFFLE_GAME.slice(10, 11));
@@ -262,7 +272,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.connect();
     const pos = Chess.default();
     table.play(pos, SHUFFLE_GAME.slice(0, 2));
-    table.drop(true);
+    table.drop('link');
     table.play(pos, SHUFFLE_GAME.slice(2, 4));
     table.plug();
     const first = table.reconnectAndCatchUp();
@@ -270,13 +280,13 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.play(pos, SHUFFLE_GAME.slice(4, 5)); // 3.Ng1 live
     const anchor = table.anchor();
     const atOutage = pos.clone();
-    table.drop(true);
+    table.drop('link');
     table.play(pos, SHUFFLE_GAME.slice(5, 11)); // 3...Ng8 4.Nf3 Nf6 5.Ng1 Ng8 6.Nc3
     table.plug();
     const { entries, dump } = table.download();
     const r = catchUpFromEeprom(anchor, entries, dump);
-    // The host's fields run: live 1.e4 e5, caught-up 2.Nf3 Nf6, live 3.Ng1; in the log a power-up
-    // listing and the download tag lie between them.
+    // The host's fields run: live 1.e4 e5, caught-up 2.Nf3 Nf6, live 3.Ng1; in the log the
+    // download tag lies between them.
     expect(r).toMatchObject({ ok: true, value: { how: 'anchored', matched: 10 } });
     if (r.ok) expect(strip(r.value.fields)).toEqual(changesOf(atOutage, SHUFFLE_GAME.slice(5, 11)));
     expect(entries.some((e) => e.type === 'tag' && e.tag === 'downloaded')).toBe(true);
@@ -298,7 +308,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.play(pos, LONG_GAME.slice(0, 4));
     const anchor = table.anchor();
     const atOutage = pos.clone();
-    table.drop(true);
+    table.drop('link');
     table.play(pos, LONG_GAME.slice(4, 20));
     table.plug();
     const { entries, dump } = table.download();
@@ -313,7 +323,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     const pos = Chess.default();
     table.play(pos, ['e4']);
     const anchor = table.anchor();
-    table.drop(true);
+    table.drop('link');
     table.play(pos, ['e5']);
     // …then enough fidgeting to push 1...e5 out of the log.
     const actions: PhysicalAction[] = [];
@@ -336,7 +346,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     table.play(pos, LONG_GAME.slice(0, 4));
     const anchor = table.anchor();
     const atOutage = pos.clone();
-    table.drop(true);
+    table.drop('link');
     table.play(pos, LONG_GAME.slice(4, 8));
     table.plug();
     const { entries, dump } = table.download();
@@ -359,7 +369,7 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     const pos = Chess.default();
     table.play(pos, LONG_GAME.slice(0, 2));
     const anchor = table.anchor();
-    table.drop(true);
+    table.drop('link');
     table.play(pos, LONG_GAME.slice(2, 4));
     table.act([{ kind: 'place', at: table.now + 5_000, field: f('d4'), piece: PIECE.DRAW }]);
     table.plug();

@@ -82,15 +82,16 @@ async function play(r: Rig, pos: Chess, sans: readonly string[], stepMs = 300): 
   await perform(r, gameActions(pos, sans, r.timers.now() + 1_000, { press: true, stepMs }).actions);
 }
 
+/** The link to the board goes (its device node with it) while the board keeps its power and logs on. */
 async function unplug(r: Rig): Promise<void> {
-  r.emulator.act({ kind: 'unplug', at: r.timers.now() });
+  r.emulator.act({ kind: 'link-down', at: r.timers.now() });
   r.port.remove();
   await settle();
   await r.timers.advance(100);
 }
 
 async function plugBack(r: Rig, waitMs: number): Promise<void> {
-  r.emulator.act({ kind: 'plug', at: r.timers.now() });
+  r.emulator.act({ kind: 'link-up', at: r.timers.now() });
   r.port.recreate();
   await r.timers.advance(waitMs, 100);
 }
@@ -147,7 +148,7 @@ describe('BoardSession catch-up from the EEPROM log', () => {
     const logFrame = r.events.find((e) => e.type === 'frame' && e.message.type === 'ee-moves');
     if (logFrame?.type !== 'frame' || logFrame.message.type !== 'ee-moves') throw new Error('no EE_MOVES frame');
     expect([...logFrame.raw]).toEqual([...encodeMessage(logFrame.message)]);
-    // The board logged the moves it saw while unplugged (the emulator keeps scanning).
+    // The board logged the moves it saw while the link was down (it kept its power).
     expect(logFrame.message.entries.filter((e) => e.type === 'field-update').length).toBeGreaterThan(32 + 8 * 2 + 22 * 2);
 
     const report = r.events.find((e) => e.type === 'catch-up');

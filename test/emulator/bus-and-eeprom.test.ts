@@ -62,11 +62,19 @@ describe('EEPROM log', () => {
     expect(emu.eeprom().length).toBe(before + 4); // two field updates, no second tag
   });
 
-  it('keeps logging while unplugged (the board scans on)', () => {
+  it('keeps logging while the link is down (the board keeps its power and scans on)', () => {
     const emu = new BoardEmulator({ serial: '00001' });
-    emu.act({ kind: 'unplug', at: 0 });
+    emu.act({ kind: 'link-down', at: 0 });
     emu.act({ kind: 'lift', at: 1000, field: f('d2') });
     expect(parseEeprom(emu.eeprom()).at(-1)).toEqual({ type: 'field-update', piece: PIECE.EMPTY, field: f('d2'), quick: false });
+  });
+
+  it('logs nothing while the USB cable is out (the cable is its power)', () => {
+    const emu = new BoardEmulator({ serial: '00001' });
+    const before = emu.eeprom().length;
+    emu.act({ kind: 'unplug', at: 0 });
+    emu.act({ kind: 'lift', at: 1000, field: f('d2') });
+    expect(emu.eeprom()).toHaveLength(before);
   });
 });
 

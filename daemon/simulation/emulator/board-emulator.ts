@@ -110,6 +110,8 @@ export class BoardEmulator {
   private changesFrom = 0;
   private lastChanges: Uint8Array | null = null;
   private ignoreNextPing = false;
+  private hasPower = true;
+  private hasLink = true;
 
   constructor(opts: BoardEmulatorOptions) {
     this.opts = opts;
@@ -130,8 +132,19 @@ export class BoardEmulator {
     return this.inBusMode;
   }
 
+  /** The host can talk to the board: its link is up and it has power. */
   get connected(): boolean {
-    return this.table.connected;
+    return this.linked && this.powered;
+  }
+
+  /** The board has power: it scans its squares and logs what it sees, heard by the host or not. */
+  get powered(): boolean {
+    return this.hasPower;
+  }
+
+  /** The serial link to the host is there (the board may still be off). */
+  get linked(): boolean {
+    return this.hasLink;
   }
 
   get time(): number {
@@ -176,24 +189,24 @@ export class BoardEmulator {
       this.press(action.by, at);
       return;
     }
-    if (action.kind === 'unplug') {
-      this.table.apply({ ...action, at });
-      this.scheduled = [];
-      return;
-    }
-    if (action.kind === 'plug') {
-      if (this.connected) return;
-      this.table.apply({ ...action, at });
-      // The cable carries the board's power: plugging in is a power-up (mode IDLE, log POWERUP).
-      this.powerUp(at);
-      return;
+    switch (action.kind) {
+      case 'unplug':
+      case 'link-down':
+      case 'power-off':
+      case 'plug':
+      case 'link-up':
+      case 'power-on':
+        this.outage(action.kind, at);
+        return;
     }
     const before = this.table.board();
     const seen = this.table.apply({ ...action, at });
+    // Switched off, the board sees nothing: the pieces move, the log and the host learn nothing.
+    if (!this.hasPower) return;
     const changes: { field: DgtField; piece: PieceCode }[] = [];
     for (const ev of seen) if (ev.type === 'field') changes.push({ field: ev.field, piece: ev.piece });
-    if (!this.connected) {
-      // Tabletop reports nothing while unplugged, but the board keeps scanning and logging.
+    if (!this.table.connected) {
+      // Tabletop reports nothing while the link is down, but the board keeps scanning and logging.
       const after = this.table.board();
       after.forEach((p, i) => {
         if (p !== before[i]) changes.push({ field: i, piece: p });
@@ -205,6 +218,22 @@ export class BoardEmulator {
       this.log.field(c.field, c.piece, at, board);
       if (this.sendsFieldUpdates()) this.send({ type: 'field-update', field: c.field, piece: c.piece });
     }
+  }
+
+  /**
+   * The link and the power, as the physical outage changes them. Power coming back is a power-up
+   * (mode IDLE, POWERUP listing in the log); a link coming back changes nothing on the board.
+   */
+  private outage(kind: 'unplug' | 'link-down' | 'power-off' | 'plug' | 'link-up' | 'power-on', at: number): void {
+    this.table.apply({ kind, at });
+    const wasPowered = this.hasPower;
+    if (kind === 'unplug' || kind === 'link-down') this.hasLink = false;
+    if (kind === 'unplug' || kind === 'power-off') this.hasPower = false;
+    if (kind === 'plug' || kind === 'link-up') this.hasLink = true;
+    if (kind === 'plug' || kind === 'power-on') this.hasPower = true;
+    // Replies still due die with the power or the line.
+    if (!this.connected) this.scheduled = [];
+    if (!wasPowered && this.hasPower) this.powerUp(at);
   }
 
   /** A press on one of the DGT3000's buttons: reported as an unsolicited ACK (0x88, ack3 = button). */
@@ -318,9 +347,10 @@ export class BoardEmulator {
   private press(by: Color, at: number): void {
     const before = this.clock.face(at).running;
     const reading = this.table.apply({ kind: 'press', at, by });
-    // Unplugged, the tabletop reports no reading, but the board still sees the lever and logs it.
-    const changed = this.clock.hostOwned ? this.clock.hostPress(by, at) : reading.some((e) => e.type === 'clock') || !this.connected;
-    if (!changed || !this.clock.attached) return;
+    // With the link down the tabletop reports no reading, but a powered board still sees the lever
+    // and logs it; a board without power sees nothing (the clock runs on its own batteries).
+    const changed = this.clock.hostOwned ? this.clock.hostPress(by, at) : reading.some((e) => e.type === 'clock') || (!this.table.connected && this.clock.face(at).running !== before);
+    if (!changed || !this.clock.attached || !this.hasPower) return;
     const after = this.clock.face(at);
     if (after.running === before) return;
     // dgtbrd.h: on a lever change the halted side's time is written to the EEPROM; the press that

@@ -16,8 +16,26 @@ export type PhysicalAction =
   | { kind: 'knock'; at: number; field: DgtField; onto?: DgtField }
   /** The player of this colour presses the clock lever: their clock stops, the other starts. */
   | { kind: 'press'; at: number; by: Color }
-  /** The board's cable is pulled / plugged back in (the board keeps scanning meanwhile). */
+  /**
+   * The board's USB cable is pulled / plugged back in. The cable carries the board's power as well
+   * as its link: while out, the board is off (it sees and logs nothing; the clock runs on its own
+   * batteries), and plugging it in powers it up (mode IDLE, a POWERUP listing in its log).
+   */
   | { kind: 'unplug'; at: number }
-  | { kind: 'plug'; at: number };
+  | { kind: 'plug'; at: number }
+  /**
+   * The serial link drops / comes back while the board keeps its power (a host restart, a Bluetooth
+   * link lost, an adapter with its own supply): the board keeps its mode, scans and logs every
+   * change and lever press meanwhile; only the bytes on the line are lost.
+   */
+  | { kind: 'link-down'; at: number }
+  | { kind: 'link-up'; at: number }
+  /**
+   * The board loses / regains power while its serial link stays open (a loose power lead, a serial
+   * adapter that keeps its port): nothing is logged while it is off, and it powers up IDLE (no
+   * field updates, no clock times) with a POWERUP listing in its log; the host sees no close.
+   */
+  | { kind: 'power-off'; at: number }
+  | { kind: 'power-on'; at: number };
 
 export type PhysicalActionKind = PhysicalAction['kind'];

@@ -62,7 +62,9 @@ export class Tabletop {
   private readonly lying: LyingPiece[] = [];
   private readonly clockState: ClockState | null;
   private now = 0;
-  private isConnected = true;
+  /** The board's link to the host, and its power: the host observes the board only with both. */
+  private linked = true;
+  private powered = true;
 
   constructor(opts: TabletopOptions = {}) {
     const start = opts.board && opts.board.length === 64 ? opts.board : standardStartBoard();
@@ -72,7 +74,7 @@ export class Tabletop {
   }
 
   get connected(): boolean {
-    return this.isConnected;
+    return this.linked && this.powered;
   }
 
   /** The board as its sensors see it now (a piece lying on a square is seen there). */
@@ -98,7 +100,7 @@ export class Tabletop {
       if (!Number.isInteger(field) || field < 0 || field > 63) return;
       if (this.squares[field] === piece) return;
       this.squares[field] = piece;
-      if (this.isConnected) seen.push({ type: 'field', at, field, piece });
+      if (this.connected) seen.push({ type: 'field', at, field, piece });
     };
     switch (action.kind) {
       case 'lift': {
@@ -132,22 +134,29 @@ export class Tabletop {
       }
       case 'press': {
         const reading = this.press(action.by, at);
-        if (reading && this.isConnected) seen.push(reading);
+        if (reading && this.connected) seen.push(reading);
         break;
       }
-      case 'unplug': {
-        if (!this.isConnected) break;
-        seen.push({ type: 'connection', at, connected: false });
-        this.isConnected = false;
-        break;
-      }
-      case 'plug': {
-        if (this.isConnected) break;
-        this.isConnected = true;
-        seen.push({ type: 'connection', at, connected: true });
-        seen.push({ type: 'dump', at, board: this.squares.slice() });
-        const reading = this.clockAt(at);
-        if (reading) seen.push(reading);
+      case 'unplug':
+      case 'link-down':
+      case 'power-off':
+      case 'plug':
+      case 'link-up':
+      case 'power-on': {
+        // What an ideal host sees: the board is lost when the link or the power goes, and found
+        // again (re-read whole) once both are back.
+        const was = this.connected;
+        if (action.kind === 'unplug' || action.kind === 'link-down') this.linked = false;
+        if (action.kind === 'unplug' || action.kind === 'power-off') this.powered = false;
+        if (action.kind === 'plug' || action.kind === 'link-up') this.linked = true;
+        if (action.kind === 'plug' || action.kind === 'power-on') this.powered = true;
+        if (was && !this.connected) seen.push({ type: 'connection', at, connected: false });
+        if (!was && this.connected) {
+          seen.push({ type: 'connection', at, connected: true });
+          seen.push({ type: 'dump', at, board: this.squares.slice() });
+          const reading = this.clockAt(at);
+          if (reading) seen.push(reading);
+        }
         break;
       }
     }
