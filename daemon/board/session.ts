@@ -5,7 +5,8 @@ import { MSG, sizeRange } from '../../protocols/dgt/frame.ts';
 import { encodeCommand } from '../../protocols/dgt/commands.ts';
 import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
-import { clockEvent, type ClockSide } from './clock-sides.ts';
+import { caughtUpEvents } from './catch-up-events.ts';
+import { clockEvent, type ClockEvent, type ClockSide } from './clock-sides.ts';
 import { backoffDelay, systemTimers, type Timers } from './timers.ts';
 import { stateEvent } from './state-event.ts';
 import { HANDSHAKE_BYTES, REQUEST_DUMP_BYTES, clockCommandId, clockMessageBytes, newDecoder, type BoardMessage, type ClockCommand, type ClockAck, type DecoderStats } from './wire.ts';
@@ -143,6 +144,8 @@ export class BoardSession {
   private serial: string | null = null;
   private longSerial: string | null = null;
   private lastStats = '';
+  /** The last clock reading emitted: a caught-up press may need the time of a side halted since. */
+  private lastClock: ClockEvent | null = null;
 
   private readonly clockQueue: QueuedClockCommand[] = [];
   private clockInFlight: (QueuedClockCommand & { timer: unknown }) | null = null;
@@ -423,7 +426,8 @@ export class BoardSession {
       else if (r.ok) {
         this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.value.fields.length, how: r.value.how, matched: r.value.matched });
         const times = spreadCatchUpTimes(r.value.fields, pending.anchor.lastAt, pending.dumpAt);
-        r.value.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
+        const span = { lastAt: pending.anchor.lastAt, dumpAt: pending.dumpAt };
+        for (const ev of caughtUpEvents(r.value, times, span, this.whiteOnClock, this.lastClock)) this.emitBoard(ev);
       } else {
         this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.error });
       }
@@ -562,6 +566,7 @@ export class BoardSession {
   }
 
   private emitBoard(event: BoardEvent): void {
+    if (event.type === 'clock') this.lastClock = event;
     this.emit({ type: 'board', event });
   }
 

@@ -37,9 +37,38 @@ export interface CatchUpField {
   pause: boolean;
 }
 
-/** What a catch-up found: the field changes the host missed. */
+/**
+ * A lever press the log recorded among the missed changes: the halted side and the time its clock
+ * showed then (dgtbrd.h: on a lever change the halted side's time is written; whole seconds, as
+ * the clock shows them). `before`: the index in `fields` of the first change after it
+ * (`fields.length` when it came after the last one).
+ */
+export interface CatchUpPress {
+  before: number;
+  side: 'left' | 'right';
+  ms: number;
+  /**
+   * The other side's time then, when the log tells it (that side's own last logged press, before
+   * or during the outage): a halted clock keeps its time until its own side presses again.
+   */
+  otherMs: number | null;
+}
+
+/**
+ * A whole board the log stated among the missed changes: the piece listing a board writes when it
+ * powers up (power lost while away: what was moved meanwhile was never logged, only the board it
+ * found). It replaces the board before `fields[before]`; the changes it implies are not in `fields`.
+ */
+export interface CatchUpBoard {
+  before: number;
+  board: PieceCode[];
+}
+
+/** What a catch-up found: the field changes the host missed, with the presses and power-up boards among them. */
 export interface CaughtUp {
   fields: CatchUpField[];
+  presses: CatchUpPress[];
+  boards: CatchUpBoard[];
   how: 'anchored' | 'shortest';
   /** How many of the host's recent fields (newest first) matched the log at the anchor; 0 for 'shortest'. */
   matched: number;
@@ -49,8 +78,25 @@ export interface CaughtUp {
 export type CatchUp = Result<CaughtUp, string>;
 
 interface LoggedField extends CatchUpField {
-  /** Part of the piece listing a board writes after POWERUP / START_TAG: never sent to a host. */
-  listing: boolean;
+  /**
+   * Part of the piece listing a board writes after POWERUP / START_TAG: never sent to a host. The
+   * listing states the whole board (squares not listed are empty), so it is read as the listed
+   * pieces plus an emptying of every square not listed; the numbers say which listing.
+   */
+  listing: number | null;
+  /** Lever presses logged between the previous field entry and this one. */
+  presses: LoggedPress[];
+}
+
+interface LoggedPress {
+  side: 'left' | 'right';
+  ms: number;
+}
+
+/** The log's field entries, and the presses logged after the last of them. */
+interface FieldLog {
+  fields: LoggedField[];
+  trailing: LoggedPress[];
 }
 
 /** Entries that say nothing about time passing (padding, and the end marker of a download). */
@@ -59,7 +105,7 @@ const SILENT_TAGS = new Set(['nop', 'nop-zero', 'eof']);
 export function catchUpFromEeprom(anchor: CatchUpAnchor, entries: readonly EepromEntry[], dump: readonly PieceCode[]): CatchUp {
   const bad = checkBoard('host board', anchor.board) ?? checkBoard('dump', dump);
   if (bad) return err(bad);
-  const log = loggedFields(entries);
+  const { fields: log, trailing } = loggedFields(entries);
   const m = log.length;
   const verifies = verifiedStarts(anchor.board, log, dump);
 
@@ -76,13 +122,20 @@ export function catchUpFromEeprom(anchor: CatchUpAnchor, entries: readonly Eepro
     // Scanning from the newest: a tie keeps the later occurrence, a longer match replaces it.
     if (best === null || matched > best.matched) best = { at, matched, end };
   }
-  if (best) return ok({ fields: changesAfter(anchor.board, log.slice(0, best.end), best.at + 1), how: 'anchored', matched: best.matched });
+  if (best) {
+    const kept = log.slice(0, best.end);
+    return ok({ ...changesAfter(anchor.board, kept, best.at + 1, best.end === m ? trailing : log[best.end]!.presses), how: 'anchored', matched: best.matched });
+  }
 
-  for (let start = m; start >= 0; start--) {
-    if (verifies[start]) return ok({ fields: changesAfter(anchor.board, log, start), how: 'shortest', matched: 0 });
+  // Without the host's fields to place it, a power-up listing would explain any board at all (it
+  // restates the whole board): the shortest replay starts after the last one.
+  let afterListings = 0;
+  for (let i = 0; i < m; i++) if (log[i]!.listing !== null) afterListings = i + 1;
+  for (let start = m; start >= afterListings; start--) {
+    if (verifies[start]) return ok({ ...changesAfter(anchor.board, log, start, trailing), how: 'shortest', matched: 0 });
   }
   if (m === 0) return err('the board log holds no field updates, and the board differs from the host board');
-  const left = differingCount(replay(anchor.board, log, 0), dump);
+  const left = differingCount(replay(anchor.board, log, afterListings), dump);
   return err(
     `replaying the board log (${m} field updates) onto the host board leaves ${left} square(s) different from the dump: ` +
       'the changes the host missed are older than the log (overwritten) or were never logged',
@@ -96,12 +149,12 @@ export function catchUpFromEeprom(anchor: CatchUpAnchor, entries: readonly Eepro
 function tailMatch(log: readonly LoggedField[], at: number, recent: readonly { field: DgtField; piece: PieceCode }[]): number {
   let i = recent.length - 1;
   let j = at;
-  if (i < 0 || log[j]!.listing || !same(log[j]!, recent[i]!)) return 0;
+  if (i < 0 || log[j]!.listing !== null || !same(log[j]!, recent[i]!)) return 0;
   while (i >= 0 && j >= 0) {
     const entry = log[j]!;
     // A listed piece may look like an update the host did see (the knight it saw land on f6 is
     // listed on f6): it still is not one, so it never matches.
-    if (entry.listing) j--;
+    if (entry.listing !== null) j--;
     else if (same(entry, recent[i]!)) {
       i--;
       j--;
@@ -134,39 +187,95 @@ function verifiedStarts(board: readonly PieceCode[], log: readonly LoggedField[]
 
 /**
  * The log from `start` as changes to the host board: an update that sets a field to what it
- * already holds (a power-up listing of the pieces standing) is dropped, its pause kept.
+ * already holds is dropped, its pause kept. A power-up listing that changes the board becomes a
+ * whole-board statement (the moves made while the board was off were never logged: only the board
+ * it found). Lever presses are kept with their place among the changes; each carries the other
+ * side's time when the log tells it (that side's last press logged before it, the outage's or
+ * earlier). `trailing`: presses logged after the last entry of `log`.
  */
-function changesAfter(board: readonly PieceCode[], log: readonly LoggedField[], start: number): CatchUpField[] {
+function changesAfter(board: readonly PieceCode[], log: readonly LoggedField[], start: number, trailing: readonly LoggedPress[]): Pick<CaughtUp, 'fields' | 'presses' | 'boards'> {
   const current = board.slice();
-  const out: CatchUpField[] = [];
+  const fields: CatchUpField[] = [];
+  const presses: CatchUpPress[] = [];
+  const boards: CatchUpBoard[] = [];
+  const lastMs: Record<'left' | 'right', number | null> = { left: null, right: null };
+  for (let i = 0; i < start; i++) for (const p of log[i]!.presses) lastMs[p.side] = p.ms;
+  const press = (p: LoggedPress): void => {
+    presses.push({ before: fields.length, side: p.side, ms: p.ms, otherMs: lastMs[p.side === 'left' ? 'right' : 'left'] });
+    lastMs[p.side] = p.ms;
+  };
   let pause = false;
   for (let i = start; i < log.length; i++) {
     const e = log[i]!;
     pause ||= e.pause;
+    e.presses.forEach(press);
+    const listing = e.listing;
+    if (listing !== null) {
+      // The whole listing at once: the board the board found when it powered up.
+      let j = i;
+      while (j + 1 < log.length && log[j + 1]!.listing === listing) j++;
+      let changed = false;
+      for (let k = i; k <= j; k++) {
+        const x = log[k]!;
+        if (current[x.field] !== x.piece) changed = true;
+        current[x.field] = x.piece;
+      }
+      if (changed) boards.push({ before: fields.length, board: current.slice() });
+      i = j;
+      continue;
+    }
     if (current[e.field] === e.piece) continue;
     current[e.field] = e.piece;
-    out.push({ field: e.field, piece: e.piece, quick: e.quick, pause });
+    fields.push({ field: e.field, piece: e.piece, quick: e.quick, pause });
     pause = false;
   }
-  return out;
+  trailing.forEach(press);
+  return { fields, presses, boards };
 }
 
-function loggedFields(entries: readonly EepromEntry[]): LoggedField[] {
+function loggedFields(entries: readonly EepromEntry[]): FieldLog {
   const out: LoggedField[] = [];
   let pause = false;
-  let listingAfter: number | null = null; // last listed field while a listing runs
+  let presses: LoggedPress[] = [];
+  let listings = 0;
+  // The listing under way: which one, its last listed field, and the squares it has named.
+  let listing: { id: number; after: number; named: boolean[]; first: number } | null = null as { id: number; after: number; named: boolean[]; first: number } | null;
+  const endListing = (): void => {
+    if (!listing) return;
+    // Squares a listing does not name are empty: said explicitly, before the pieces it named, so
+    // a replay across a power-up gives the board the board found.
+    const empties: LoggedField[] = [];
+    for (let f = 0; f < 64; f++) if (!listing.named[f]) empties.push({ field: f, piece: PIECE.EMPTY, quick: false, pause: false, listing: listing.id, presses: [] });
+    const firstListed = out[listing.first];
+    // The pause (and presses) before the listing move to its first entry.
+    if (empties.length > 0 && firstListed) {
+      empties[0] = { ...empties[0]!, pause: firstListed.pause, presses: firstListed.presses };
+      out[listing.first] = { ...firstListed, pause: false, presses: [] };
+    } else if (empties.length > 0) {
+      empties[0] = { ...empties[0]!, pause: true };
+    }
+    out.splice(listing.first, 0, ...empties);
+    listing = null;
+  };
   for (const e of entries) {
     if (e.type === 'field-update') {
       // dgt-protocol.md: the listing names every piece found, in field order; the first lift, a
       // repeated or lower field, or any other entry ends it.
-      const listing: boolean = listingAfter !== null && e.field > listingAfter && e.piece !== 0;
-      listingAfter = listing ? e.field : null;
-      out.push({ field: e.field, piece: e.piece, quick: e.quick, pause, listing });
+      if (listing && e.field > listing.after && e.piece !== PIECE.EMPTY) {
+        listing.after = e.field;
+        listing.named[e.field] = true;
+        out.push({ field: e.field, piece: e.piece, quick: e.quick, pause, listing: listing.id, presses });
+      } else {
+        endListing();
+        out.push({ field: e.field, piece: e.piece, quick: e.quick, pause, listing: null, presses });
+      }
       pause = false;
+      presses = [];
       continue;
     }
     if (e.type === 'tag' && (e.tag === 'powerup' || e.tag === 'start-tag')) {
-      listingAfter = -1;
+      endListing();
+      listing = { id: ++listings, after: -1, named: new Array<boolean>(64).fill(false), first: out.length };
       pause = true;
       continue;
     }
@@ -174,10 +283,12 @@ function loggedFields(entries: readonly EepromEntry[]): LoggedField[] {
     if (e.type === 'unknown') continue;
     // A clock time is written when the lever is pressed (a move ended); other tags mark a board
     // event (position recognised, log downloaded): either way, not the middle of a hand movement.
+    if (e.type === 'clock') presses.push({ side: e.side, ms: ((e.hours * 60 + e.minutes) * 60 + e.seconds) * 1000 });
     pause = true;
-    listingAfter = null;
+    endListing();
   }
-  return out;
+  endListing();
+  return { fields: out, trailing: presses };
 }
 
 /** The first end (exclusive) at which replaying log[start..end) onto `board` gives `dump`; null when none does. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Chess } from 'chessops/chess';
 import { parseSquare } from 'chessops/util';
+import { parseSan } from 'chessops/san';
 import { DgtDecoder, encodeCommand, type HostCommand } from '../../protocols/dgt/index.ts';
 import { encodeEeprom, parseEeprom, type EepromEntry } from '../../protocols/dgt/eeprom.ts';
 import { CATCH_UP_QUICK_GAP_MS, CATCH_UP_REST_GAP_MS, catchUpFromEeprom, spreadCatchUpTimes, type CatchUpAnchor, type CatchUpField } from '../../protocols/dgt/ee-catchup.ts';
@@ -121,6 +122,13 @@ function applied(board: readonly PieceCode[], fields: readonly { field: DgtField
   return out;
 }
 
+/** The changes one ply makes after `before` were played from the start. */
+function changesAfterPly(before: readonly string[], san: string): { field: DgtField; piece: PieceCode }[] {
+  const pos = Chess.default();
+  for (const b of before) pos.play(parseSan(pos, b)!);
+  return changesOf(pos, [san]);
+}
+
 /** The changes `sans` make on the board from `pos`, as a tidy player's hands make them. */
 function changesOf(pos: Chess, sans: readonly string[]): { field: DgtField; piece: PieceCode }[] {
   const p = pos.clone();
@@ -169,6 +177,32 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     // Exactly the changes of the 34 missed plies, in order.
     expect(strip(r.value.fields)).toEqual(changesOf(atOutage, LONG_GAME.slice(6)));
     expect(applied(anchor.board, r.value.fields)).toEqual(dump);
+  });
+
+  it('a USB pull (power lost): the log holds no missed move, the power-up listing states the board found, later moves follow', () => {
+    const table = new Table({ clock: true });
+    table.connect();
+    const pos = Chess.default();
+    table.play(pos, LONG_GAME.slice(0, 8), { press: true });
+    const anchor = table.anchor();
+    table.drop('power');
+    table.play(pos, LONG_GAME.slice(8, 14), { press: true });
+    const found = table.emu.board();
+    table.plug();
+    // Powered up IDLE, nobody listening: the next move is logged (after the listing) but not sent.
+    table.play(pos, LONG_GAME.slice(14, 15), { press: true });
+    const { entries, dump } = table.download();
+    const r = catchUpFromEeprom(anchor, entries, dump);
+    expect(r).toMatchObject({ ok: true, value: { how: 'anchored', matched: 16 } });
+    if (!r.ok) return;
+    // The six plies made while it was off are one whole board, the listing's (squares it did not
+    // name are empty); the ply after the power-up is changes again.
+    expect(r.value.boards).toEqual([{ before: 0, board: found }]);
+    expect(strip(r.value.fields)).toEqual(changesAfterPly(LONG_GAME.slice(0, 14), LONG_GAME[14]!));
+    expect(applied(found, r.value.fields)).toEqual(dump);
+    // The presses logged: the host's last ply's (after the last change it saw) and that ply's; the
+    // six made while the board was off are not.
+    expect(r.value.presses.map((p) => p.before)).toEqual([0, r.value.fields.length]);
   });
 
   it('recovers moves made while the host was gone but the board stayed powered (daemon crash)', () => {
@@ -392,7 +426,7 @@ describe('catchUpFromEeprom on hand-made logs', () => {
 
   it('an empty log: nothing to do when the boards agree, a clear failure when they do not', () => {
     const anchor: CatchUpAnchor = { board: start, recentFields: [], lastAt: 0 };
-    expect(catchUpFromEeprom(anchor, [], start)).toEqual({ ok: true, value: { fields: [], how: 'shortest', matched: 0 } });
+    expect(catchUpFromEeprom(anchor, [], start)).toEqual({ ok: true, value: { fields: [], presses: [], boards: [], how: 'shortest', matched: 0 } });
     const r = catchUpFromEeprom(anchor, parseEeprom([0x6b]), afterE4);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toMatch(/no field updates/);

@@ -7,6 +7,7 @@ import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.t
 import { standardStartBoard } from '../../daemon/simulation/emulator/tabletop.ts';
 import type { PhysicalAction } from '../../daemon/simulation/emulator/physical.ts';
 import { BoardSession, type BoardSessionOptions, type SessionEvent } from '../../daemon/board/session.ts';
+import { clockEvent } from '../../daemon/board/clock-sides.ts';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import { serialTransportFactory } from '../../daemon/transport/serial-transport.ts';
 import { LONG_GAME, gameActions } from './catchup-helpers.ts';
@@ -68,18 +69,27 @@ function rig(opts: Partial<BoardSessionOptions> = {}, setUp?: PieceCode[]): Rig 
   return { timers, emulator, port, session, events, board };
 }
 
-/** Plays actions at their times on the session's clock, letting the session read as it goes. */
-async function perform(r: Rig, actions: readonly PhysicalAction[]): Promise<void> {
+/**
+ * Plays actions at their times on the session's clock, letting the session read as it goes.
+ * Returns the clock's reading (white, black ms as the face shows them) right after each press.
+ */
+async function perform(r: Rig, actions: readonly PhysicalAction[]): Promise<{ whiteMs: number; blackMs: number }[]> {
+  const readings: { whiteMs: number; blackMs: number }[] = [];
   for (const a of actions) {
     const wait = a.at - r.timers.now();
     if (wait > 0) await r.timers.advance(wait, 250);
     r.emulator.act({ ...a, at: r.timers.now() } as PhysicalAction);
+    if (a.kind === 'press') {
+      const c = clockEvent(r.emulator.clockTimes(), 'left', 0)!;
+      readings.push({ whiteMs: c.whiteMs, blackMs: c.blackMs });
+    }
   }
   await r.timers.advance(50);
+  return readings;
 }
 
-async function play(r: Rig, pos: Chess, sans: readonly string[], stepMs = 300): Promise<void> {
-  await perform(r, gameActions(pos, sans, r.timers.now() + 1_000, { press: true, stepMs }).actions);
+async function play(r: Rig, pos: Chess, sans: readonly string[], stepMs = 300): Promise<{ whiteMs: number; blackMs: number }[]> {
+  return perform(r, gameActions(pos, sans, r.timers.now() + 1_000, { press: true, stepMs }).actions);
 }
 
 /** The link to the board goes (its device node with it) while the board keeps its power and logs on. */
@@ -120,7 +130,7 @@ function withoutLog(bytes: Uint8Array, kept?: number[]): Uint8Array {
 }
 
 describe('BoardSession catch-up from the EEPROM log', () => {
-  it('recovers 22 plies played while the board was unplugged: the engine ends with exactly the game', async () => {
+  it('recovers 22 plies played while the link was down, with the clock times the log holds: the engine ends with exactly the game', async () => {
     const r = rig();
     r.session.start();
     await settle();
@@ -135,7 +145,7 @@ describe('BoardSession catch-up from the EEPROM log', () => {
     await unplug(r);
     expect(r.session.state).not.toBe('live');
     const before = r.board().length;
-    await play(r, pos, LONG_GAME.slice(8, 30));
+    const pressed = await play(r, pos, LONG_GAME.slice(8, 30));
     expect(r.board().length).toBe(before); // the session saw nothing of them
     const opens = r.port.opens;
     await plugBack(r, 3_000);
@@ -156,13 +166,19 @@ describe('BoardSession catch-up from the EEPROM log', () => {
     const n = report?.type === 'catch-up' ? report.fields : 0;
     expect(n).toBeGreaterThanOrEqual(22 * 2);
 
-    // After the loss: n caught-up field events, then the connection and the held dump.
+    // After the loss: n caught-up field events and the 22 presses' clock readings, then the
+    // connection and the held dump.
     const b = r.board();
     const lost = b.findIndex((e) => e.type === 'connection' && !e.connected);
-    const caught = b.slice(lost + 1, lost + 1 + n);
-    expect(caught.every((e) => e.type === 'field')).toBe(true);
-    expect(b[lost + 1 + n]).toMatchObject({ type: 'connection', connected: true });
-    const dump = b[lost + 2 + n]!;
+    const back = b.findIndex((e, i) => i > lost && e.type === 'connection' && e.connected);
+    const caught = b.slice(lost + 1, back);
+    expect(caught.filter((e) => e.type === 'field')).toHaveLength(n);
+    expect(caught.every((e) => e.type === 'field' || e.type === 'clock')).toBe(true);
+    // Every press's reading is the clock's own at that press (the log's halted times), not an estimate.
+    const readings = caught.flatMap((e) => (e.type === 'clock' ? [{ whiteMs: e.whiteMs, blackMs: e.blackMs }] : []));
+    expect(readings).toEqual(pressed);
+    expect(pressed).toHaveLength(22);
+    const dump = b[back + 1]!;
     expect(dump.type).toBe('dump');
     const times = [anchor.lastAt, ...caught.map((e) => e.at), dump.at];
     for (let i = 1; i < times.length; i++) expect(times[i]!).toBeGreaterThan(times[i - 1]!);

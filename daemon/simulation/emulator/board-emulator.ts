@@ -2,7 +2,7 @@ import type { Color } from 'chessops';
 import { encodeBusReply, serialToBusAddress } from '../../../protocols/dgt/bus.ts';
 import type { BusCommandType, BusReply } from '../../../protocols/dgt/bus.ts';
 import { clockAck, clockCommandId } from '../../../protocols/dgt/clock.ts';
-import type { ClockCommand } from '../../../protocols/dgt/clock.ts';
+import type { ClockCommand, ClockTimesMessage } from '../../../protocols/dgt/clock.ts';
 import type { HostCommand, SimpleCommandType } from '../../../protocols/dgt/commands.ts';
 import { parseEeprom } from '../../../protocols/dgt/eeprom.ts';
 import { HostStreamDecoder } from '../../../protocols/dgt/host-stream.ts';
@@ -157,6 +157,11 @@ export class BoardEmulator {
 
   clockDisplay(): ClockDisplay {
     return this.clock.display;
+  }
+
+  /** What the clock shows now, as SEND_CLK would report it (whole seconds, sides not colours). */
+  clockTimes(): ClockTimesMessage {
+    return clockTimesMessage(this.clock.face(this.now));
   }
 
   get beepMs(): number {

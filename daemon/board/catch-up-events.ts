@@ -1,0 +1,55 @@
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import type { CaughtUp } from '../../protocols/dgt/ee-catchup.ts';
+import type { ClockEvent, ClockSide } from './clock-sides.ts';
+
+/**
+ * The board events of an EEPROM catch-up, in the order the board lived them: each missed field
+ * change at its time (`times`, from spreadCatchUpTimes), and between them the whole boards a
+ * power-up listed (as dumps) and the lever presses the log recorded (as clock readings).
+ *
+ * A press's reading is the log's own: the halted side's time as the clock showed it at the press,
+ * and the other side's time as its own last logged press left it (a halted clock keeps its time).
+ * When the log does not tell the other side's time (it has not pressed since the log began), the
+ * host's last reading of it is used (`lastClock`: its clock has been halted since); without one
+ * the press is left out rather than given a time nobody saw. Boards and presses sit evenly between
+ * the changes around them, strictly inside (lastAt, dumpAt).
+ */
+export function caughtUpEvents(
+  caught: Pick<CaughtUp, 'fields' | 'presses' | 'boards'>,
+  times: readonly number[],
+  span: { lastAt: number; dumpAt: number },
+  whiteOnClock: ClockSide,
+  lastClock: ClockEvent | null,
+): BoardEvent[] {
+  const out: BoardEvent[] = [];
+  const n = caught.fields.length;
+  const known = { white: lastClock?.whiteMs ?? null, black: lastClock?.blackMs ?? null };
+  for (let i = 0; i <= n; i++) {
+    const boards = caught.boards.filter((b) => b.before === i);
+    const presses = caught.presses.filter((p) => p.before === i);
+    const from = i === 0 ? Math.min(span.lastAt, times[0] ?? span.dumpAt) : times[i - 1]!;
+    const to = i === n ? Math.max(span.dumpAt, from) : times[i]!;
+    const k = boards.length + presses.length;
+    let j = 0;
+    const at = (): number => from + ((to - from) * ++j) / (k + 1);
+    for (const b of boards) out.push({ type: 'dump', at: at(), board: b.board.slice() });
+    for (const p of presses) {
+      const t = at();
+      const by = p.side === whiteOnClock ? 'white' : 'black';
+      const other = by === 'white' ? 'black' : 'white';
+      known[by] = p.ms;
+      if (p.otherMs !== null) known[other] = p.otherMs;
+      const otherMs = known[other];
+      if (otherMs === null) continue;
+      const whiteMs = by === 'white' ? p.ms : otherMs;
+      const blackMs = by === 'white' ? otherMs : p.ms;
+      // The press of the host's last move may be logged after the last change it saw, though its
+      // reading reached the host live: not a second press.
+      if (i === 0 && lastClock?.running === other && (by === 'white' ? lastClock.whiteMs : lastClock.blackMs) === p.ms) continue;
+      out.push({ type: 'clock', at: t, whiteMs, blackMs, running: other, whiteFlag: false, blackFlag: false });
+    }
+    const f = caught.fields[i];
+    if (f) out.push({ type: 'field', at: times[i]!, field: f.field, piece: f.piece });
+  }
+  return out;
+}
