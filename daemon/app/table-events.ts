@@ -45,7 +45,7 @@ export function tableEventHandler(
         return;
       }
       case 'drift':
-        log.warn('board dump differs from tracked board (lost update)', { fields: se.fields });
+        log.warn('board dump differs from tracked board (lost update, or the board went idle): handshaking again', { fields: se.fields });
         return;
       case 'problem':
         log.warn(se.detail);

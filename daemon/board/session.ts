@@ -12,7 +12,15 @@ import { stateEvent } from './state-event.ts';
 import { HANDSHAKE_BYTES, REQUEST_DUMP_BYTES, clockCommandId, clockMessageBytes, newDecoder, type BoardMessage, type ClockCommand, type ClockAck, type DecoderStats } from './wire.ts';
 import type { DgtDecoder } from '../../protocols/dgt/index.ts';
 
-export type SessionState = 'idle' | 'connecting' | 'handshaking' | 'live' | 'retrying' | 'stopped';
+/**
+ * Where one board connection stands. 'idle': not started. 'live': the handshake is done and the
+ * board streams its changes. 'out-of-step': a periodic dump differed from the board the host holds
+ * (an update lost, or a board that went idle after a power blip and stopped streaming): the session
+ * is handshaking again on the same link and catching up from the board's log. 'silent': the board
+ * stopped reporting while its clock ran (a power blip leaves it idle): handshaking again likewise.
+ * Both end in 'live' again, or in 'retrying' when the board does not answer.
+ */
+export type SessionState = 'idle' | 'connecting' | 'handshaking' | 'live' | 'out-of-step' | 'silent' | 'retrying' | 'stopped';
 
 /** What one board connection reports. `at` is the session's monotonic ms (`Timers.now`). */
 export type SessionEvent =
@@ -48,6 +56,12 @@ export interface BoardSessionOptions {
   dumpIntervalMs?: number;
   /** How long to wait for the handshake's (or a periodic) board dump before giving the link up. Default 5 s. */
   handshakeTimeoutMs?: number;
+  /**
+   * A live board whose clock runs reports its time at least every second (UPDATE_NICE: whenever
+   * a shown second changes). Nothing at all for this long means it stopped streaming (a power
+   * blip leaves it IDLE with the link open): hand-shake again. 0 disables. Default 4 s.
+   */
+  silenceMs?: number;
   /** How long one clock command may wait for its ACK. Default 2.5 s (clocks usually answer in 1–2 s). */
   clockAckTimeoutMs?: number;
   /** Reconnection back-off: base · 2^attempt, capped. Defaults 500 ms and 30 s. */
@@ -118,6 +132,8 @@ interface Link {
   dumpTimer: unknown;
   /** Armed while a periodic dump is awaited: a link that stays open but answers nothing is dead. */
   answerTimer: unknown;
+  /** Armed while the board's clock runs: a board that says nothing for `silenceMs` went idle. */
+  silenceTimer: unknown;
   catchUp: PendingCatchUp | null;
 }
 
@@ -134,6 +150,7 @@ export class BoardSession {
   private readonly reconnectBaseMs: number;
   private readonly reconnectMaxMs: number;
   private readonly catchUpTimeoutMs: number;
+  private readonly silenceMs: number;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
 
   private currentState: SessionState = 'idle';
@@ -159,6 +176,7 @@ export class BoardSession {
     this.reconnectBaseMs = options.reconnectBaseMs ?? 500;
     this.reconnectMaxMs = options.reconnectMaxMs ?? 30_000;
     this.catchUpTimeoutMs = options.catchUpTimeoutMs ?? 3_000;
+    this.silenceMs = options.silenceMs ?? 4_000;
   }
 
   get state(): SessionState {
@@ -256,7 +274,7 @@ export class BoardSession {
       await transport.close().catch(() => undefined);
       return;
     }
-    const link: Link = { transport, decoder: newDecoder(), live: false, handshakeTimer: null, dumpTimer: null, answerTimer: null, catchUp: null };
+    const link: Link = { transport, decoder: newDecoder(), live: false, handshakeTimer: null, dumpTimer: null, answerTimer: null, silenceTimer: null, catchUp: null };
     this.link = link;
     transport.on('data', (chunk) => this.onData(link, chunk));
     transport.on('close', (reason) => this.onLinkLost(link, reason ? `link closed: ${reason.message}` : 'link closed'));
@@ -273,6 +291,7 @@ export class BoardSession {
 
   private onData(link: Link, chunk: Uint8Array): void {
     if (this.link !== link) return;
+    if (link.silenceTimer !== null) this.watchSilence(link);
     if (link.catchUp && !link.catchUp.answering) this.watchForLog(link, link.catchUp, chunk);
     for (const { message, raw } of link.decoder.push(chunk)) {
       if (this.link !== link) return;
@@ -310,7 +329,14 @@ export class BoardSession {
           this.goLive(link, at);
         } else if (this.tracked) {
           const fields = differingFields(this.tracked, board);
-          if (fields.length > 0) this.emit({ type: 'drift', at, fields });
+          if (fields.length > 0) {
+            this.emit({ type: 'drift', at, fields });
+            // The host's board is no longer the board's: an update was lost, or the board went
+            // idle (a power blip) and the moves since were never sent. Live updates on again and
+            // the log read: the handshake dump differs from the stored board, so it is caught up.
+            this.rehandshake(link, 'out-of-step', `board dump differs from the host's board on ${fields.length} square(s)`);
+            return;
+          }
         }
         this.tracked = board.slice();
         this.emitBoard({ type: 'dump', at, board });
@@ -328,6 +354,9 @@ export class BoardSession {
         if (!link.live) return;
         const event = clockEvent(message, this.whiteOnClock, at);
         if (event) this.emitBoard(event);
+        // A running clock that has not fallen is reported every second: expect to hear from the board.
+        if (event?.running && !event.whiteFlag && !event.blackFlag) this.watchSilence(link);
+        else this.stopWatchingSilence(link);
         return;
       }
       case 'clock-ack': {
@@ -457,6 +486,43 @@ export class BoardSession {
     this.scheduleDump(link);
   }
 
+  /** (Re)arms the silence timer: the board must say something within `silenceMs`. */
+  private watchSilence(link: Link): void {
+    if (this.silenceMs <= 0) return;
+    if (link.silenceTimer !== null) this.timers.clearTimeout(link.silenceTimer);
+    link.silenceTimer = this.timers.setTimeout(() => {
+      link.silenceTimer = null;
+      this.rehandshake(link, 'silent', `the board said nothing for ${this.silenceMs} ms while its clock ran`);
+    }, this.silenceMs);
+  }
+
+  private stopWatchingSilence(link: Link): void {
+    if (link.silenceTimer !== null) this.timers.clearTimeout(link.silenceTimer);
+    link.silenceTimer = null;
+  }
+
+  /**
+   * The board, still on the line, is not (or no longer) streaming what the host holds: hand-shake
+   * again on the same link, as after a reconnect. The engine is told the board was lost; the
+   * handshake dump then goes through the catch-up (the log's moves, then the dump) and live again.
+   */
+  private rehandshake(link: Link, state: 'out-of-step' | 'silent', detail: string): void {
+    if (this.link !== link || !link.live) return;
+    link.live = false;
+    if (link.dumpTimer !== null) this.timers.clearTimeout(link.dumpTimer);
+    if (link.answerTimer !== null) this.timers.clearTimeout(link.answerTimer);
+    link.dumpTimer = null;
+    link.answerTimer = null;
+    this.stopWatchingSilence(link);
+    this.emitBoard({ type: 'connection', at: this.now(), connected: false });
+    this.setState(state, detail);
+    link.handshakeTimer = this.timers.setTimeout(() => {
+      link.handshakeTimer = null;
+      void this.abandon(link, `no board dump within ${this.handshakeTimeoutMs} ms of handshaking again`);
+    }, this.handshakeTimeoutMs);
+    void this.send(link, HANDSHAKE_BYTES);
+  }
+
   private scheduleDump(link: Link): void {
     if (this.dumpIntervalMs <= 0) return;
     link.dumpTimer = this.timers.setTimeout(() => {
@@ -504,10 +570,12 @@ export class BoardSession {
     if (link.handshakeTimer !== null) this.timers.clearTimeout(link.handshakeTimer);
     if (link.dumpTimer !== null) this.timers.clearTimeout(link.dumpTimer);
     if (link.answerTimer !== null) this.timers.clearTimeout(link.answerTimer);
+    if (link.silenceTimer !== null) this.timers.clearTimeout(link.silenceTimer);
     if (link.catchUp) this.timers.clearTimeout(link.catchUp.timer);
     link.handshakeTimer = null;
     link.dumpTimer = null;
     link.answerTimer = null;
+    link.silenceTimer = null;
     link.catchUp = null;
     link.live = false;
     if (this.link === link) this.link = null;

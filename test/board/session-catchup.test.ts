@@ -47,8 +47,8 @@ afterEach(async () => {
   for (const s of sessions.splice(0)) await s.stop();
 });
 
-function rig(opts: Partial<BoardSessionOptions> = {}, setUp?: PieceCode[]): Rig {
-  const emulator = new BoardEmulator({ serial: '31415', clock: { baseMs: 600_000, incrementMs: 0 }, ...(setUp ? { board: setUp } : {}) });
+function rig(opts: Partial<BoardSessionOptions> = {}, setUp?: PieceCode[], clock: { baseMs: number; incrementMs: number } | null = { baseMs: 600_000, incrementMs: 0 }): Rig {
+  const emulator = new BoardEmulator({ serial: '31415', clock, ...(setUp ? { board: setUp } : {}) });
   const timers = new ManualTimers();
   const port = new EmulatedMockPort(emulator, () => timers.now());
   timers.onAdvance = (now) => port.tick(now);
@@ -375,5 +375,58 @@ describe('BoardSession catch-up from the EEPROM log', () => {
     expect(r.session.state).toBe('live');
     expect(r.events.find((e) => e.type === 'catch-up')).toMatchObject({ outcome: 'failed', detail: expect.stringMatching(/square/) });
     expect(r.board().map((e) => e.type)).toEqual(['connection', 'dump']);
+  });
+
+  it('a power blip with the serial link kept open (board idle, clock running): silent within 4 s, hand-shaken again, the idle moves caught up with their clock times', async () => {
+    const r = rig();
+    r.session.start();
+    await settle();
+    await r.timers.advance(50);
+    const pos = Chess.default();
+    await play(r, pos, LONG_GAME.slice(0, 10));
+    r.emulator.act({ kind: 'power-off', at: r.timers.now() });
+    await r.timers.advance(800, 100);
+    r.emulator.act({ kind: 'power-on', at: r.timers.now() });
+    expect(r.emulator.mode).toBe('idle');
+    const blipAt = r.timers.now();
+    // The players play on; the board logs but, idle, sends nothing. Its clock goes quiet too.
+    const pressed = await play(r, pos, LONG_GAME.slice(10, 12), 300);
+    const silent = r.events.find((e) => e.type === 'state' && e.state === 'silent');
+    if (silent?.type !== 'state') throw new Error('the session never found the board silent');
+    expect(silent.at - blipAt).toBeLessThanOrEqual(4_000 + 1_000);
+    await r.timers.advance(3_000, 100);
+    expect(r.session.state).toBe('live');
+    expect(r.emulator.mode).toBe('update-nice');
+    await play(r, pos, LONG_GAME.slice(12, 20));
+    const game = reconstruct(r.board());
+    expect(game.sans).toEqual(LONG_GAME.slice(0, 20));
+    expect(game.incidents.filter((k) => k !== 'board-disconnected' && k !== 'board-resynchronised')).toEqual([]);
+    // The presses made while the board was idle reached the engine with the clock's own readings.
+    const clocks = r.board().filter((e) => e.type === 'clock');
+    for (const p of pressed) expect(clocks.some((c) => c.type === 'clock' && c.whiteMs === p.whiteMs && c.blackMs === p.blackMs)).toBe(true);
+  });
+
+  it('a power blip with the link kept open and no clock: the next periodic dump differs, the session is out of step and catches up', async () => {
+    const r = rig({ dumpIntervalMs: 10_000 }, undefined, null);
+    r.session.start();
+    await settle();
+    await r.timers.advance(50);
+    const pos = Chess.default();
+    await perform(r, gameActions(pos, LONG_GAME.slice(0, 6), r.timers.now() + 1_000).actions);
+    const blip = r.timers.now();
+    r.emulator.act({ kind: 'power-off', at: blip });
+    await r.timers.advance(500, 100);
+    r.emulator.act({ kind: 'power-on', at: r.timers.now() });
+    await perform(r, gameActions(pos, LONG_GAME.slice(6, 10), r.timers.now() + 500).actions);
+    await r.timers.advance(12_000, 250);
+    const outOfStep = r.events.find((e) => e.type === 'state' && e.state === 'out-of-step');
+    if (outOfStep?.type !== 'state') throw new Error('the session never went out of step');
+    // Within one dump period of the blip (and of the first idle move).
+    expect(outOfStep.at - blip).toBeLessThanOrEqual(10_000 + 10_000);
+    expect(r.session.state).toBe('live');
+    expect(r.events.find((e) => e.type === 'catch-up')).toMatchObject({ outcome: 'caught-up' });
+    await perform(r, gameActions(pos, LONG_GAME.slice(10, 14), r.timers.now() + 1_000).actions);
+    expect(reconstruct(r.board()).sans).toEqual(LONG_GAME.slice(0, 14));
+    expect(r.session.board).toEqual(r.emulator.board());
   });
 });

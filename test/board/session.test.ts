@@ -42,6 +42,15 @@ function rig(opts: Partial<BoardSessionOptions> = {}, emulator = new BoardEmulat
   };
 }
 
+function countSeq(haystack: readonly number[], needle: readonly number[]): number {
+  let n = 0;
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    n++;
+  }
+  return n;
+}
+
 async function started(r: Rig): Promise<void> {
   r.session.start();
   await settle();
@@ -149,7 +158,7 @@ describe('BoardSession over the mock binding with the board emulator', () => {
     expect(((await secondResult) as ClockCommandError).reason).toBe('timeout');
   });
 
-  it('asks for a full dump periodically and reports drift from lost updates', async () => {
+  it('asks for a full dump periodically; one that differs from the tracked board puts the session out of step and it hand-shakes again', async () => {
     const r = rig({ dumpIntervalMs: 30_000 });
     await started(r);
     const dumpsBefore = r.board().filter((e) => e.type === 'dump').length;
@@ -157,22 +166,31 @@ describe('BoardSession over the mock binding with the board emulator', () => {
     r.port.inject(encodeMessage({ type: 'field-update', field: 27, piece: PIECE.BQUEEN }));
     await r.timers.advance(100);
     expect(r.session.board?.[27]).toBe(PIECE.BQUEEN);
-    const sendBrdBefore = r.port.written.filter((b) => b === 0x42).length;
+    const handshakesBefore = countSeq(r.port.written, HANDSHAKE);
     await r.timers.advance(30_000, 1_000);
-    expect(r.port.written.filter((b) => b === 0x42).length).toBe(sendBrdBefore + 1);
-    const dumps = r.board().filter((e) => e.type === 'dump');
-    expect(dumps.length).toBe(dumpsBefore + 1);
     expect(r.events.find((e) => e.type === 'drift')).toMatchObject({ fields: [27] });
+    // Out of step: the differing dump is not passed on; live updates are turned on again and the
+    // handshake's dump is.
+    expect(countSeq(r.port.written, HANDSHAKE)).toBe(handshakesBefore + 1);
+    const states = r.events.flatMap((e) => (e.type === 'state' ? [e.state] : []));
+    expect(states).toEqual(['connecting', 'handshaking', 'live', 'out-of-step', 'live']);
+    expect(r.events.find((e) => e.type === 'state' && e.state === 'out-of-step')).toMatchObject({ detail: expect.stringMatching(/differs .* 1 square/) });
+    const b = r.board();
+    expect(b.slice(-3).map((e) => e.type)).toEqual(['connection', 'connection', 'dump']);
+    expect(b.filter((e) => e.type === 'dump').length).toBe(dumpsBefore + 1);
     expect(r.session.board).toEqual(r.emulator.board());
+    expect(r.session.state).toBe('live');
+    // In step again: the next periodic dump agrees and changes nothing.
     await r.timers.advance(30_000, 1_000);
     expect(r.board().filter((e) => e.type === 'dump').length).toBe(dumpsBefore + 2);
+    expect(r.session.state).toBe('live');
   });
 
   it('gives up a link that stays open but stops answering the periodic dump', async () => {
     const r = rig({ dumpIntervalMs: 10_000, handshakeTimeoutMs: 2_000, reconnectBaseMs: 500 });
     await started(r);
     // The board goes silent (Bluetooth out of range) while the port stays open.
-    r.emulator.act({ kind: 'unplug', at: r.timers.now() });
+    r.emulator.act({ kind: 'link-down', at: r.timers.now() });
     await r.timers.advance(11_000, 500);
     expect(r.session.state).toBe('live');
     await r.timers.advance(1_500, 100);
@@ -186,7 +204,7 @@ describe('BoardSession over the mock binding with the board emulator', () => {
         .map((e) => (e.type === 'connection' ? e.connected : null)),
     ).toEqual([true, false]);
     // A retry may already be waiting for its handshake dump: allow it to time out once.
-    r.emulator.act({ kind: 'plug', at: r.timers.now() });
+    r.emulator.act({ kind: 'link-up', at: r.timers.now() });
     await r.timers.advance(4_000, 100);
     expect(r.session.state).toBe('live');
     const events = r.board();
