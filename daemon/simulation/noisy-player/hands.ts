@@ -77,6 +77,13 @@ export class Hands {
     return this;
   }
 
+  /** The board goes away or comes back (see PhysicalAction: a USB pull, a dropped link, a power blip). */
+  outage(kind: 'unplug' | 'plug' | 'link-down' | 'link-up' | 'power-off' | 'power-on', gapMs = 0): this {
+    this.wait(gapMs);
+    this.push({ kind, at: this.t });
+    return this;
+  }
+
   plug(gapMs = 0): this {
     this.wait(gapMs);
     this.push({ kind: 'plug', at: this.t });

@@ -75,6 +75,8 @@ export interface NoisyScript {
   actions: PhysicalAction[];
   arbiter: ScriptedArbiterCommand[];
   expected: ExpectedOutcome;
+  /** The planned outage as played: the ply it began at and the plies played meanwhile (absent: none played). */
+  outage?: { fromPly: number; plies: number };
 }
 
 export interface NoisyOptions {
@@ -84,6 +86,21 @@ export interface NoisyOptions {
   clock?: TimeControl | null;
   /** Force the board turned round; default: only the 'reversed' model and 20% of 'mixed' games. */
   reversed?: boolean;
+  /** One planned outage of the board (the outage-table harness); the model's own cable pulls are then left out. */
+  outage?: OutagePlan;
+}
+
+/**
+ * The board goes away after `afterPly` plies while `plies` moves are played, then comes back.
+ * 'power': its USB cable is pulled (the board is off: it logs nothing meanwhile); 'link': its link
+ * drops while it keeps its power (it logs everything). `pieceInHand`: the next player has already
+ * lifted a piece when it comes back, so the first dump is taken with that piece in the hand.
+ */
+export interface OutagePlan {
+  afterPly: number;
+  plies: number;
+  kind: 'power' | 'link';
+  pieceInHand: boolean;
 }
 
 const TIME_CONTROLS: readonly TimeControl[] = [
@@ -114,7 +131,7 @@ export function playNoisy(game: SourceGame, opts: NoisyOptions): NoisyScript {
   const board = physicalBoard(pos, reversed);
   const h = new Hands(rng, reversed, { board, clock });
   h.fast = model === 'blitz';
-  const w = new Writer(h, pos, clock !== null, model);
+  const w = new Writer(h, pos, clock !== null, model, opts.outage ?? null);
   // The player not to move starts the opponent's clock; in some mixed games nobody does, and the
   // first move's press starts it.
   if (clock && !(model === 'mixed' && rng.chance(0.3))) h.press(opposite(pos.turn), rng.int(500, 3000));
@@ -129,6 +146,7 @@ export function playNoisy(game: SourceGame, opts: NoisyOptions): NoisyScript {
     actions: h.actions,
     arbiter: w.arbiter,
     expected: { startFen: game.startFen, sans: w.sans, incidents: w.incidents, takebacks: w.takebacks },
+    ...(w.outagePlayed ? { outage: w.outagePlayed } : {}),
   };
 }
 
@@ -168,11 +186,15 @@ class Writer {
   /** Illegal-move family count per player (7.5.1–7.5.4 share one): at most one each, since 7.5.5 ends the game at two. */
   private readonly illegal = { white: 0, black: 0 };
 
+  /** The planned outage as it was played. */
+  outagePlayed: { fromPly: number; plies: number } | null = null;
+
   constructor(
     private readonly h: Hands,
     private readonly pos: Chess,
     private readonly clock: boolean,
     private readonly model: NoiseModel,
+    private readonly outage: OutagePlan | null = null,
   ) {
     this.start = pos.clone();
   }
@@ -180,7 +202,12 @@ class Writer {
   run(moves: NormalMove[]): void {
     this.queue = moves.slice();
     while (this.queue.length > 0) {
-      if (this.strikes('disconnect')) {
+      if (this.outage && this.outagePlayed === null && this.ply >= this.outage.afterPly) {
+        this.flushLatePress();
+        this.plannedOutage(this.outage);
+        continue;
+      }
+      if (!this.outage && this.strikes('disconnect')) {
         this.flushLatePress();
         if (this.disconnected()) continue;
       }
@@ -488,6 +515,44 @@ class Writer {
     this.pos.epSquare = fresh.epSquare;
     this.pos.halfmoves = fresh.halfmoves;
     this.pos.fullmoves = fresh.fullmoves;
+  }
+
+  /**
+   * The planned outage: the board goes (cable pulled or link lost), the next moves are played
+   * cleanly with their presses, and it comes back, with the next mover's first piece already in
+   * the hand when `pieceInHand`.
+   */
+  private plannedOutage(o: OutagePlan): void {
+    const h = this.h;
+    const n = Math.max(0, Math.min(o.plies, this.queue.length - (o.pieceInHand ? 1 : 0)));
+    const ply = this.ply;
+    this.outagePlayed = { fromPly: ply, plies: n };
+    h.wait(h.rng.int(200, 2000));
+    h.outage(o.kind === 'power' ? 'unplug' : 'link-down');
+    this.incidents.push({ kind: 'board-disconnected', ply });
+    for (let i = 0; i < n; i++) {
+      const move = this.queue.shift()!;
+      const by = this.pos.turn;
+      const shape = shapeOf(this.pos, move);
+      h.wait(h.think());
+      performMove(h, shape, 'clean');
+      this.commit(move, shape);
+      if (this.clock) h.press(by, h.rng.int(150, 900));
+    }
+    const back = o.kind === 'power' ? 'plug' : 'link-up';
+    if (n > 1) this.incidents.push({ kind: 'missed-moves', ply });
+    this.incidents.push({ kind: 'board-resynchronised', ply: this.ply });
+    if (!o.pieceInHand || this.queue.length === 0) {
+      h.wait(h.rng.int(500, 3000));
+      h.outage(back);
+      return;
+    }
+    // The next move begins before the board is back: it returns just after that move's first lift.
+    const mark = h.actions.length;
+    this.move(this.queue.shift()!, this.queue.length === 0);
+    const lift = h.actions.findIndex((a, i) => i >= mark && a.kind === 'lift');
+    const at = lift >= 0 ? h.actions[lift]!.at : h.t;
+    h.actions.splice(lift >= 0 ? lift + 1 : h.actions.length, 0, { kind: back, at });
   }
 
   /**

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { outageCells, runOutageCell, type CellFigures } from './outages.ts';
+
+// The outage table (`npm run bench -- outages`, docs/reconstruction.md) in small: two games per
+// cell through the emulated board, the real session and the engine. What the board side
+// guarantees is asserted for every cell: the session is live again at the end, on the board that
+// stands on the table. A dropped link leaves the board's log complete: those games come out
+// exact, every later move kept, every missed move's clock reading one the clock really showed,
+// and no incident against a player. A USB pull loses the log of the moves made meanwhile: how
+// far the engine bridges that is the table's business, not asserted here.
+const GAMES = 2;
+
+describe('outage table, small', () => {
+  for (const cell of outageCells()) {
+    const name = `${cell.kind === 'power' ? 'USB pulled' : 'link lost'} for ${cell.plies} plies${cell.pieceInHand ? ', piece in hand at the return' : ''}`;
+    it(name, async () => {
+      const r: CellFigures = await runOutageCell(cell, GAMES);
+      expect(r.games).toBe(GAMES);
+      expect(r.following, 'sessions live on the table board at the end').toBe(GAMES);
+      if (cell.kind === 'link') {
+        expect(r.exactPct, r.examples.join('\n')).toBe(100);
+        expect(r.keptPct).toBe(100);
+        expect(r.falseIncidents).toBe(0);
+        // Every move made while the link was down has its reading, the clock's own at its press.
+        expect(r.clockReadings).toBe(r.missedWithClock);
+        expect(r.clockWrong).toBe(0);
+      }
+    });
+  }
+});

@@ -1,0 +1,221 @@
+import { GameEngine } from '../../daemon/reconstruction/engine.ts';
+import type { GameEvent, Incident } from '../../daemon/reconstruction/game-events.ts';
+import type { SourceGame } from '../../daemon/simulation/games/game.ts';
+import { Prng } from '../../daemon/simulation/games/prng.ts';
+import { playNoisy, type NoisyScript, type OutagePlan } from '../../daemon/simulation/noisy-player/player.ts';
+import { STANDARD_2018, STANDARD_FEN, matrixRandomGame } from './harness.ts';
+import { playThroughSession } from './outage-rig.ts';
+
+/**
+ * The outage table: games of the reconstruction matrix, under its noise ('mixed'), played on the
+ * emulated board and read by the real session into a fresh engine, with one outage of the board
+ * in each: a USB pull (power lost: the board's log holds nothing of the moves made meanwhile) or
+ * a dropped link (the board stays powered and logs everything), of 1–8 plies, coming back with or
+ * without a piece in the next player's hand. Run in full by `npm run bench -- outages`
+ * (test/bench/outages.bench.ts); a few games per cell run in the unit suite (outages.test.ts).
+ */
+
+export const OUTAGE_KINDS = ['power', 'link'] as const;
+export const OUTAGE_PLIES = [1, 2, 3, 4, 6, 8] as const;
+
+export interface OutageCell {
+  kind: OutagePlan['kind'];
+  plies: number;
+  pieceInHand: boolean;
+}
+
+export function outageCells(): OutageCell[] {
+  return OUTAGE_KINDS.flatMap((kind) => OUTAGE_PLIES.flatMap((plies) => [false, true].map((pieceInHand) => ({ kind, plies, pieceInHand }))));
+}
+
+/** One game of a cell, as it came out. */
+export interface OutageGame {
+  gameId: string;
+  seed: number;
+  /** The engine's moves equal the intended game, every ply. */
+  exact: boolean;
+  /** Intended plies after the outage, and how many of them the record holds (in order). */
+  after: number;
+  kept: number;
+  /** The engine marked a jump as having more than one explanation. */
+  ambiguous: boolean;
+  /** Incidents against a player that the script did not inject. */
+  falseIncidents: number;
+  /** Clock readings of the moves made during the outage, and how many of them the clock never showed. */
+  clockReadings: number;
+  clockWrong: number;
+  /** Moves made during the outage in a game with a clock (each could have its reading). */
+  missedWithClock: number;
+  /** The session ended live, holding the board that stood on the table. */
+  followsBoard: boolean;
+  problem?: string;
+}
+
+export interface CellFigures {
+  cell: OutageCell;
+  games: number;
+  exactPct: number;
+  keptPct: number;
+  ambiguous: number;
+  falseIncidents: number;
+  clockWrong: number;
+  clockReadings: number;
+  missedWithClock: number;
+  /** Games whose session ended live on the table's real board. */
+  following: number;
+  /** A few games that were not exact, for a look. */
+  examples: string[];
+}
+
+/** Moves kept before the outage and after it: at least this many after, at most this many before. */
+const AFTER_PLIES = 24;
+const MAX_BEFORE = 30;
+const MIN_BEFORE = 2;
+
+/**
+ * The script of game `seed` of a cell: a matrix game cut to the outage plus 24 plies, the outage
+ * after 2–30 plies (drawn from the seed).
+ */
+export function outageScript(cell: OutageCell, seed: number): { game: SourceGame; script: NoisyScript } | null {
+  const full = matrixRandomGame(seed);
+  if (full.chess960) return null;
+  const rng = new Prng(seed * 7919 + cell.plies * 31 + (cell.kind === 'power' ? 1 : 2) + (cell.pieceInHand ? 4 : 0));
+  const room = full.moves.length - cell.plies - 4;
+  if (room < MIN_BEFORE) return null;
+  const afterPly = rng.int(MIN_BEFORE, Math.min(MAX_BEFORE, room));
+  const n = Math.min(full.moves.length, afterPly + cell.plies + AFTER_PLIES);
+  const game: SourceGame = { ...full, moves: full.moves.slice(0, n), sans: full.sans.slice(0, n) };
+  const script = playNoisy(game, { model: 'mixed', seed, reversed: false, outage: { afterPly, plies: cell.plies, kind: cell.kind, pieceInHand: cell.pieceInHand } });
+  return script.outage ? { game, script } : null;
+}
+
+/** Plays one game of a cell through emulator, session and engine, and measures it. */
+export async function runOutageGame(cell: OutageCell, seed: number): Promise<OutageGame | null> {
+  const made = outageScript(cell, seed);
+  if (!made) return null;
+  const { game, script } = made;
+  const run = await playThroughSession(script);
+  const start = script.expected.startFen !== STANDARD_FEN ? { start: { fen: script.expected.startFen } } : {};
+  const engine = new GameEngine({ rules: STANDARD_2018, chess960: false, ...start });
+  const out: GameEvent[] = [];
+  const commands = script.arbiter.slice();
+  for (const ev of run.events) {
+    while (commands.length > 0 && commands[0]!.at < ev.at) out.push(...engine.arbiter(commands.shift()!));
+    out.push(...engine.push(ev));
+  }
+  for (const c of commands) out.push(...engine.arbiter(c));
+  const snap = engine.snapshot();
+  const got = snap.moves.map((m) => m.san);
+  const want = script.expected.sans;
+  const { fromPly, plies } = script.outage!;
+  const laterWant = want.slice(fromPly + plies);
+  const kept = commonSubsequence(laterWant, got.slice(fromPly));
+  const clock = clockCheck(snap.moves, run.presses, script);
+  return {
+    gameId: game.id,
+    seed,
+    exact: got.length === want.length && got.every((s, i) => s === want[i]),
+    after: laterWant.length,
+    kept,
+    ambiguous: snap.incidents.some((i) => /ambig/i.test(i.kind)) || out.some((e) => /ambig/i.test(e.type)),
+    falseIncidents: falseIncidents(snap.incidents, script),
+    clockReadings: clock.readings,
+    clockWrong: clock.wrong,
+    missedWithClock: clock.missed,
+    followsBoard: run.finalState === 'live' && run.sessionBoard !== null && run.sessionBoard.every((p, i) => p === run.tableBoard[i]),
+    ...(got.length !== want.length || got.some((s, i) => s !== want[i]) ? { problem: firstDifference(want, got) } : {}),
+  };
+}
+
+/** Incidents against a player the script did not inject (counted per kind and player). */
+function falseIncidents(incidents: readonly Incident[], script: NoisyScript): number {
+  const expected = new Map<string, number>();
+  for (const i of script.expected.incidents) if (i.by) expected.set(`${i.kind}/${i.by}`, (expected.get(`${i.kind}/${i.by}`) ?? 0) + 1);
+  let n = 0;
+  for (const i of incidents) {
+    if (!('by' in i)) continue;
+    const key = `${i.kind}/${i.by}`;
+    const left = expected.get(key) ?? 0;
+    if (left > 0) expected.set(key, left - 1);
+    else n++;
+  }
+  return n;
+}
+
+/**
+ * The clock readings of the moves made during the outage (the ones caught up, or found by the
+ * engine): each must be a reading the clock really showed at a press (the emulator's, taken at
+ * every press of the script); an estimate would not be one. Moves without a reading are not counted.
+ */
+function clockCheck(moves: readonly { clockAfter?: { whiteMs: number; blackMs: number } }[], presses: readonly { whiteMs: number; blackMs: number }[], script: NoisyScript): { readings: number; wrong: number; missed: number } {
+  if (!script.clock || !script.outage) return { readings: 0, wrong: 0, missed: 0 };
+  const shown = new Set(presses.map((p) => `${p.whiteMs}/${p.blackMs}`));
+  const { fromPly, plies } = script.outage;
+  let readings = 0;
+  let wrong = 0;
+  for (const m of moves.slice(fromPly, fromPly + plies)) {
+    if (!m.clockAfter) continue;
+    readings++;
+    if (!shown.has(`${m.clockAfter.whiteMs}/${m.clockAfter.blackMs}`)) wrong++;
+  }
+  return { readings, wrong, missed: plies };
+}
+
+/** Length of the longest common subsequence: the later moves the record holds, in order. */
+function commonSubsequence(a: readonly string[], b: readonly string[]): number {
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = new Array<number>(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j++) cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, cur[j - 1]!);
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+function firstDifference(want: readonly string[], got: readonly string[]): string {
+  let i = 0;
+  while (i < want.length && want[i] === got[i]) i++;
+  return `differs at ply ${i + 1}: want ${want.slice(i, i + 3).join(' ') || '(end)'}, got ${got.slice(i, i + 3).join(' ') || '(end)'} (${got.length}/${want.length} plies)`;
+}
+
+/** Plays `games` games of a cell (seeds from `firstSeed`; seeds that give no game are skipped). */
+export async function runOutageCell(cell: OutageCell, games: number, firstSeed = 1): Promise<CellFigures> {
+  const results: OutageGame[] = [];
+  for (let seed = firstSeed; results.length < games && seed < firstSeed + games * 4; seed++) {
+    const r = await runOutageGame(cell, seed);
+    if (r) results.push(r);
+  }
+  const after = results.reduce((n, r) => n + r.after, 0);
+  const kept = results.reduce((n, r) => n + r.kept, 0);
+  return {
+    cell,
+    games: results.length,
+    exactPct: results.length ? (100 * results.filter((r) => r.exact).length) / results.length : 0,
+    keptPct: after ? (100 * kept) / after : 100,
+    ambiguous: results.filter((r) => r.ambiguous).length,
+    falseIncidents: results.reduce((n, r) => n + r.falseIncidents, 0),
+    clockReadings: results.reduce((n, r) => n + r.clockReadings, 0),
+    clockWrong: results.reduce((n, r) => n + r.clockWrong, 0),
+    missedWithClock: results.reduce((n, r) => n + r.missedWithClock, 0),
+    following: results.filter((r) => r.followsBoard).length,
+    examples: results
+      .filter((r) => r.problem)
+      .slice(0, 3)
+      .map((r) => `${r.gameId} seed ${r.seed}: ${r.problem}`),
+  };
+}
+
+/** The table as Markdown: one row per cell. */
+export function outageTable(rows: readonly CellFigures[]): string {
+  const lines = [
+    '| outage | plies | piece in hand | games | exact | later moves kept | flagged ambiguous | false incidents | clock readings off |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    const kind = r.cell.kind === 'power' ? 'power lost (USB pulled)' : 'link lost (board powered)';
+    lines.push(
+      `| ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.keptPct.toFixed(1)}% | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
+    );
+  }
+  return lines.join('\n');
+}
