@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger.ts';
-import { demoGame, resumePoint, type GameSource } from '../runtime/demo-games.ts';
+import { demoGame, type GameSource } from '../runtime/demo-games.ts';
+import { resumeAt } from '../runtime/demo-resume.ts';
 import { EmulatedTable } from '../runtime/emulated-table.ts';
 import type { TableTrack } from '../runtime/hall-router.ts';
 import type { MemoryLiveSource } from '../runtime/memory-live-source.ts';
@@ -12,8 +13,8 @@ import type { HallBoard } from './hall-boards.ts';
 /**
  * Plugs an emulated board in for every emulated table (the emulator binding; the real serial
  * transport, codec and session read it). An in-process board dies with the daemon, so each one
- * resumes its script where the store says its game stands (a finished game: the next one), and a
- * restart neither replays nor skips moves.
+ * resumes its script where the store says its game stands, on the very board the host last saw
+ * (a finished game: the next one), and a restart neither replays nor skips moves.
  */
 export function plugEmulatedBoards(
   boards: readonly HallBoard[],
@@ -35,7 +36,7 @@ export function plugEmulatedBoards(
       ? undefined
       : current.status === 'finished'
         ? { gameIndex: track.games.length, atMs: 0 }
-        : { gameIndex: track.games.length - 1, atMs: resumePoint(script(b.number, track.games.length - 1), current.ply) };
+        : { gameIndex: track.games.length - 1, atMs: resumeAt(script(b.number, track.games.length - 1), track, current.ply) };
     const device = new EmulatedTable({ serial: b.board.slice('emulated:'.length), nextGame: (k) => script(b.number, k), ...(resume ? { resume } : {}) });
     const start = performance.now();
     const path = `/boardcast-emulated/${process.pid}/table${b.number}`;
