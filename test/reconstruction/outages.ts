@@ -147,7 +147,11 @@ function falseIncidents(incidents: readonly Incident[], script: NoisyScript): nu
  * engine): each must be a reading the clock really showed at a press (the emulator's, taken at
  * every press of the script); an estimate would not be one. Moves without a reading are not counted.
  */
-function clockCheck(moves: readonly { clockAfter?: { whiteMs: number; blackMs: number } }[], presses: readonly { whiteMs: number; blackMs: number }[], script: NoisyScript): { readings: number; wrong: number; missed: number } {
+function clockCheck(
+  moves: readonly { clockAfter?: { whiteMs: number; blackMs: number } }[],
+  presses: readonly { whiteMs: number; blackMs: number }[],
+  script: NoisyScript,
+): { readings: number; wrong: number; missed: number } {
   if (!script.clock || !script.outage) return { readings: 0, wrong: 0, missed: 0 };
   const shown = new Set(presses.map((p) => `${p.whiteMs}/${p.blackMs}`));
   const { fromPly, plies } = script.outage;
@@ -207,10 +211,7 @@ export async function runOutageCell(cell: OutageCell, games: number, firstSeed =
 
 /** The table as Markdown: one row per cell. */
 export function outageTable(rows: readonly CellFigures[]): string {
-  const lines = [
-    '| outage | plies | piece in hand | games | exact | later moves kept | flagged ambiguous | false incidents | clock readings off |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
-  ];
+  const lines = ['| outage | plies | piece in hand | games | exact | later moves kept | flagged ambiguous | false incidents | clock readings off |', '|---|---:|---|---:|---:|---:|---:|---:|---:|'];
   for (const r of rows) {
     const kind = r.cell.kind === 'power' ? 'power lost (USB pulled)' : 'link lost (board powered)';
     lines.push(

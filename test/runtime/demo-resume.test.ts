@@ -50,7 +50,7 @@ function hostAfter(script: TableGame, k: number): { board: PieceCode[]; recentFi
 
 describe('an emulated table resumed after a daemon restart', () => {
   it("stands on the very board the host last saw, mid-move or not (under 'mixed' noise), where the last move's time often does not", () => {
-    const tc = { baseSeconds: 5400, incrementSeconds: 30 };
+    const tc = { baseSeconds: 5400, incrementSeconds: 30, movesToSecondPeriod: null, secondPeriodSeconds: null };
     let behind = 0;
     let tries = 0;
     for (let table = 1; table <= 4; table++) {
