@@ -1,10 +1,13 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { outageCells, outageTable, runOutageCell, type CellFigures } from '../reconstruction/outages.ts';
 
 // `npm run bench -- outages`: the outage table of docs/reconstruction.md. Every cell plays
 // OUTAGE_GAMES games (default 200) of the matrix's random games under its 'mixed' noise through
 // the emulated board, the real BoardSession (with its EEPROM catch-up) and a fresh engine, in
-// virtual time. One core; about two minutes for the full table.
+// virtual time, on one core (under a minute on the reference machine). With OUTAGE_WRITE=1 the
+// table replaces the one between the outages markers in docs/reconstruction.md.
 export default async function outages(): Promise<void> {
   const games = Number(process.env.OUTAGE_GAMES ?? 200);
   const started = performance.now();
@@ -17,6 +20,20 @@ export default async function outages(): Promise<void> {
     for (const e of r.examples) console.log(`  e.g. ${e}`);
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`\nCommand: \`npm run bench -- outages\` — ${rows.reduce((n, r) => n + r.games, 0)} games in ${seconds.toFixed(0)} s (one core of ${availableParallelism()}).\n`);
-  console.log(outageTable(rows));
+  const table = [
+    `Command: \`${process.env.OUTAGE_GAMES ? `OUTAGE_GAMES=${games} ` : ''}npm run bench -- outages\` — ${rows.reduce((n, r) => n + r.games, 0)} games in ${seconds.toFixed(0)} s (one core of ${availableParallelism()}).`,
+    '',
+    outageTable(rows),
+  ].join('\n');
+  console.log(`\n${table}`);
+  if (process.env.OUTAGE_WRITE === '1') {
+    const doc = fileURLToPath(new URL('../../docs/reconstruction.md', import.meta.url));
+    const begin = '<!-- outages:begin -->';
+    const end = '<!-- outages:end -->';
+    let text = readFileSync(doc, 'utf8');
+    if (!text.includes(begin)) text += `\n${begin}\n${end}\n`;
+    text = text.slice(0, text.indexOf(begin) + begin.length) + '\n' + table + '\n' + text.slice(text.indexOf(end));
+    writeFileSync(doc, text);
+    console.log(`written to ${doc}`);
+  }
 }
