@@ -21,6 +21,11 @@ export type BoardEvent =
       running: Color | null;
       whiteFlag: boolean;
       blackFlag: boolean;
+      /**
+       * Read from the board's log of lever presses (an EEPROM catch-up): the clock as it stood at
+       * the press itself, although it arrives later.
+       */
+      logged?: true;
     }
   /** The board link went away or came back (the session re-dumps after a reconnect). */
   | { type: 'connection'; at: number; connected: boolean };

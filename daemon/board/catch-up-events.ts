@@ -46,7 +46,7 @@ export function caughtUpEvents(
       // The press of the host's last move may be logged after the last change it saw, though its
       // reading reached the host live: not a second press.
       if (i === 0 && lastClock?.running === other && (by === 'white' ? lastClock.whiteMs : lastClock.blackMs) === p.ms) continue;
-      out.push({ type: 'clock', at: t, whiteMs, blackMs, running: other, whiteFlag: false, blackFlag: false });
+      out.push({ type: 'clock', at: t, whiteMs, blackMs, running: other, whiteFlag: false, blackFlag: false, logged: true });
     }
     const f = caught.fields[i];
     if (f) out.push({ type: 'field', at: times[i]!, field: f.field, piece: f.piece });

@@ -1,7 +1,7 @@
 import type { Color, NormalMove } from 'chessops';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
-import { makeSan, makeSanAndPlay } from 'chessops/san';
+import { makeSanAndPlay } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, type PieceCode } from '../../protocols/dgt/squares.ts';
@@ -19,12 +19,14 @@ import type {
   RulesConfig,
   SquareDifference,
   Termination,
+  Uncertainty,
 } from './game-events.ts';
 import { illegalMoveRuling } from './laws.ts';
 import { fenOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash } from './observed-board.ts';
-import { findSequences, matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
+import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
+import { searchJump as searchSequences } from './jump-search.ts';
 
 /**
  * A piece that rested on a square at least this long (event time) before being moved on was
@@ -32,8 +34,26 @@ import { findSequences, matchMove, positionCodes, successorsOf, type Successor }
  * (dgt-protocol.md "Dynamics"), well under this.
  */
 const RELEASE_MS = 250;
-/** How many plies a jump (reconnect dump, burst) may hide. */
-const MAX_MISSED_PLIES = 3;
+/**
+ * How many plies a jump may hide when the board has settled: a reconnect or drift dump, a press,
+ * a piece put down while out of step. A burst in the middle of a hand's work (a piece may be in the
+ * hand) is searched only a few plies deep: deeper, a capture sequence "explains" any missing piece.
+ */
+const MAX_MISSED_PLIES = 8;
+const BURST_PLIES = 3;
+/**
+ * Nodes one jump search may look at: a search runs inside the event loop that serves every table,
+ * so a board nothing explains must fail fast (measured in `npm run bench -- engine`).
+ */
+const JUMP_BUDGET = 60_000;
+/** Sequences kept for the arbiter when several explain one jump. */
+const JUMP_ALTERNATIVES = 64;
+
+/** The SAN of `moves` played from `pos`. */
+function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
+  const probe = pos.clone();
+  return moves.map((m) => makeSanAndPlay(probe, m));
+}
 
 /** The game after a number of plies, with what the board should show then. */
 interface Ply {
@@ -102,7 +122,16 @@ export class GameEngine {
   private lastClock: ClockReading | undefined;
   private running: Color | null = null;
   private alias: Alias | undefined;
-  private lastSearchHash: number | undefined;
+  /** Board hash and clock side of the last jump search (a board is searched once per reading). */
+  private lastSearchKey: string | undefined;
+  /** A clock reading arrived since the board last (re)connected. */
+  private clockFresh = true;
+  /**
+   * The board came back (or settled) showing something nothing explains yet: every placement and
+   * press searches again until a sequence fits or the board returns to the game, and a press
+   * meanwhile is not judged (the engine, not the player, has lost the thread).
+   */
+  private outOfStep = false;
   private lastIllegalHash: number | undefined;
   private out: GameEvent[] = [];
   /** Times of the last two field events (a knock or a burst changes several squares at one time). */
@@ -206,7 +235,7 @@ export class GameEngine {
     if (this.resyncPending) {
       this.evaluate(at, 'resync');
       this.resynchronised(at);
-    } else this.evaluate(at, 'field');
+    } else this.evaluate(at, 'field', piece !== PIECE.EMPTY);
   }
 
   private onDump(board: PieceCode[], at: number): void {
@@ -234,6 +263,7 @@ export class GameEngine {
   private onConnection(connected: boolean, at: number): void {
     if (connected === this.connected) return;
     this.connected = connected;
+    this.clockFresh = false;
     if (!this.started) return;
     if (!connected) {
       this.resyncPending = false;
@@ -291,21 +321,26 @@ export class GameEngine {
 
   private onClock(ev: Extract<BoardEvent, { type: 'clock' }>): void {
     this.lastClock = { whiteMs: ev.whiteMs, blackMs: ev.blackMs };
+    // The first reading after the board came back may show a press made while it was away: the
+    // press is real, but this reading is later than it (the clock has run since), so it is not
+    // that move's time. A reading from the board's log of presses is the one at the press.
+    const seenAtPress = this.clockFresh || ev.logged === true;
+    this.clockFresh = true;
     const prev = this.running;
     this.running = ev.running;
     // The lever went down on one side: that player pressed (Art 6.2). The first press of a game
     // starts the opponent's clock and completes nothing.
-    if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at, prev === null);
+    if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at, prev === null, seenAtPress);
   }
 
   /** `fromStopped`: the clock was not running (game start, after a pause): completes, never offends. */
-  private onPress(by: Color, at: number, fromStopped: boolean): void {
+  private onPress(by: Color, at: number, fromStopped: boolean, seenAtPress = true): void {
     if (!this.started || !this.acceptsMoves()) return;
     const n = this.plyCount();
     const top = this.top();
     if (this.posOf(top).turn !== by || fromStopped) {
       const last = top.record;
-      if (last && !last.confirmed && last.by === by) this.confirm(n, 'clock', at);
+      if (last && !last.confirmed && last.by === by) this.confirm(n, 'clock', at, seenAtPress);
       if (this.posOf(top).turn !== by || this.board.mismatches === 0) return;
     }
     if (this.board.mismatches === 0) {
@@ -332,15 +367,18 @@ export class GameEngine {
         ...ruling,
         message: `${by} pressed the clock with a pawn on ${square}: the pawn is a queen (illegal move #${count}).`,
       });
-      this.confirm(n + 1, 'clock', at);
+      this.confirm(n + 1, 'clock', at, seenAtPress);
       return;
     }
     // Two or more plies always change at least three squares: a two-square difference is a
     // single illegal move, not a jump.
     if (this.board.mismatches > 2 && this.searchJump(at, by)) {
-      this.confirm(this.plyCount(), 'clock', at);
+      this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
+    // The board lost the thread before this move (an outage, a dump nothing explained): what the
+    // player did cannot be told from what the engine missed, so nothing is held against anyone.
+    if (this.outOfStep) return;
     this.illegal('illegal-move', by, at, this.board.differences());
   }
 
@@ -383,12 +421,13 @@ export class GameEngine {
    * `source`: a field change; a drift dump that changed squares (field updates were lost); or the
    * first scan after a reconnect, the only time a board nothing explains is reported as such.
    */
-  private evaluate(at: number, source: 'field' | 'dump' | 'resync'): void {
+  private evaluate(at: number, source: 'field' | 'dump' | 'resync', placed = false): void {
     if (this.started && this.board.mismatches === 0) {
       // A piece put somewhere else and brought back ends that attempt (an illegal move corrected);
       // a piece only lifted and put back where it stood was touched, and that still counts for 4.4.2.
       if (this.board.displaced) this.settledSeq = this.seq;
       this.board.displaced = false;
+      this.outOfStep = false;
       return;
     }
     if (this.tryStart(at)) return;
@@ -437,9 +476,13 @@ export class GameEngine {
     }
     if (!playing) return;
     // A burst (many changes stamped with one time, as a buffered poll delivers them) may hide
-    // whole moves; a hand moving pieces one by one never needs the deeper search.
-    if (source !== 'field' || (this.board.mismatches >= 5 && at === this.previousAt)) {
-      if (source === 'field' && this.searchJump(at, undefined)) return;
+    // whole moves; a hand moving pieces one by one never needs the deeper search, unless the board
+    // is already out of step: then every piece put down may be the one that completes the picture
+    // (a dump taken with a piece in the hand, a player finishing a move after the board came back).
+    const burst = this.board.mismatches >= 5 && at === this.previousAt;
+    if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
+    if (source !== 'field' || burst) {
+      this.outOfStep = true;
       if (source === 'resync' && this.lastIllegalHash !== this.board.hash) {
         this.lastIllegalHash = this.board.hash;
         const differences = this.board.differences();
@@ -456,36 +499,55 @@ export class GameEngine {
     }
   }
 
-  /** The board jumped (reconnect, burst, unseen moves before a press): shortest legal sequence. */
-  private searchJump(at: number, lastBy: Color | undefined): boolean {
-    if (this.lastSearchHash === this.board.hash) return false;
-    this.lastSearchHash = this.board.hash;
+  /**
+   * The board jumped (reconnect, burst, unseen moves before a press, a board out of step put
+   * right): the shortest legal sequences to it (jump-search.ts). The first is played; when others
+   * fit too, the moves carry the alternatives for every consumer and the arbiter may pick another.
+   */
+  private searchJump(at: number, lastBy: Color | undefined, maxDepth = MAX_MISSED_PLIES): boolean {
     const top = this.top();
-    const found = findSequences(this.posOf(top), this.board.seen, MAX_MISSED_PLIES, lastBy === undefined ? 200_000 : 20_000);
-    if (found.moves.length === 0) return false;
-    if (lastBy !== undefined && (found.moves.length % 2 === 1 ? this.posOf(top).turn : other(this.posOf(top).turn)) !== lastBy) return false;
-    const probe = this.posOf(top).clone();
-    const sans = found.moves.map((m) => {
-      const san = makeSan(probe, m);
-      probe.play(m);
-      return san;
-    });
+    const pos = this.posOf(top);
+    const key = `${this.board.hash}/${lastBy ?? '-'}/${maxDepth}`;
+    if (this.lastSearchKey === key) return false;
+    this.lastSearchKey = key;
+    const search = (depth: number, turnAfter?: Color) =>
+      searchSequences(pos, this.board.seen, { maxDepth: depth, budget: JUMP_BUDGET, keep: JUMP_ALTERNATIVES, ...(turnAfter !== undefined ? { turnAfter } : {}) });
+    const turnAfterOf = (plies: number): Color => (plies % 2 === 0 ? pos.turn : other(pos.turn));
+    // The press that completed the jump tells whose turn it is now. The running side of a clock
+    // read since the board came back says the same unless a player forgot to press: it picks the
+    // sequence when one of its parity is at most a ply longer than the shortest.
+    let found = search(maxDepth, lastBy !== undefined ? other(lastBy) : undefined);
+    const running = lastBy === undefined && this.clockFresh ? this.running : null;
+    const shortest = found.sequences[0]?.length;
+    if (running !== null && shortest !== undefined && turnAfterOf(shortest) !== running) {
+      const narrowed = search(Math.min(maxDepth, shortest + 1), running);
+      if (narrowed.sequences.length > 0) found = narrowed;
+    }
+    const first = found.sequences[0];
+    if (!first) return false;
+    const candidates = found.sequences.map((moves) => sansOf(pos, moves));
+    const sans = candidates[0]!;
+    const ambiguous = candidates.length > 1;
+    const alternatives = found.more ? `${candidates.length}+` : `${candidates.length}`;
     const n = this.plyCount();
     this.incident({
       kind: 'missed-moves',
       sans,
-      ambiguous: found.count > 1,
-      alternatives: found.count,
+      ambiguous,
+      alternatives: candidates.length,
+      candidates,
       at,
       ply: n,
       article: '',
-      consequences: found.count > 1 ? [{ kind: 'arbiter-decides', note: 'several move sequences lead to this board; check the score sheets' }] : [],
-      message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${found.count > 1 ? ' (ambiguous)' : ''}.`,
+      consequences: ambiguous ? [{ kind: 'arbiter-decides', note: `${alternatives} move sequences lead to this board; check the score sheets` }] : [],
+      message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}.`,
     });
-    for (const m of found.moves) {
+    this.outOfStep = false;
+    const uncertain = ambiguous ? { firstPly: n + 1, plies: sans.length, candidates } : undefined;
+    for (const m of first) {
       const cur = this.top();
-      const s = this.successors(cur).find((x) => x.move.from === m.from && x.move.to === m.to && x.move.promotion === m.promotion)!;
-      this.makeMove(cur, s, at, false);
+      const s = this.successors(cur).find((x) => sameMove(x.move, m))!;
+      this.makeMove(cur, s, at, false, uncertain);
       if (this.result && !this.acceptsMoves()) break;
     }
     return true;
@@ -542,7 +604,7 @@ export class GameEngine {
     this.illegalCounts = { white: 0, black: 0 };
     this.result = undefined;
     this.alias = undefined;
-    this.lastSearchHash = undefined;
+    this.lastSearchKey = undefined;
     this.lastIllegalHash = undefined;
     this.pushPly(pos, undefined, undefined, at);
     const fen = this.top().fen;
@@ -645,13 +707,15 @@ export class GameEngine {
   }
 
   /** `seenInOrder`: false for moves inferred from a jump, whose lift order nobody saw. */
-  private makeMove(from: Ply, s: Successor, at: number, seenInOrder = true): void {
+  private makeMove(from: Ply, s: Successor, at: number, seenInOrder = true, uncertain?: Uncertainty): void {
     const n = this.plyCount();
     const prev = from.record;
     if (prev && !prev.confirmed) this.confirm(n, 'opponent-moved', at);
+    this.outOfStep = false;
     const next = this.play(from, s, at);
     next.movedSince = Math.max(from.sinceSeq, this.settledSeq);
     const r = next.record!;
+    if (uncertain) r.uncertain = uncertain;
     this.out.push({
       type: 'move-made',
       at,
@@ -661,6 +725,7 @@ export class GameEngine {
       uci: r.uci,
       fenAfter: r.fenAfter,
       ...(this.lastClock ? { clock: { ...this.lastClock } } : {}),
+      ...(uncertain ? { uncertain } : {}),
     });
     if (seenInOrder) this.checkCastlingOrder(s, next, at);
     this.checkEnd(next, at);
@@ -736,11 +801,12 @@ export class GameEngine {
     });
   }
 
-  private confirm(ply: number, by: 'clock' | 'opponent-moved', at: number): void {
+  /** `withReading`: the clock's reading is the one at the press (not a later one after an outage). */
+  private confirm(ply: number, by: 'clock' | 'opponent-moved', at: number, withReading = true): void {
     const r = this.history[ply]?.record;
     if (!r || r.confirmed) return;
     r.confirmed = true;
-    if (by === 'clock' && this.lastClock) r.clockAfter = { ...this.lastClock };
+    if (by === 'clock' && withReading && this.lastClock) r.clockAfter = { ...this.lastClock };
     this.out.push({ type: 'move-confirmed', at, ply, by, ...(r.clockAfter ? { clock: { ...r.clockAfter } } : {}) });
   }
 
@@ -756,7 +822,7 @@ export class GameEngine {
     top.sinceSeq = this.seq;
     top.sinceAt = at;
     this.board.expect(this.top().codes);
-    this.lastSearchHash = undefined;
+    this.lastSearchKey = undefined;
     this.out.push({ type: 'takeback', at, toPly, fen: this.top().fen, removed });
   }
 

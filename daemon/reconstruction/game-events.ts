@@ -31,6 +31,20 @@ export interface ClockReading {
   blackMs: number;
 }
 
+/**
+ * Moves inferred from a jump that more than one legal sequence explains (the board was not seen
+ * between them). Travels with each of those moves to every consumer: the feed, the API and the
+ * PGN (a comment at the first of them) show that the order is the engine's choice, and the
+ * arbiter can pick another candidate.
+ */
+export interface Uncertainty {
+  /** First ply of the inferred span and its length. */
+  firstPly: number;
+  plies: number;
+  /** Every sequence (SAN) that fits, the published one first. */
+  candidates: string[][];
+}
+
 /** One move of the reconstructed game (also the snapshot's move list). `ply` counts from 1. */
 export interface RecordedMove {
   ply: number;
@@ -45,6 +59,8 @@ export interface RecordedMove {
   clockAfter?: ClockReading;
   /** True once completed: clock pressed, or the opponent's next move recognised. */
   confirmed: boolean;
+  /** Inferred from a jump with more than one explanation. */
+  uncertain?: Uncertainty;
 }
 
 /**
@@ -127,8 +143,10 @@ export type Incident = IncidentBase &
         kind: 'missed-moves';
         sans: string[];
         ambiguous: boolean;
-        /** How many distinct shortest sequences fit (1 when not ambiguous). */
+        /** How many distinct shortest sequences fit (1 when not ambiguous; at most the kept ones). */
         alternatives: number;
+        /** The sequences that fit (SAN), the played one first. */
+        candidates?: string[][];
       }
   );
 
@@ -157,6 +175,8 @@ export type GameEvent =
       uci: string;
       fenAfter: string;
       clock?: ClockReading;
+      /** Inferred from a jump that several sequences explain. */
+      uncertain?: Uncertainty;
     }
   | {
       type: 'move-confirmed';

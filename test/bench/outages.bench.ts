@@ -16,7 +16,9 @@ export default async function outages(): Promise<void> {
     const r = await runOutageCell(cell, games);
     rows.push(r);
     const label = `${cell.kind} ${cell.plies} plies${cell.pieceInHand ? ', piece in hand' : ''}`;
-    console.log(`${label}: ${r.exactPct.toFixed(1)}% exact, ${r.keptPct.toFixed(1)}% later moves kept, ${r.falseIncidents} false incidents, ${r.following}/${r.games} sessions on the table's board`);
+    console.log(
+      `${label}: ${r.exactPct.toFixed(1)}% exact (${r.exactUnambiguousPct.toFixed(1)}% of those with one explanation, ${r.rightPct.toFixed(1)}% exact or truth offered), ${r.keptPct.toFixed(1)}% later moves kept, ${r.falseIncidents} false incidents, ${r.following}/${r.games} sessions on the table's board`,
+    );
     for (const e of r.examples) console.log(`  e.g. ${e}`);
   }
   const seconds = (performance.now() - started) / 1000;

@@ -39,6 +39,8 @@ export interface OutageGame {
   kept: number;
   /** The engine marked a jump as having more than one explanation. */
   ambiguous: boolean;
+  /** It did, and the moves really played are among the candidates it offers the arbiter. */
+  truthOffered: boolean;
   /** Incidents against a player that the script did not inject. */
   falseIncidents: number;
   /** Clock readings of the moves made during the outage, and how many of them the clock never showed. */
@@ -55,6 +57,10 @@ export interface CellFigures {
   cell: OutageCell;
   games: number;
   exactPct: number;
+  /** Exact among the games whose jump had one explanation (the rest are flagged ambiguous). */
+  exactUnambiguousPct: number;
+  /** Exact, or flagged ambiguous with the moves really played among the candidates. */
+  rightPct: number;
   keptPct: number;
   ambiguous: number;
   falseIncidents: number;
@@ -117,7 +123,8 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
     exact: got.length === want.length && got.every((s, i) => s === want[i]),
     after: laterWant.length,
     kept,
-    ambiguous: snap.incidents.some((i) => /ambig/i.test(i.kind)) || out.some((e) => /ambig/i.test(e.type)),
+    ambiguous: snap.incidents.some((i) => i.kind === 'missed-moves' && i.ambiguous),
+    truthOffered: snap.incidents.some((i) => i.kind === 'missed-moves' && i.ambiguous && i.ply === fromPly && (i.candidates ?? []).some((c) => c.every((san, k) => san === want[fromPly + k]))),
     falseIncidents: falseIncidents(snap.incidents, script),
     clockReadings: clock.readings,
     clockWrong: clock.wrong,
@@ -194,7 +201,9 @@ export async function runOutageCell(cell: OutageCell, games: number, firstSeed =
   return {
     cell,
     games: results.length,
-    exactPct: results.length ? (100 * results.filter((r) => r.exact).length) / results.length : 0,
+    exactPct: pct(results.filter((r) => r.exact).length, results.length),
+    exactUnambiguousPct: pct(results.filter((r) => r.exact && !r.ambiguous).length, results.filter((r) => !r.ambiguous).length),
+    rightPct: pct(results.filter((r) => r.exact || r.truthOffered).length, results.length),
     keptPct: after ? (100 * kept) / after : 100,
     ambiguous: results.filter((r) => r.ambiguous).length,
     falseIncidents: results.reduce((n, r) => n + r.falseIncidents, 0),
@@ -209,13 +218,18 @@ export async function runOutageCell(cell: OutageCell, games: number, firstSeed =
   };
 }
 
+const pct = (n: number, of: number): number => (of === 0 ? 100 : (100 * n) / of);
+
 /** The table as Markdown: one row per cell. */
 export function outageTable(rows: readonly CellFigures[]): string {
-  const lines = ['| outage | plies | piece in hand | games | exact | later moves kept | flagged ambiguous | false incidents | clock readings off |', '|---|---:|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| outage | plies | piece in hand | games | exact | exact with one explanation | exact or truth offered | later moves kept | flagged ambiguous | false incidents | clock readings off |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
     const kind = r.cell.kind === 'power' ? 'power lost (USB pulled)' : 'link lost (board powered)';
     lines.push(
-      `| ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.keptPct.toFixed(1)}% | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
+      `| ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.exactUnambiguousPct.toFixed(1)}% | ${r.rightPct.toFixed(1)}% | ${r.keptPct.toFixed(1)}% | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
     );
   }
   return lines.join('\n');
