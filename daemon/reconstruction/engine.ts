@@ -85,6 +85,11 @@ interface Alias {
   queen: number;
 }
 
+/** d4, e4, d5, e5 (chessops squares). */
+const SQ_E4 = 28;
+const SQ_D5 = 35;
+const CENTRE: ReadonlySet<number> = new Set([27, SQ_E4, SQ_D5, 36]);
+
 const sameMove = (a: NormalMove, b: NormalMove): boolean => a.from === b.from && a.to === b.to && a.promotion === b.promotion;
 
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
@@ -131,8 +136,9 @@ export class GameEngine {
    * press searches again until a sequence fits or the board returns to the game, and a press
    * meanwhile is not judged (the engine, not the player, has lost the thread).
    */
-  private outOfStep = false;
-  private lastIllegalHash: number | undefined;
+  private outOfStep: false | 'silent' | 'reported' = false;
+  /** The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`). */
+  private provisional: { base: number; end: number } | undefined;
   private out: GameEvent[] = [];
   /** Times of the last two field events (a knock or a burst changes several squares at one time). */
   private previousAt = -Infinity;
@@ -292,6 +298,35 @@ export class GameEngine {
     });
   }
 
+  /**
+   * DGT's convention for e-boards: both kings on the centre squares show the result (both on light
+   * squares d5/e4 1-0, both on dark d4/e5 0-1, one of each ½-½). The four squares touch each other,
+   * so no game ever has both kings there. The first king put down may have been a legal move: a
+   * king move onto a centre square nobody confirmed with the clock is taken back, not recorded.
+   */
+  private resultShownWithKings(at: number): boolean {
+    if (this.result && !this.isAutomatic(this.result.termination)) return false;
+    let white = -1;
+    let black = -1;
+    for (let sq = 0; sq < 64; sq++) {
+      const code = this.board.seen[sq];
+      if (code === PIECE.WKING) white = white === -1 ? sq : -2;
+      else if (code === PIECE.BKING) black = black === -1 ? sq : -2;
+    }
+    if (!CENTRE.has(white) || !CENTRE.has(black)) return false;
+    for (;;) {
+      const top = this.top();
+      const r = top.record;
+      if (!r || r.confirmed || !top.move || !CENTRE.has(top.move.to) || (top.codes[top.move.to] !== PIECE.WKING && top.codes[top.move.to] !== PIECE.BKING)) break;
+      this.takeback(this.plyCount() - 1, at);
+    }
+    const light = (sq: number): boolean => sq === SQ_D5 || sq === SQ_E4;
+    const result: GameResult = light(white) && light(black) ? '1-0' : !light(white) && !light(black) ? '0-1' : '1/2-1/2';
+    if (this.result) this.out.push({ type: 'result-withdrawn', at, ply: this.result.ply });
+    this.end(result, 'result-kings', at);
+    return true;
+  }
+
   private onResultPiece(code: number, at: number): void {
     if (!this.started || this.result) return;
     const result: GameResult = code === PIECE.DRAW ? '1/2-1/2' : code === PIECE.WHITE_WINS ? '1-0' : '0-1';
@@ -376,10 +411,51 @@ export class GameEngine {
       this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
+    if (this.reviseJump(at, by, seenAtPress)) return;
     // The board lost the thread before this move (an outage, a dump nothing explained): what the
     // player did cannot be told from what the engine missed, so nothing is held against anyone.
-    if (this.outOfStep) return;
+    // The arbiter hears once that play goes on from a board the record cannot reach.
+    if (this.outOfStep) {
+      if (this.outOfStep === 'silent') this.outOfStepReport(at);
+      return;
+    }
     this.illegal('illegal-move', by, at, this.board.differences());
+  }
+
+  /**
+   * A press on a board the last inferred jump cannot lead to: search again from where the jump
+   * began (its order or length was wrong). When nothing fits from there either and the board
+   * differs by more than one move could, the board is out of step: the press is not held against
+   * the player (a single illegal move right after an outage still is).
+   */
+  private reviseJump(at: number, by: Color, seenAtPress: boolean): boolean {
+    const jump = this.provisional;
+    // Two squares are one move, legal or not: that is the player's, not the jump's.
+    if (!jump || this.board.mismatches <= 2) return false;
+    const key = `${this.board.hash}/${by}/revise`;
+    if (this.lastSearchKey !== key) {
+      this.lastSearchKey = key;
+      if (this.jumpFrom(jump.base, at, by, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3))) {
+        this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+        return true;
+      }
+    }
+    if (!this.outOfStep) this.outOfStep = 'silent';
+    return false;
+  }
+
+  private outOfStepReport(at: number): void {
+    this.outOfStep = 'reported';
+    const differences = this.board.differences();
+    this.incident({
+      kind: 'illegal-position',
+      at,
+      ply: this.plyCount(),
+      article: '7.4 (2018: 7.5.1)',
+      consequences: [{ kind: 'arbiter-decides', note: 'the board matches no legal continuation of the game; nothing is held against either player' }],
+      message: `Play goes on from a board the game cannot reach: it differs on ${differences.map((x) => x.square).join(' ')}.`,
+      differences,
+    });
   }
 
   private pawnLeftOnLastRank(top: Ply, by: Color): Successor | undefined {
@@ -432,6 +508,7 @@ export class GameEngine {
     }
     if (this.tryStart(at)) return;
     if (!this.started) return;
+    if (this.resultShownWithKings(at)) return;
     const top = this.top();
     const n = this.plyCount();
     const playing = this.acceptsMoves();
@@ -481,22 +558,9 @@ export class GameEngine {
     // (a dump taken with a piece in the hand, a player finishing a move after the board came back).
     const burst = this.board.mismatches >= 5 && at === this.previousAt;
     if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
-    if (source !== 'field' || burst) {
-      this.outOfStep = true;
-      if (source === 'resync' && this.lastIllegalHash !== this.board.hash) {
-        this.lastIllegalHash = this.board.hash;
-        const differences = this.board.differences();
-        this.incident({
-          kind: 'illegal-position',
-          at,
-          ply: n,
-          article: '7.4 (2018: 7.5.1)',
-          consequences: [{ kind: 'arbiter-decides', note: 'the board matches no legal continuation of the game' }],
-          message: `Board differs from the game on ${differences.map((x) => x.square).join(' ')}.`,
-          differences,
-        });
-      }
-    }
+    // Not reported yet: a dump is often taken with a piece in the hand, and the next piece put
+    // down may explain everything. A press on a board still unexplained is (onPress).
+    if ((source !== 'field' || burst) && !this.outOfStep) this.outOfStep = 'silent';
   }
 
   /**
@@ -505,31 +569,33 @@ export class GameEngine {
    * fit too, the moves carry the alternatives for every consumer and the arbiter may pick another.
    */
   private searchJump(at: number, lastBy: Color | undefined, maxDepth = MAX_MISSED_PLIES): boolean {
-    const top = this.top();
-    const pos = this.posOf(top);
     const key = `${this.board.hash}/${lastBy ?? '-'}/${maxDepth}`;
     if (this.lastSearchKey === key) return false;
     this.lastSearchKey = key;
-    const search = (depth: number, turnAfter?: Color) =>
-      searchSequences(pos, this.board.seen, { maxDepth: depth, budget: JUMP_BUDGET, keep: JUMP_ALTERNATIVES, ...(turnAfter !== undefined ? { turnAfter } : {}) });
-    const turnAfterOf = (plies: number): Color => (plies % 2 === 0 ? pos.turn : other(pos.turn));
-    // The press that completed the jump tells whose turn it is now. The running side of a clock
-    // read since the board came back says the same unless a player forgot to press: it picks the
-    // sequence when one of its parity is at most a ply longer than the shortest.
-    let found = search(maxDepth, lastBy !== undefined ? other(lastBy) : undefined);
-    const running = lastBy === undefined && this.clockFresh ? this.running : null;
-    const shortest = found.sequences[0]?.length;
-    if (running !== null && shortest !== undefined && turnAfterOf(shortest) !== running) {
-      const narrowed = search(Math.min(maxDepth, shortest + 1), running);
-      if (narrowed.sequences.length > 0) found = narrowed;
-    }
+    return this.jumpFrom(this.plyCount(), at, lastBy, maxDepth);
+  }
+
+  /**
+   * Searches from the position after `base` plies to the board and, when a sequence fits, takes
+   * the record back to `base` (a provisional jump being revised) and plays it.
+   */
+  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number): boolean {
+    const pos = this.posOf(this.history[base]!).clone();
+    // The press that completed the jump tells whose turn it is now. The running side alone does not:
+    // a player who has moved and not yet pressed leaves it one ply behind the board.
+    const found = searchSequences(pos, this.board.seen, {
+      maxDepth,
+      budget: JUMP_BUDGET,
+      keep: JUMP_ALTERNATIVES,
+      ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
+    });
     const first = found.sequences[0];
     if (!first) return false;
+    if (base < this.plyCount()) this.takeback(base, at);
     const candidates = found.sequences.map((moves) => sansOf(pos, moves));
     const sans = candidates[0]!;
     const ambiguous = candidates.length > 1;
     const alternatives = found.more ? `${candidates.length}+` : `${candidates.length}`;
-    const n = this.plyCount();
     this.incident({
       kind: 'missed-moves',
       sans,
@@ -537,19 +603,22 @@ export class GameEngine {
       alternatives: candidates.length,
       candidates,
       at,
-      ply: n,
+      ply: base,
       article: '',
       consequences: ambiguous ? [{ kind: 'arbiter-decides', note: `${alternatives} move sequences lead to this board; check the score sheets` }] : [],
       message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}.`,
     });
-    this.outOfStep = false;
-    const uncertain = ambiguous ? { firstPly: n + 1, plies: sans.length, candidates } : undefined;
+    const uncertain = ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined;
     for (const m of first) {
       const cur = this.top();
       const s = this.successors(cur).find((x) => sameMove(x.move, m))!;
       this.makeMove(cur, s, at, false, uncertain);
       if (this.result && !this.acceptsMoves()) break;
     }
+    this.outOfStep = false;
+    // Inferred, not seen: until a move seen on the board is completed by a press, a board the
+    // jump cannot lead to sends the search back to where the jump began.
+    this.provisional = { base, end: this.plyCount() };
     return true;
   }
 
@@ -605,7 +674,8 @@ export class GameEngine {
     this.result = undefined;
     this.alias = undefined;
     this.lastSearchKey = undefined;
-    this.lastIllegalHash = undefined;
+    this.outOfStep = false;
+    this.provisional = undefined;
     this.pushPly(pos, undefined, undefined, at);
     const fen = this.top().fen;
     this.out.push({
@@ -807,11 +877,13 @@ export class GameEngine {
     if (!r || r.confirmed) return;
     r.confirmed = true;
     if (by === 'clock' && withReading && this.lastClock) r.clockAfter = { ...this.lastClock };
+    if (by === 'clock' && this.provisional && ply > this.provisional.end) this.provisional = undefined;
     this.out.push({ type: 'move-confirmed', at, ply, by, ...(r.clockAfter ? { clock: { ...r.clockAfter } } : {}) });
   }
 
   private takeback(toPly: number, at: number): void {
     const removed: string[] = [];
+    if (this.provisional && toPly < this.provisional.base) this.provisional = undefined;
     this.withdrawResultAfter(toPly, at);
     while (this.history.length - 1 > toPly) {
       removed.unshift(this.top().record!.san);
@@ -841,7 +913,7 @@ export class GameEngine {
   }
 
   private isAutomatic(t: Termination): boolean {
-    return t !== 'arbiter' && t !== 'result-pieces';
+    return t !== 'arbiter' && t !== 'result-pieces' && t !== 'result-kings';
   }
 
   /** Art 5.1.1, 5.2.1, 5.2.2, 9.6 end the game at once; 9.2 and 9.3 make a draw claimable. */

@@ -23,7 +23,7 @@ export interface EngineOptions {
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2';
 
-export type Termination = 'checkmate' | 'stalemate' | 'insufficient-material' | 'fivefold-repetition' | 'seventy-five-moves' | 'result-pieces' | 'arbiter';
+export type Termination = 'checkmate' | 'stalemate' | 'insufficient-material' | 'fivefold-repetition' | 'seventy-five-moves' | 'result-pieces' | 'result-kings' | 'arbiter';
 
 /** A clock reading (ms left), as the clock showed it. */
 export interface ClockReading {

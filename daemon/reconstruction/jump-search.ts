@@ -20,8 +20,8 @@ import { positionCodes, successorsOf } from './successors.ts';
  *   on a file is the exception, and it is left to the arbiter rather than paid for on every search).
  *   Nor may a piece go back to the square it started the sequence from: that detour is how a
  *   search "explains" a piece that is only in a player's hand (it wanders off and is captured).
- * - The clock. When the side to move after the jump is known (a press, or the running side read
- *   after the board came back), only depths of the matching parity are tried.
+ * - The clock. When the side to move after the jump is known (the press that completed it), only
+ *   depths of the matching parity are tried.
  */
 
 export interface JumpSearchOptions {
@@ -29,7 +29,7 @@ export interface JumpSearchOptions {
   maxDepth: number;
   /** Nodes (successors looked at) before giving up: a pathological board stays cheap. */
   budget: number;
-  /** Whose turn it is once the sequence is played, when the clock tells. */
+  /** Whose turn it is once the sequence is played, when a press tells. */
   turnAfter?: Color;
   /** How many sequences to keep (the first is the one published; the rest are the alternatives). */
   keep?: number;

@@ -76,54 +76,6 @@ export function showsSuccessor(s: Successor, seen: ArrayLike<number>, mismatches
   return true;
 }
 
-export interface SequenceSearch {
-  /** The first shortest sequence found (empty when none within the depth). */
-  moves: NormalMove[];
-  /** Number of distinct shortest sequences (capped). */
-  count: number;
-}
-
-/**
- * The shortest legal sequences (2..maxDepth plies) from `pos` that leave exactly the `target`
- * board. Bounded: a ply changes at most four squares, so a branch whose remaining difference
- * cannot be closed in the plies left is cut; a node budget keeps a pathological board cheap.
- */
-export function findSequences(pos: Chess, target: ArrayLike<number>, maxDepth: number, budget = 200_000): SequenceSearch {
-  let nodes = 0;
-  for (let depth = 2; depth <= maxDepth; depth++) {
-    const found: NormalMove[][] = [];
-    const dfs = (p: Chess, codes: Uint8Array, left: number, path: NormalMove[]): void => {
-      if (found.length >= 8 || nodes > budget) return;
-      let diff = 0;
-      for (let s = 0; s < 64; s++) if (codes[s] !== target[s]) diff++;
-      for (const s of successorsOf(p, codes)) {
-        nodes++;
-        let d = diff;
-        for (let i = 0; i < s.squares.length; i++) {
-          const sq = s.squares[i]!;
-          const was = codes[sq] !== target[sq];
-          const now = s.codes[i] !== target[sq];
-          d += (now ? 1 : 0) - (was ? 1 : 0);
-        }
-        if (left === 1) {
-          if (d === 0) found.push([...path, s.move]);
-          continue;
-        }
-        if (d > 4 * (left - 1)) continue;
-        const child = p.clone();
-        child.play(s.move);
-        const childCodes = codes.slice();
-        for (let i = 0; i < s.squares.length; i++) childCodes[s.squares[i]!] = s.codes[i]!;
-        dfs(child, childCodes, left - 1, [...path, s.move]);
-      }
-    };
-    dfs(pos, positionCodes(pos), depth, []);
-    if (found.length > 0) return { moves: found[0]!, count: found.length };
-    if (nodes > budget) break;
-  }
-  return { moves: [], count: 0 };
-}
-
 /**
  * The legal move, if any, whose successor the board `seen` shows, found from the differing squares
  * alone (`diff`: where `seen` differs from `codes`): candidate sources are own pieces seen gone,

@@ -7,7 +7,7 @@ import type { Result } from '../../protocols/result.ts';
 /** Who ended a game, from the read model's termination text (daemon/server/memory-live-source.ts). */
 function resultSourceOf(termination: string | null): ResultSource {
   if (termination === 'arbiter decision') return 'arbiter';
-  if (termination === 'result set on the board') return 'result-pieces';
+  if (termination === 'result set on the board' || termination === 'result shown with the kings') return 'result-pieces';
   return 'engine';
 }
 

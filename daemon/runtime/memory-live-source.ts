@@ -56,6 +56,7 @@ const TERMINATION_TEXT: Record<Termination, string> = {
   'fivefold-repetition': 'fivefold repetition',
   'seventy-five-moves': '75-move rule',
   'result-pieces': 'result set on the board',
+  'result-kings': 'result shown with the kings',
   arbiter: 'arbiter decision',
 };
 

@@ -30,7 +30,7 @@ export function describeConsequence(c: Consequence): string {
   }
 }
 
-const sourceOf = (termination: string): ResultSource => (termination === 'result-pieces' ? 'result-pieces' : termination === 'arbiter' ? 'arbiter' : 'engine');
+const sourceOf = (termination: string): ResultSource => (termination === 'result-pieces' || termination === 'result-kings' ? 'result-pieces' : termination === 'arbiter' ? 'arbiter' : 'engine');
 
 /**
  * Persists one engine event for a game. `wallMs` is the wall time of the raw event that produced

@@ -118,11 +118,51 @@ describe('engine: disconnection and jumps', () => {
     expect(s.sans()).toHaveLength(3);
   });
 
-  it('a dump nothing explains is an illegal position', () => {
+  it('a board nothing explains is reported once, at the first press on it, and no press is held against a player', () => {
     const s = new Script().setUp().play('e2e4').unplug().lift('a1').lift('h8').lift('d1').place('d4', 'Q').plug();
-    expect(s.incidentKinds()).toEqual(['board-disconnected', 'illegal-position', 'board-resynchronised']);
-    const inc = s.engine.snapshot().incidents[1]!;
+    // A dump is often taken with a piece in the hand: nothing is said until someone presses.
+    expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised']);
+    s.press('black').move('b8', 'c6').press('white').move('g1', 'f3').press('black');
+    expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised', 'illegal-position']);
+    const inc = s.engine.snapshot().incidents[2]!;
     expect(inc.kind === 'illegal-position' && inc.differences.map((d) => d.square).sort()).toEqual(['a1', 'd1', 'd4', 'h8']);
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+  });
+
+  it('a dump taken with a piece in the hand after an outage: the piece put down completes the picture', () => {
+    // While the board was away: 1...e5 2.Nf3 Nc6 3.Bc4; back with Black's knight from g8 in the hand.
+    const s = new Script().setUp().play('e2e4').unplug().move('e7', 'e5').move('g1', 'f3').move('b8', 'c6').move('f1', 'c4').lift('g8').plug();
+    expect(s.sans()).toEqual(['e4']);
+    s.place('f6', 'n');
+    // Which of Black's knights came out first cannot be told: the order published is one of those
+    // that fit, and the true one is offered.
+    expect(s.engine.snapshot().fen.split(' ').slice(0, 4).join(' ')).toBe('r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq -');
+    const missed = s.engine.snapshot().incidents.find((i) => i.kind === 'missed-moves')!;
+    expect(missed.kind === 'missed-moves' && missed.candidates?.map((c) => c.join(' '))).toContain('e5 Nf3 Nc6 Bc4 Nf6');
+    s.press('black');
+    expect(s.engine.snapshot().moves.at(-1)).toMatchObject({ san: 'Nf6', confirmed: true });
+    expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised', 'missed-moves']);
+  });
+
+  it('an outage of six plies comes back exact, with the alternatives offered when the order cannot be told', () => {
+    const s = new Script().setUp().play('e2e4').unplug();
+    for (const [a, b] of [
+      ['e7', 'e5'],
+      ['g1', 'f3'],
+      ['b8', 'c6'],
+      ['f1', 'b5'],
+      ['a7', 'a6'],
+      ['b5', 'a4'],
+    ])
+      s.move(a!, b!);
+    s.plug();
+    // (the halfmove counter depends on the order, so only the position is compared)
+    expect(s.engine.snapshot().fen.split(' ').slice(0, 4).join(' ')).toBe('r1bqkbnr/1ppp1ppp/p1n5/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R b KQkq -');
+    const missed = s.engine.snapshot().incidents.find((i) => i.kind === 'missed-moves')!;
+    // Black's e5, Nc6 and a6 could come in other orders (White's Nf3 too, before Bb5): all offered.
+    expect(missed.kind === 'missed-moves' && missed.ambiguous).toBe(true);
+    expect(missed.kind === 'missed-moves' && missed.candidates?.some((c) => c.join(' ') === 'e5 Nf3 Nc6 Bb5 a6 Ba4')).toBe(true);
+    expect(s.engine.snapshot().moves[1]!.uncertain).toMatchObject({ firstPly: 2, plies: 6 });
   });
 });
 
@@ -187,5 +227,38 @@ describe('engine: one table, several games', () => {
     expect(s.engine.snapshot()).toMatchObject({ moves: [], result: undefined });
     s.play('d2d4');
     expect(s.sans()).toEqual(['d4']);
+  });
+});
+
+describe('engine: results shown with the kings in the centre (DGT convention)', () => {
+  // White's king on f3 can step to e4 legally; Black's on c6 can step to d5.
+  const fen = 'r7/8/2k5/8/8/5K2/8/7R w - - 0 1';
+  const start = (): Script => new Script({ start: { fen } }).setUp(fen).play('h1h2', 'a8a7');
+
+  it.each([
+    ['e4', 'd5', '1-0'],
+    ['d4', 'e5', '0-1'],
+    ['e4', 'e5', '1/2-1/2'],
+  ])('white king on %s, black king on %s: %s, and the first king put down is not a move', (w, b, result) => {
+    const s = start();
+    s.move('f3', w);
+    s.move('c6', b);
+    const snap = s.engine.snapshot();
+    expect(snap.result).toMatchObject({ result, termination: 'result-kings' });
+    expect(s.sans()).toEqual(['Rh2', 'Ra7']);
+  });
+
+  it('a king move to the centre the clock confirmed stays in the record', () => {
+    const s = start().play('f3e4');
+    s.move('c6', 'd5');
+    expect(s.sans()).toEqual(['Rh2', 'Ra7', 'Ke4']);
+    expect(s.engine.snapshot().result).toMatchObject({ result: '1-0', termination: 'result-kings' });
+  });
+
+  it('one king in the centre is play, not a result', () => {
+    const s = start();
+    s.move('f3', 'e4').press('white');
+    expect(s.engine.snapshot().result).toBeUndefined();
+    expect(s.sans()).toEqual(['Rh2', 'Ra7', 'Ke4']);
   });
 });
