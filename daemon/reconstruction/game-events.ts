@@ -1,4 +1,5 @@
 import type { Color } from 'chessops';
+import type { UncertainSpan } from '../../protocols/feed/model.ts';
 
 /**
  * What the reconstruction engine says about one table's game. Everything here is plain JSON
@@ -37,13 +38,7 @@ export interface ClockReading {
  * PGN (a comment at the first of them) show that the order is the engine's choice, and the
  * arbiter can pick another candidate.
  */
-export interface Uncertainty {
-  /** First ply of the inferred span and its length. */
-  firstPly: number;
-  plies: number;
-  /** Every sequence (SAN) that fits, the published one first. */
-  candidates: string[][];
-}
+export type Uncertainty = UncertainSpan;
 
 /** One move of the reconstructed game (also the snapshot's move list). `ply` counts from 1. */
 export interface RecordedMove {

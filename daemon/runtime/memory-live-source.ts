@@ -315,6 +315,7 @@ export class MemoryLiveSource implements LiveSource {
           fenAfter: ge.fenAfter,
           at: this.stamp(ge.at),
           clockMs: ge.clock ? (ge.by === 'white' ? ge.clock.whiteMs : ge.clock.blackMs) : null,
+          ...(ge.uncertain ? { uncertain: ge.uncertain } : {}),
         };
         return [{ kind: 'move', gameId, move }];
       }

@@ -69,6 +69,18 @@ export interface ClockState {
   blackFlag: boolean;
 }
 
+/**
+ * Moves inferred from a board that jumped (an outage, a burst) when more than one legal sequence
+ * leads to it: the order published is the engine's choice, not something the board showed.
+ */
+export interface UncertainSpan {
+  /** First ply of the inferred moves and how many there are. */
+  firstPly: number;
+  plies: number;
+  /** Every sequence (SAN) that fits, the published one first; the arbiter may pick another. */
+  candidates: string[][];
+}
+
 /** One half-move as the engine confirmed it. */
 export interface MoveRecord {
   /** 1-based ply: 1 = White's first move (from the start position of this game). */
@@ -82,6 +94,8 @@ export interface MoveRecord {
   at: number;
   /** Remaining time of the player who made this move, just after it (PGN %clk); null if no clock. */
   clockMs: number | null;
+  /** Present on each move of an inferred span that several sequences explain. */
+  uncertain?: UncertainSpan;
 }
 
 /** An arbiter-relevant irregularity. Only arbiter clients see these (never public feeds). */

@@ -1,4 +1,4 @@
-import type { GameState, LiveSource, PlayerInfo, RoundInfo, TournamentInfo } from './model.ts';
+import type { GameState, LiveSource, PlayerInfo, RoundInfo, TournamentInfo, UncertainSpan } from './model.ts';
 import { INITIAL_FEN } from 'chessops/fen';
 import { ChildNode, makePgn, Node, type PgnNodeData } from 'chessops/pgn';
 
@@ -71,13 +71,28 @@ export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: Ga
   const moves = new Node<PgnNodeData>();
   let at: Node<PgnNodeData> = moves;
   for (const m of g.moves) {
-    const node = new ChildNode<PgnNodeData>({ san: m.san, ...(m.clockMs !== null ? { comments: [`[%clk ${formatClk(m.clockMs)}]`] } : {}) });
+    const comments = [...(m.clockMs !== null ? [`[%clk ${formatClk(m.clockMs)}]`] : []), ...(m.uncertain?.firstPly === m.ply ? [uncertainComment(m.uncertain)] : [])];
+    const node = new ChildNode<PgnNodeData>({ san: m.san, ...(comments.length > 0 ? { comments } : {}) });
     at.children.push(node);
     at = node;
   }
   const text = makePgn({ headers, moves });
   const blank = text.indexOf('\n\n');
   return `${text.slice(0, blank + 2)}${wrapMovetext(text.slice(blank + 2).trimEnd())}\n`;
+}
+
+/** Alternatives named in the comment; the arbiter's API lists them all. */
+const COMMENT_ALTERNATIVES = 3;
+
+/**
+ * After the first move of an inferred span with several explanations: a reader of the PGN alone
+ * (a platform, a database) learns that the order is a choice and what else fits.
+ */
+export function uncertainComment(u: UncertainSpan): string {
+  const span = u.plies === 1 ? `Ply ${u.firstPly} was` : `Plies ${u.firstPly}-${u.firstPly + u.plies - 1} were`;
+  const others = u.candidates.slice(1, 1 + COMMENT_ALTERNATIVES).map((c) => c.join(' '));
+  const more = u.candidates.length - 1 - others.length;
+  return `${span} not seen on the board; ${u.candidates.length} move orders fit, this one is a guess. Also possible: ${others.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 
 /** `pgn()` for sources that keep no PGN of their own. */

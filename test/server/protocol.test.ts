@@ -94,4 +94,44 @@ describe('PGN writer', () => {
     expect(pgn.endsWith('\n\n12... Nf6 { [%clk 1:02:03] } 13. Nc3 1/2-1/2\n')).toBe(true);
     expect(formatClk(59_999)).toBe('0:00:59');
   });
+
+  it('says at the first move of an inferred span that its order is a guess, and what else fits; the PGN still reads back move for move', async () => {
+    const { gameToPgn } = await import('../../protocols/feed/pgn.ts');
+    const { parsePgn, startingPosition } = await import('chessops/pgn');
+    const { parseSan } = await import('chessops/san');
+    const span = {
+      firstPly: 2,
+      plies: 3,
+      candidates: [
+        ['e5', 'Nf3', 'Nc6'],
+        ['Nc6', 'Nf3', 'e5'],
+      ],
+    };
+    const sans = ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5'];
+    const pgn = gameToPgn({ id: 't', name: 'T', site: null, startDate: '2026-01-02', endDate: null, timeControl: null, variant: 'standard', roundCount: 1 }, undefined, {
+      id: 'g',
+      round: 1,
+      table: 1,
+      status: 'live',
+      result: '*',
+      ply: 5,
+      fen: '',
+      lastMove: null,
+      clock: null,
+      startFen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+      termination: null,
+      incidents: [],
+      white: { name: 'A', title: null, rating: null, federation: null, fideId: null },
+      black: { name: 'B', title: null, rating: null, federation: null, fideId: null },
+      moves: sans.map((san, i) => ({ ply: i + 1, san, uci: '', fenAfter: '', at: 0, clockMs: null, ...(i >= 1 && i <= 3 ? { uncertain: span } : {}) })),
+    });
+    const game = parsePgn(pgn)[0]!;
+    const nodes = [...game.moves.mainline()];
+    expect(nodes.map((n) => n.san)).toEqual(sans);
+    expect(nodes[1]!.comments).toEqual(['Plies 2-4 were not seen on the board; 2 move orders fit, this one is a guess. Also possible: Nc6 Nf3 e5']);
+    expect(nodes.filter((n) => n.comments?.length).length).toBe(1);
+    const pos = startingPosition(game.headers).unwrap();
+    for (const n of nodes) pos.play(parseSan(pos, n.san)!);
+    expect(pos.fullmoves).toBe(3);
+  });
 });

@@ -89,7 +89,25 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
         if (isBlack) row.append(h('span', { class: 'san empty' }, '…'));
         moveList.append(row);
       }
-      const cell = h('button', { class: 'san', type: 'button', 'data-ply': String(m.ply) }, i18n.san(m.san));
+      // A move inferred from a jump that several orders explain is marked, with what else fits.
+      const u = m.uncertain;
+      const cell = h(
+        'button',
+        {
+          class: u ? 'san uncertain' : 'san',
+          type: 'button',
+          'data-ply': String(m.ply),
+          ...(u
+            ? {
+                title: `${i18n.t('uncertainOrder')} ${u.candidates
+                  .slice(1, 4)
+                  .map((c) => c.map((x) => i18n.san(x)).join(' '))
+                  .join('; ')}`,
+              }
+            : {}),
+        },
+        i18n.san(m.san),
+      );
       cell.onclick = () => {
         reviewPly = m.ply === game!.moves.length ? null : m.ply;
         showBoard();

@@ -39,6 +39,7 @@ type Key =
   | 'toMove'
   | 'result'
   | 'moves'
+  | 'uncertainOrder'
   | 'incidents'
   | 'noIncidents'
   | 'language'
@@ -97,6 +98,7 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     toMove: 'to move',
     result: 'Result',
     moves: 'Moves',
+    uncertainOrder: 'Not seen on the board: this order is a guess. Also possible:',
     incidents: 'Incidents',
     noIncidents: 'No incidents',
     language: 'Language',
@@ -154,6 +156,7 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     toMove: 'na potezi',
     result: 'Izid',
     moves: 'Poteze',
+    uncertainOrder: 'Ni bilo videti na plošči: ta vrstni red je ugibanje. Možno tudi:',
     incidents: 'Nepravilnosti',
     noIncidents: 'Ni nepravilnosti',
     language: 'Jezik',
@@ -211,6 +214,7 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     toMove: 'na potezu',
     result: 'Rezultat',
     moves: 'Potezi',
+    uncertainOrder: 'Nije viđeno na tabli: ovaj redosled je pretpostavka. Moguće je i:',
     incidents: 'Nepravilnosti',
     noIncidents: 'Nema nepravilnosti',
     language: 'Jezik',
@@ -268,6 +272,7 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     toMove: 'na ťahu',
     result: 'Výsledok',
     moves: 'Ťahy',
+    uncertainOrder: 'Nevidené na doske: toto poradie je odhad. Možné aj:',
     incidents: 'Nezrovnalosti',
     noIncidents: 'Žiadne nezrovnalosti',
     language: 'Jazyk',
