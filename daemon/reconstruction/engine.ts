@@ -27,6 +27,7 @@ import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 import { searchJump as searchSequences } from './jump-search.ts';
+import { planReplacement } from './replacement.ts';
 
 /**
  * A piece that rested on a square at least this long (event time) before being moved on was
@@ -185,6 +186,9 @@ export class GameEngine {
       case 'reinstate':
         if (this.started && Number.isInteger(cmd.ply) && cmd.ply >= 0 && cmd.ply < this.history.length - 1) this.takeback(cmd.ply, cmd.at);
         break;
+      case 'replace-moves':
+        if (this.started) this.replaceMoves(cmd.fromPly, cmd.sans, cmd.at);
+        break;
       case 'set-position': {
         const setup = parseFen(cmd.fen);
         const pos = setup.isOk ? Chess.fromSetup(setup.value) : undefined;
@@ -206,6 +210,49 @@ export class GameEngine {
       }
     }
     return this.out;
+  }
+
+  /** See ArbiterCommand 'replace-moves'. Readings of presses stay with their plies. */
+  private replaceMoves(fromPly: number, sans: readonly string[], at: number): void {
+    const planned = planReplacement(
+      this.history.map((p) => p.fen),
+      this.history.slice(1).map((p) => p.move!),
+      fromPly,
+      sans,
+    );
+    if (!planned.ok) {
+      this.incident({
+        kind: 'illegal-position',
+        at,
+        ply: this.plyCount(),
+        article: 'arbiter',
+        consequences: [{ kind: 'arbiter-decides', note: planned.error }],
+        message: `Arbiter's moves refused: ${planned.error}`,
+        differences: [],
+      });
+      return;
+    }
+    const old = this.history.slice(fromPly + 1).map((p) => p.record!);
+    this.takeback(fromPly, at);
+    this.provisional = undefined;
+    planned.value.forEach((m, i) => {
+      const cur = this.top();
+      const was = old[i - 1];
+      if (i > 0 && was?.confirmed) this.confirmWith(this.plyCount(), was.clockAfter, at);
+      const s = this.successors(cur).find((x) => sameMove(x.move, m))!;
+      this.makeMove(cur, s, at, false);
+    });
+    const last = old[old.length - 1];
+    if (last?.confirmed) this.confirmWith(this.plyCount(), last.clockAfter, at);
+  }
+
+  /** Confirms a ply with a reading known from before (an arbiter's re-ordering keeps it). */
+  private confirmWith(ply: number, reading: ClockReading | undefined, at: number): void {
+    const r = this.history[ply]?.record;
+    if (!r || r.confirmed) return;
+    r.confirmed = true;
+    if (reading) r.clockAfter = { ...reading };
+    this.out.push({ type: 'move-confirmed', at, ply, by: 'clock', ...(reading ? { clock: { ...reading } } : {}) });
   }
 
   snapshot(): EngineSnapshot {

@@ -220,7 +220,13 @@ export type ArbiterCommand =
   /** A new game from this position (arbiter's set-up or an adjourned position). */
   | { type: 'set-position'; at: number; fen: string }
   /** Reinstate the position after `ply` (e.g. before an illegal move found later). */
-  | { type: 'reinstate'; at: number; ply: number };
+  | { type: 'reinstate'; at: number; ply: number }
+  /**
+   * The moves after `fromPly` are `sans` (another order of an inferred span, or moves the arbiter
+   * knows from the score sheets), then the game's later moves as they were. Refused (an incident)
+   * when any of them is not legal there.
+   */
+  | { type: 'replace-moves'; at: number; fromPly: number; sans: string[] };
 
 export interface EngineSnapshot {
   started: boolean;

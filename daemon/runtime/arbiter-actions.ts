@@ -6,6 +6,7 @@ import { err, ok, type Result } from '../store/result.ts';
 import type { Store } from '../store/store.ts';
 import { arbiterCommand, type AmendmentDetail, type ArbiterFailure, type ArbiterHandler, type RoundAmendmentDetail } from './arbiter.ts';
 import { gameIdOf, type HallCommand, type HallRouter } from './hall-router.ts';
+import { replacementOf } from './replacement-check.ts';
 
 /** What the arbiter asks of a round (POST /api/arbiter/rounds/:n/start|close, boardcast round). */
 export type RoundAction =
@@ -155,6 +156,12 @@ export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHand
   return (gameId, action) => {
     const g = router.live.game(gameId);
     if (!g) return fail(404, 'unknown-game', `no game ${JSON.stringify(gameId)}`);
+    if (action.kind === 'moves') {
+      // Refused before it is recorded: the arbiter hears which move does not fit, and the audit
+      // trail holds only decisions that were applied.
+      const planned = replacementOf(g, action.fromPly, action.sans);
+      if (!planned.ok) return fail(409, 'moves-refused', planned.error);
+    }
     const wallMs = now();
     const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: router.track(g.table).lastEventId ?? 0, command: arbiterCommand(action, wallMs) };
     const roundId = store.round(tournamentId, g.round)?.id;

@@ -8,13 +8,15 @@ import type { AmendmentRow } from '../store/types.ts';
 import type { HallCommand } from './hall-router.ts';
 
 /** The arbiter actions the HTTP API accepts (POST /api/arbiter/games/:id/<kind>). */
-export type ArbiterActionKind = 'result' | 'reinstate' | 'position';
-export const ARBITER_ACTIONS: readonly ArbiterActionKind[] = ['result', 'reinstate', 'position'];
+export type ArbiterActionKind = 'result' | 'reinstate' | 'position' | 'moves';
+export const ARBITER_ACTIONS: readonly ArbiterActionKind[] = ['result', 'reinstate', 'position', 'moves'];
 
 export type ArbiterAction =
   | { kind: 'result'; result: '1-0' | '0-1' | '1/2-1/2'; reason: string; arbiter: string }
   | { kind: 'reinstate'; ply: number; reason: string; arbiter: string }
-  | { kind: 'position'; fen: string; reason: string; arbiter: string };
+  | { kind: 'position'; fen: string; reason: string; arbiter: string }
+  /** The moves after `fromPly` are `sans`, the later ones kept (another order of an inferred span). */
+  | { kind: 'moves'; fromPly: number; sans: string[]; reason: string; arbiter: string };
 
 export interface ArbiterFailure {
   status: 400 | 404 | 409 | 500;
@@ -39,11 +41,18 @@ const ARBITER_BODIES = {
   // A ply beyond any game's length is refused here, not stored: no game has 10,000 plies.
   reinstate: Type.Object({ ply: Type.Integer({ minimum: 0, maximum: 10_000, 'x-message': 'must be a whole number of plies from 0 to 10000' }), reason: Text, arbiter: Text }),
   position: Type.Object({ fen: Type.String({ maxLength: 200, 'x-message': 'must be a FEN string' }), reason: Text, arbiter: Text }),
+  moves: Type.Object({
+    fromPly: Type.Integer({ minimum: 0, maximum: 10_000, 'x-message': 'must be a whole number of plies from 0 to 10000' }),
+    sans: Type.Array(Type.String({ minLength: 2, maxLength: 10, pattern: '^[A-Za-z0-9=+#-]+$' }), { minItems: 1, maxItems: 64, 'x-message': 'must be a list of 1 to 64 moves in SAN' }),
+    reason: Text,
+    arbiter: Text,
+  }),
 };
 const checkBody = {
   result: validator(ARBITER_BODIES.result, 'the body'),
   reinstate: validator(ARBITER_BODIES.reinstate, 'the body'),
   position: validator(ARBITER_BODIES.position, 'the body'),
+  moves: validator(ARBITER_BODIES.moves, 'the body'),
 };
 
 const bad = (message: string): Result<never, ArbiterFailure> => err({ status: 400, code: 'bad-request', message });
@@ -63,6 +72,10 @@ export function parseArbiterAction(kind: string, body: unknown): Result<ArbiterA
       return ok({ kind: 'result', result: (b as Static<typeof ARBITER_BODIES.result>).result, ...common });
     case 'reinstate':
       return ok({ kind: 'reinstate', ply: (b as Static<typeof ARBITER_BODIES.reinstate>).ply, ...common });
+    case 'moves': {
+      const m = b as Static<typeof ARBITER_BODIES.moves>;
+      return ok({ kind: 'moves', fromPly: m.fromPly, sans: m.sans, ...common });
+    }
     case 'position': {
       const fen = (b as Static<typeof ARBITER_BODIES.position>).fen.trim();
       if (parseFen(fen).isErr) return bad(`fen is not a valid FEN: ${JSON.stringify(fen)}`);
@@ -80,6 +93,8 @@ export function arbiterCommand(a: ArbiterAction, at: number): ArbiterCommand {
       return { type: 'reinstate', at, ply: a.ply };
     case 'position':
       return { type: 'set-position', at, fen: a.fen };
+    case 'moves':
+      return { type: 'replace-moves', at, fromPly: a.fromPly, sans: a.sans };
   }
 }
 
@@ -121,6 +136,6 @@ export function hallCommandOf(row: AmendmentRow): StoredHallCommand | null {
   if (typeof d.gameId !== 'string' || typeof d.table !== 'number') return null;
   const c = d.command as ArbiterCommand | undefined;
   if (typeof c !== 'object' || c === null || typeof c.at !== 'number') return null;
-  if (c.type !== 'set-result' && c.type !== 'reinstate' && c.type !== 'set-position') return null;
+  if (c.type !== 'set-result' && c.type !== 'reinstate' && c.type !== 'set-position' && c.type !== 'replace-moves') return null;
   return { afterRawEventId: after, command: { kind: 'game', gameId: d.gameId, table: d.table, command: c } };
 }

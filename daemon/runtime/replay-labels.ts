@@ -78,7 +78,14 @@ export function describeCommand(c: HallCommand): string {
       return `round ${c.round} closed`;
     case 'game': {
       const g = c.command;
-      const what = g.type === 'set-result' ? `result ${g.result}` : g.type === 'reinstate' ? `position after ply ${g.ply} reinstated` : `position set: ${g.fen}`;
+      const what =
+        g.type === 'set-result'
+          ? `result ${g.result}`
+          : g.type === 'reinstate'
+            ? `position after ply ${g.ply} reinstated`
+            : g.type === 'replace-moves'
+              ? `moves after ply ${g.fromPly} set to ${g.sans.join(' ')}`
+              : `position set: ${g.fen}`;
       return `${c.gameId}: ${what}`;
     }
   }

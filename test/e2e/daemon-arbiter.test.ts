@@ -50,6 +50,11 @@ describe('arbiter actions on a running daemon', () => {
     expect((await post(`${url}/api/arbiter/games/r1-t1/reinstate`, { ply: -1 }, TOKEN)).status).toBe(400);
     expect((await post(`${url}/api/arbiter/games/r1-t1/position`, { fen: 'nonsense' }, TOKEN)).status).toBe(400);
     expect((await post(`${url}/api/arbiter/games/r9-t99/result`, { result: '0-1' }, TOKEN)).status).toBe(404);
+    // Moves that do not fit the game are refused before anything is recorded, saying which.
+    const refused = await post(`${url}/api/arbiter/games/r1-t1/moves`, { fromPly: 0, sans: ['e5'] }, TOKEN);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('e5 is not a legal move at ply 1');
+    expect((await post(`${url}/api/arbiter/games/r1-t1/moves`, { fromPly: 0, sans: [] }, TOKEN)).status).toBe(400);
 
     const applied = await post(resultUrl, { result: '0-1', reason: 'White resigned', arbiter: 'IA Test' }, TOKEN);
     expect(applied.status).toBe(200);

@@ -18,6 +18,9 @@ describe('arbiter request bodies, checked against their schemas', () => {
     expect(parseArbiterAction('result', [])).toMatchObject({ ok: false, error: { message: 'the body must be a JSON object' } });
     expect(parseArbiterAction('position', { fen: 'nonsense' })).toMatchObject({ ok: false, error: { status: 400 } });
     expect(parseArbiterAction('dance', {})).toMatchObject({ ok: false, error: { status: 404 } });
+    expect(parseArbiterAction('moves', { fromPly: 3, sans: ['Nf3', 'Nc6'] })).toMatchObject({ ok: true, value: { kind: 'moves', fromPly: 3, sans: ['Nf3', 'Nc6'] } });
+    expect(parseArbiterAction('moves', { fromPly: 3, sans: [] })).toMatchObject({ ok: false, error: { message: 'sans must be a list of 1 to 64 moves in SAN' } });
+    expect(parseArbiterAction('moves', { fromPly: 3, sans: ['<script>'] })).toMatchObject({ ok: false, error: { status: 400 } });
     expect(parseArbiterAction('result', { result: '1/2-1/2', arbiter: ' IA Novak ' })).toEqual({
       ok: true,
       value: { kind: 'result', result: '1/2-1/2', reason: 'arbiter decision', arbiter: 'IA Novak' },

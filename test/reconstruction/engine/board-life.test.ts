@@ -262,3 +262,35 @@ describe('engine: results shown with the kings in the centre (DGT convention)', 
     expect(s.sans()).toEqual(['Rh2', 'Ra7', 'Ke4']);
   });
 });
+
+describe('engine: the arbiter picks another order for an inferred span', () => {
+  const jumped = (): Script => {
+    // 2.Nf3 Nc6 3.Nc3 while the board was away: White's two knight moves fit in either order.
+    const s = new Script().setUp().play('e2e4', 'e7e5').unplug().move('g1', 'f3').move('b8', 'c6').move('b1', 'c3').plug();
+    s.press('white').move('g8', 'f6').press('black');
+    return s;
+  };
+
+  it('re-orders the span, keeps the later moves and every press reading on its ply, and clears the mark', () => {
+    const s = jumped();
+    const before = s.engine.snapshot();
+    expect(before.moves[2]!.uncertain?.candidates.length).toBe(2);
+    const chosen = before.moves[2]!.san === 'Nf3' ? ['Nc3', 'Nc6', 'Nf3'] : ['Nf3', 'Nc6', 'Nc3'];
+    s.engine.arbiter({ type: 'replace-moves', at: s.t + 1, fromPly: 2, sans: chosen });
+    const after = s.engine.snapshot();
+    expect(after.moves.map((m) => m.san)).toEqual(['e4', 'e5', ...chosen, 'Nf6']);
+    expect(after.fen).toBe(before.fen.replace(/ \d+ \d+$/, after.fen.match(/ \d+ \d+$/)![0]));
+    expect(after.moves.map((m) => m.clockAfter)).toEqual(before.moves.map((m) => m.clockAfter));
+    expect(after.moves.every((m) => m.confirmed)).toBe(true);
+    expect(after.moves.some((m) => m.uncertain)).toBe(false);
+  });
+
+  it('refuses moves that do not fit, and changes nothing', () => {
+    const s = jumped();
+    const before = s.engine.snapshot();
+    const refused = (sans: string[]): string[] => s.engine.arbiter({ type: 'replace-moves', at: s.t + 1, fromPly: 2, sans }).map((e) => (e.type === 'incident' ? e.incident.message : e.type));
+    expect(refused(['Nf3', 'Nc6', 'Nh3'])).toEqual(["Arbiter's moves refused: Nh3 is not a legal move at ply 5"]);
+    expect(refused(['Nf3', 'Nf6', 'Nc3'])).toEqual(["Arbiter's moves refused: the game's later move at ply 6 is not legal after the moves given"]);
+    expect(s.engine.snapshot().moves).toEqual(before.moves);
+  });
+});
