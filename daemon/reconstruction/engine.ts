@@ -22,7 +22,7 @@ import type {
   Uncertainty,
 } from './game-events.ts';
 import { illegalMoveRuling } from './laws.ts';
-import { fenOf } from './fen.ts';
+import { fenOf, placementOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
@@ -140,6 +140,8 @@ export class GameEngine {
   private outOfStep: false | 'silent' | 'reported' = false;
   /** The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`). */
   private provisional: { base: number; end: number } | undefined;
+  /** The placement last published while out of step (null: the record follows the board). */
+  private shownPlacement: string | null = null;
   private out: GameEvent[] = [];
   /** Times of the last two field events (a knock or a burst changes several squares at one time). */
   private previousAt = -Infinity;
@@ -173,7 +175,20 @@ export class GameEngine {
         this.onConnection(ev.connected, ev.at);
         break;
     }
+    this.showBoard(ev.at);
     return this.out;
+  }
+
+  /**
+   * Never freeze: while the record cannot follow the board, the board itself is published (its
+   * placement, in the game's orientation) so every live view keeps showing the table; null once
+   * the record is in step again.
+   */
+  private showBoard(at: number): void {
+    const placement = this.started && this.outOfStep && !this.result ? placementOf(this.board.seen) : null;
+    if (placement === this.shownPlacement) return;
+    this.shownPlacement = placement;
+    this.out.push({ type: 'board-shown', at, placement });
   }
 
   arbiter(cmd: ArbiterCommand): GameEvent[] {
@@ -209,6 +224,7 @@ export class GameEngine {
         break;
       }
     }
+    this.showBoard(cmd.at);
     return this.out;
   }
 

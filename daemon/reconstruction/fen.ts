@@ -11,6 +11,12 @@ const LETTERS = ' PRNBKQprnbkq';
 export function fenOf(pos: Chess, codes: Uint8Array): string {
   // A legal en-passant square needs chessops' own judgement (toSetup keeps only legal ones).
   if (pos.epSquare !== undefined) return makeFen(pos.toSetup());
+  const castling = makeCastlingFen(pos.board, pos.castles.castlingRights);
+  return `${placementOf(codes)} ${pos.turn[0]} ${castling} - ${Math.min(pos.halfmoves, 9999)} ${Math.max(1, Math.min(pos.fullmoves, 9999))}`;
+}
+
+/** The board part of a FEN from board codes (index: chessops square), whatever they show. */
+export function placementOf(codes: ArrayLike<number>): string {
   let board = '';
   for (let rank = 7; rank >= 0; rank--) {
     let empty = 0;
@@ -20,12 +26,11 @@ export function fenOf(pos: Chess, codes: Uint8Array): string {
       else {
         if (empty > 0) board += empty;
         empty = 0;
-        board += LETTERS[code];
+        board += LETTERS[code] ?? '';
       }
     }
     if (empty > 0) board += empty;
     if (rank > 0) board += '/';
   }
-  const castling = makeCastlingFen(pos.board, pos.castles.castlingRights);
-  return `${board} ${pos.turn[0]} ${castling} - ${Math.min(pos.halfmoves, 9999)} ${Math.max(1, Math.min(pos.fullmoves, 9999))}`;
+  return board;
 }

@@ -209,6 +209,11 @@ export type GameEvent =
       article: string;
     }
   | { type: 'game-ended'; at: number; ply: number; result: GameResult; termination: Termination }
+  /**
+   * The record cannot follow the board (out of step after an outage, pieces set by hand): the
+   * board's placement as it stands, for live views; null when the record follows it again.
+   */
+  | { type: 'board-shown'; at: number; placement: string | null }
   /** An automatic result (mate, stalemate…) no longer holds: its move was amended or taken back. */
   | { type: 'result-withdrawn'; at: number; ply: number };
 

@@ -357,6 +357,8 @@ export class MemoryLiveSource implements LiveSource {
         ];
       case 'game-ended':
         return [{ kind: 'result', gameId, result: ge.result, termination: TERMINATION_TEXT[ge.termination] }];
+      case 'board-shown':
+        return [{ kind: 'board', gameId, placement: ge.placement }];
     }
     return [];
   }
@@ -387,5 +389,6 @@ function summaryOf(s: GameState): GameSummary {
     fen: s.fen,
     lastMove: s.lastMove,
     clock: s.clock,
+    ...(s.boardShown !== undefined ? { boardShown: s.boardShown } : {}),
   };
 }

@@ -36,6 +36,7 @@ export class MoveBook {
       case 'game':
         return { kind: 'game', gameId: c.gameId, round: c.summary.round, table: c.summary.table };
       case 'clock':
+      case 'board':
         return null;
     }
   }

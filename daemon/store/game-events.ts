@@ -94,6 +94,9 @@ export function applyGameEvent(store: Store, gameId: number, ev: GameEvent, wall
       if (g.resultSource === 'arbiter' && source !== 'arbiter') return ok(undefined);
       return store.finishGame(gameId, { result: ev.result, source, termination: ev.termination, wallMs });
     }
+    case 'board-shown':
+      // Derived from the stored raw events whenever needed; nothing of the record changes.
+      return ok(undefined);
     case 'result-withdrawn': {
       const g = store.game(gameId);
       if (!g) return err(`no game with id ${gameId}`);

@@ -37,6 +37,10 @@ export function applyToGame(g: GameState, c: GameChange): void {
       g.clock = c.clock;
       if (g.status === 'pending' && c.clock.running) g.status = 'live';
       break;
+    case 'board':
+      if (c.placement === null) delete g.boardShown;
+      else g.boardShown = c.placement;
+      break;
     case 'result':
       g.result = c.result;
       g.termination = c.termination;
@@ -80,6 +84,10 @@ export function applyToSummary(s: GameSummary, c: GameChange): void {
     case 'clock':
       s.clock = c.clock;
       if (s.status === 'pending' && c.clock.running) s.status = 'live';
+      break;
+    case 'board':
+      if (c.placement === null) delete s.boardShown;
+      else s.boardShown = c.placement;
       break;
     case 'result':
       s.result = c.result;

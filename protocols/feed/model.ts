@@ -135,6 +135,12 @@ export interface GameSummary {
   /** Last move in UCI and SAN, null before the first move. */
   lastMove: { uci: string; san: string } | null;
   clock: ClockState | null;
+  /**
+   * Present while the record cannot follow the board (an outage nothing explains, pieces set by
+   * hand): the board's placement as it stands (FEN board part, the game's orientation), which
+   * live views show instead of the frozen record until the arbiter or the board puts it right.
+   */
+  boardShown?: string;
 }
 
 /** One game in full: the live state of the game page. */
@@ -169,6 +175,8 @@ export type GameChange =
       lastMove: { uci: string; san: string } | null;
     }
   | { kind: 'clock'; gameId: GameId; clock: ClockState }
+  /** The board as it stands while the record cannot follow it; null when it follows again. */
+  | { kind: 'board'; gameId: GameId; placement: string | null }
   | { kind: 'result'; gameId: GameId; result: GameResult; termination: string | null }
   | { kind: 'incident'; gameId: GameId; incident: IncidentRecord }
   /**

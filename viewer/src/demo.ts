@@ -46,7 +46,8 @@ export async function demoPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
     setText(tableNo, `${i18n.t('round')} ${g.round} · ${i18n.t('table')} ${g.table}`);
     white.setPlayer(g.white);
     black.setPlayer(g.black);
-    board.show(g.fen, g.lastMove?.uci);
+    // While the record cannot follow the board, the board itself is shown (never a frozen one).
+    board.show(g.boardShown ?? g.fen, g.boardShown ? null : g.lastMove?.uci);
     setText(lastMove, g.lastMove ? `${Math.ceil(g.ply / 2)}${g.ply % 2 === 1 ? '.' : '…'} ${i18n.san(g.lastMove.san)}` : '');
     setText(result, g.result === '*' ? '' : g.result);
   };

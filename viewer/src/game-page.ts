@@ -69,9 +69,12 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
     const ply = reviewPly ?? game.moves.length;
     const move = ply > 0 ? game.moves[ply - 1] : undefined;
     const fen = move ? move.fenAfter : game.startFen;
-    board.show(fen, move?.uci, move ? /[+#]$/.test(move.san) : false);
+    // Following live while the record cannot follow the board: the board as it stands.
+    const shown = reviewPly === null ? game.boardShown : undefined;
+    if (shown !== undefined) board.show(shown, null);
+    else board.show(fen, move?.uci, move ? /[+#]$/.test(move.san) : false);
     backToLive.hidden = reviewPly === null;
-    setText(reviewNote, reviewPly === null ? '' : `${i18n.t('reviewing')} ${reviewPly}/${game.moves.length}`);
+    setText(reviewNote, reviewPly !== null ? `${i18n.t('reviewing')} ${reviewPly}/${game.moves.length}` : shown !== undefined ? i18n.t('boardOutOfStep') : '');
     for (const li of moveList.querySelectorAll('.san')) li.classList.toggle('current', Number((li as HTMLElement).dataset.ply) === ply);
     panel?.update(game, reviewPly);
   };
@@ -186,6 +189,7 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
             renderMoves();
             showBoard();
           }
+          if (change.kind === 'board') showBoard();
           if (change.kind === 'result' || change.kind === 'move') renderResult();
           if (change.kind === 'incident') renderIncidents();
         },

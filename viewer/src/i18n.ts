@@ -40,6 +40,7 @@ type Key =
   | 'result'
   | 'moves'
   | 'uncertainOrder'
+  | 'boardOutOfStep'
   | 'incidents'
   | 'noIncidents'
   | 'language'
@@ -98,6 +99,7 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     toMove: 'to move',
     result: 'Result',
     moves: 'Moves',
+    boardOutOfStep: 'The record has lost the thread: this is the board as it stands; the moves continue once it is put right.',
     uncertainOrder: 'Not seen on the board: this order is a guess. Also possible:',
     incidents: 'Incidents',
     noIncidents: 'No incidents',
@@ -156,6 +158,7 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     toMove: 'na potezi',
     result: 'Izid',
     moves: 'Poteze',
+    boardOutOfStep: 'Zapis je izgubil nit: to je plošča, kakršna je; poteze se nadaljujejo, ko bo popravljeno.',
     uncertainOrder: 'Ni bilo videti na plošči: ta vrstni red je ugibanje. Možno tudi:',
     incidents: 'Nepravilnosti',
     noIncidents: 'Ni nepravilnosti',
@@ -214,6 +217,7 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     toMove: 'na potezu',
     result: 'Rezultat',
     moves: 'Potezi',
+    boardOutOfStep: 'Zapis je izgubio nit: ovo je tabla kakva jeste; potezi se nastavljaju kada se ispravi.',
     uncertainOrder: 'Nije viđeno na tabli: ovaj redosled je pretpostavka. Moguće je i:',
     incidents: 'Nepravilnosti',
     noIncidents: 'Nema nepravilnosti',
@@ -272,6 +276,7 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     toMove: 'na ťahu',
     result: 'Výsledok',
     moves: 'Ťahy',
+    boardOutOfStep: 'Záznam stratil niť: toto je doska, ako stojí; ťahy pokračujú, keď sa to napraví.',
     uncertainOrder: 'Nevidené na doske: toto poradie je odhad. Možné aj:',
     incidents: 'Nezrovnalosti',
     noIncidents: 'Žiadne nezrovnalosti',

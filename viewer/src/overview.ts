@@ -69,7 +69,8 @@ class TableCard {
 
   render(): void {
     const g = this.game;
-    this.board.show(g.fen, g.lastMove?.uci);
+    // While the record cannot follow the board, the board itself is shown (never a frozen one).
+    this.board.show(g.boardShown ?? g.fen, g.boardShown ? null : g.lastMove?.uci);
     setText(this.result, g.result === '*' ? '' : g.result);
     setText(this.last, g.lastMove ? `${Math.ceil(g.ply / 2)}${g.ply % 2 === 1 ? '.' : '…'} ${this.i18n.san(g.lastMove.san)}` : '');
     this.el.dataset.ply = String(g.ply);

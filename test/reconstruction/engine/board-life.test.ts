@@ -294,3 +294,18 @@ describe('engine: the arbiter picks another order for an inferred span', () => {
     expect(s.engine.snapshot().moves).toEqual(before.moves);
   });
 });
+
+describe('engine: never freeze', () => {
+  it('publishes the board as it stands while the record cannot follow it, and stops once it can', () => {
+    const s = new Script().setUp().play('e2e4').unplug().lift('a1').lift('h8').lift('d1').place('d4', 'Q').plug();
+    const shown = (): (string | null)[] => s.events.filter((e) => e.type === 'board-shown').map((e) => (e.type === 'board-shown' ? e.placement : null));
+    expect(shown()).toEqual(['rnbqkbn1/pppppppp/8/8/3QP3/8/PPPP1PPP/1NB1KBNR']);
+    // Black plays on from the board as it stands: the live views follow every change.
+    s.move('e7', 'e5');
+    expect(shown().at(-1)).toBe('rnbqkbn1/pppp1ppp/8/4p3/3QP3/8/PPPP1PPP/1NB1KBNR');
+    // The arbiter has the pieces put back where the game has them: the record follows again.
+    s.move('e5', 'e7').place('a1', 'R').place('h8', 'r').lift('d4').place('d1', 'Q');
+    expect(shown().at(-1)).toBeNull();
+    expect(s.engine.snapshot().moves.map((m) => m.san)).toEqual(['e4']);
+  });
+});
