@@ -42,6 +42,8 @@ const RELEASE_MS = 250;
  */
 const MAX_MISSED_PLIES = 8;
 const BURST_PLIES = 3;
+/** Jumps up to this long with one explanation are trusted (see jumpFrom). */
+const TRUSTED_JUMP_PLIES = 3;
 /**
  * Nodes one jump search may look at: a search runs inside the event loop that serves every table,
  * so a board nothing explains must fail fast (measured in `npm run bench -- engine`).
@@ -77,6 +79,8 @@ interface Ply {
    */
   movedSince: number;
   sinceAt: number;
+  /** The move was inferred from a jump, not seen made on the board. */
+  inferred?: true;
 }
 
 interface Alias {
@@ -138,8 +142,13 @@ export class GameEngine {
    * meanwhile is not judged (the engine, not the player, has lost the thread).
    */
   private outOfStep: false | 'silent' | 'reported' = false;
+  /**
+   * The arbiter has just set a position or taken moves back: the pieces are being put to it, so
+   * the views show the arbiter's position, not the half-arranged board, until a press resumes play.
+   */
+  private arrangingForArbiter = false;
   /** The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`). */
-  private provisional: { base: number; end: number } | undefined;
+  private provisional: { base: number; end: number; trusted: boolean } | undefined;
   /** The placement last published while out of step (null: the record follows the board). */
   private shownPlacement: string | null = null;
   private out: GameEvent[] = [];
@@ -185,7 +194,8 @@ export class GameEngine {
    * the record is in step again.
    */
   private showBoard(at: number): void {
-    const placement = this.started && this.outOfStep && !this.result ? placementOf(this.board.seen) : null;
+    if (this.arrangingForArbiter && (this.board.mismatches === 0 || this.result)) this.arrangingForArbiter = false;
+    const placement = this.started && this.outOfStep && !this.result && !this.arrangingForArbiter ? placementOf(this.board.seen) : null;
     if (placement === this.shownPlacement) return;
     this.shownPlacement = placement;
     this.out.push({ type: 'board-shown', at, placement });
@@ -199,7 +209,10 @@ export class GameEngine {
         if (this.started) this.end(cmd.result, 'arbiter', cmd.at);
         break;
       case 'reinstate':
-        if (this.started && Number.isInteger(cmd.ply) && cmd.ply >= 0 && cmd.ply < this.history.length - 1) this.takeback(cmd.ply, cmd.at);
+        if (this.started && Number.isInteger(cmd.ply) && cmd.ply >= 0 && cmd.ply < this.history.length - 1) {
+          this.takeback(cmd.ply, cmd.at);
+          this.arrangingForArbiter = true;
+        }
         break;
       case 'replace-moves':
         if (this.started) this.replaceMoves(cmd.fromPly, cmd.sans, cmd.at);
@@ -220,6 +233,7 @@ export class GameEngine {
           break;
         }
         this.startGame('arbiter-position', pos.value, undefined, this.board.reversed, cmd.at);
+        this.arrangingForArbiter = true;
         this.evaluate(cmd.at, 'dump');
         break;
       }
@@ -302,7 +316,9 @@ export class GameEngine {
       return;
     }
     if (this.resyncPending) {
-      this.evaluate(at, 'resync');
+      // The first change after a reconnect is a hand at work (or one line of a power-up listing):
+      // searched shallow, like a burst; the dump that follows is searched in full.
+      this.evaluate(at, 'resync', piece !== PIECE.EMPTY, 'field');
       this.resynchronised(at);
     } else this.evaluate(at, 'field', piece !== PIECE.EMPTY);
   }
@@ -434,6 +450,7 @@ export class GameEngine {
   /** `fromStopped`: the clock was not running (game start, after a pause): completes, never offends. */
   private onPress(by: Color, at: number, fromStopped: boolean, seenAtPress = true): void {
     if (!this.started || !this.acceptsMoves()) return;
+    this.arrangingForArbiter = false;
     const n = this.plyCount();
     const top = this.top();
     if (this.posOf(top).turn !== by || fromStopped) {
@@ -441,7 +458,15 @@ export class GameEngine {
       if (last && !last.confirmed && last.by === by) this.confirm(n, 'clock', at, seenAtPress);
       if (this.posOf(top).turn !== by || this.board.mismatches === 0) return;
     }
+    // A press first seen in the reading after an outage was made while the board was away: the
+    // moves around it were not seen, so it completes nothing and is held against nobody.
+    if (!seenAtPress) return;
     if (this.board.mismatches === 0) {
+      if (this.reviseJump(at, by, seenAtPress)) return;
+      if (this.outOfStep) {
+        if (this.outOfStep === 'silent') this.outOfStepReport(at);
+        return;
+      }
       this.illegal('clock-without-move', by, at, []);
       return;
     }
@@ -493,12 +518,12 @@ export class GameEngine {
    */
   private reviseJump(at: number, by: Color, seenAtPress: boolean): boolean {
     const jump = this.provisional;
-    // Two squares are one move, legal or not: that is the player's, not the jump's.
-    if (!jump || this.board.mismatches <= 2) return false;
+    // After a trusted jump, two squares are one move, legal or not: that is the player's.
+    if (!jump || (jump.trusted && this.board.mismatches <= 2)) return false;
     const key = `${this.board.hash}/${by}/revise`;
     if (this.lastSearchKey !== key) {
       this.lastSearchKey = key;
-      if (this.jumpFrom(jump.base, at, by, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3))) {
+      if (this.jumpFrom(jump.base, at, by, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1)) {
         this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return true;
       }
@@ -560,7 +585,7 @@ export class GameEngine {
    * `source`: a field change; a drift dump that changed squares (field updates were lost); or the
    * first scan after a reconnect, the only time a board nothing explains is reported as such.
    */
-  private evaluate(at: number, source: 'field' | 'dump' | 'resync', placed = false): void {
+  private evaluate(at: number, source: 'field' | 'dump' | 'resync', placed = false, trigger: 'field' | 'dump' = source === 'field' ? 'field' : 'dump'): void {
     if (this.started && this.board.mismatches === 0) {
       // A piece put somewhere else and brought back ends that attempt (an illegal move corrected);
       // a piece only lifted and put back where it stood was touched, and that still counts for 4.4.2.
@@ -584,7 +609,7 @@ export class GameEngine {
     }
     // Reconnect dumps: time has passed, so a forward jump is likelier than a takeback to a
     // repeated placement.
-    if (playing && source !== 'field' && this.searchJump(at, undefined)) return;
+    if (playing && source !== 'field' && this.searchJump(at, undefined, source === 'resync' && trigger === 'field' ? BURST_PLIES : MAX_MISSED_PLIES)) return;
     const last = top.record;
     if (last && !last.confirmed && playing) {
       const parent = this.history[n - 1]!;
@@ -635,18 +660,23 @@ export class GameEngine {
     const key = `${this.board.hash}/${lastBy ?? '-'}/${maxDepth}`;
     if (this.lastSearchKey === key) return false;
     this.lastSearchKey = key;
-    return this.jumpFrom(this.plyCount(), at, lastBy, maxDepth);
+    if (this.jumpFrom(this.plyCount(), at, lastBy, maxDepth)) return true;
+    // A board the last inferred jump cannot lead to (a piece put back after an illegal move the
+    // jump took for legal ones): from where that jump began, one move is enough.
+    const jump = this.provisional;
+    return jump !== undefined && jump.base < this.plyCount() && this.jumpFrom(jump.base, at, lastBy, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1);
   }
 
   /**
    * Searches from the position after `base` plies to the board and, when a sequence fits, takes
    * the record back to `base` (a provisional jump being revised) and plays it.
    */
-  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number): boolean {
+  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number, minDepth = 2): boolean {
     const pos = this.posOf(this.history[base]!).clone();
     // The press that completed the jump tells whose turn it is now. The running side alone does not:
     // a player who has moved and not yet pressed leaves it one ply behind the board.
     const found = searchSequences(pos, this.board.seen, {
+      minDepth,
       maxDepth,
       budget: JUMP_BUDGET,
       keep: JUMP_ALTERNATIVES,
@@ -680,8 +710,10 @@ export class GameEngine {
     }
     this.outOfStep = false;
     // Inferred, not seen: until a move seen on the board is completed by a press, a board the
-    // jump cannot lead to sends the search back to where the jump began.
-    this.provisional = { base, end: this.plyCount() };
+    // jump cannot lead to sends the search back to where the jump began. A short jump with one
+    // explanation is trusted enough that a single wrong move after it is the player's; a long or
+    // ambiguous one is not (an illegal move can look like two legal ones around the opponent's).
+    this.provisional = { base, end: this.plyCount(), trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES };
     return true;
   }
 
@@ -847,6 +879,7 @@ export class GameEngine {
     this.outOfStep = false;
     const next = this.play(from, s, at);
     next.movedSince = Math.max(from.sinceSeq, this.settledSeq);
+    if (!seenInOrder) next.inferred = true;
     const r = next.record!;
     if (uncertain) r.uncertain = uncertain;
     this.out.push({
@@ -884,8 +917,8 @@ export class GameEngine {
     });
     const oldMove = old.move!;
     // Art 4.7: the piece stood released on its first square (longer than a slide's flicker)
-    // before the player moved it on.
-    if (!s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
+    // before the player moved it on. A move inferred from a jump was never seen released.
+    if (!old.inferred && !s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
       const rested = this.board.vacatedAt[oldMove.to]! - old.sinceAt;
       if (this.board.vacatedSeq[oldMove.to]! > old.sinceSeq && rested >= RELEASE_MS) {
         this.incident({

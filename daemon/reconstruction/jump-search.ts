@@ -25,6 +25,8 @@ import { positionCodes, successorsOf } from './successors.ts';
  */
 
 export interface JumpSearchOptions {
+  /** Shortest sequence tried (plies; default 2: one move is the matcher's business). */
+  minDepth?: number;
   /** Longest sequence tried (plies). */
   maxDepth: number;
   /** Nodes (successors looked at) before giving up: a pathological board stays cheap. */
@@ -79,7 +81,7 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
   for (let s = 0; s < 64; s++) if (start[s] !== target[s]) changed.add(s);
   let nodes = 0;
   let exhausted = false;
-  for (let depth = 2; depth <= opts.maxDepth; depth++) {
+  for (let depth = opts.minDepth ?? 2; depth <= opts.maxDepth; depth++) {
     if (opts.turnAfter !== undefined && (depth % 2 === 0 ? pos.turn : pos.turn === 'white' ? 'black' : 'white') !== opts.turnAfter) continue;
     const found: NormalMove[][] = [];
     let more = false;

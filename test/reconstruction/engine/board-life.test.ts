@@ -122,10 +122,13 @@ describe('engine: disconnection and jumps', () => {
     const s = new Script().setUp().play('e2e4').unplug().lift('a1').lift('h8').lift('d1').place('d4', 'Q').plug();
     // A dump is often taken with a piece in the hand: nothing is said until someone presses.
     expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised']);
-    s.press('black').move('b8', 'c6').press('white').move('g1', 'f3').press('black');
+    // The first reading after the outage shows a press made while the board was away: not judged.
+    s.press('black');
+    expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised']);
+    s.move('b8', 'c6').press('white').move('g1', 'f3').press('black');
     expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised', 'illegal-position']);
     const inc = s.engine.snapshot().incidents[2]!;
-    expect(inc.kind === 'illegal-position' && inc.differences.map((d) => d.square).sort()).toEqual(['a1', 'd1', 'd4', 'h8']);
+    expect(inc.kind === 'illegal-position' && inc.differences.map((d) => d.square).sort()).toEqual(['a1', 'b8', 'c6', 'd1', 'd4', 'f3', 'g1', 'h8']);
     expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
   });
 
@@ -307,5 +310,19 @@ describe('engine: never freeze', () => {
     s.move('e5', 'e7').place('a1', 'R').place('h8', 'r').lift('d4').place('d1', 'Q');
     expect(shown().at(-1)).toBeNull();
     expect(s.engine.snapshot().moves.map((m) => m.san)).toEqual(['e4']);
+  });
+
+  it("shows the arbiter's position while the pieces are put to it, and the board again once play resumes without them", () => {
+    const s = new Script().setUp().play('e2e4', 'e7e5');
+    const fen = '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1';
+    const shownBy = (events: typeof s.events): (string | null)[] => events.flatMap((e) => (e.type === 'board-shown' ? [e.placement] : []));
+    expect(shownBy(s.engine.arbiter({ type: 'set-position', at: s.t + 1, fen }))).toEqual([]);
+    s.events.length = 0;
+    s.dump();
+    s.lift('a1');
+    expect(shownBy(s.events)).toEqual([]);
+    // A press on a board that still is not the arbiter's position: play went on without it.
+    s.press('white');
+    expect(shownBy(s.events).at(-1)).toBe('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/1NBQKBNR');
   });
 });
