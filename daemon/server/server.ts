@@ -18,6 +18,11 @@ import { viewerHtml } from './viewer-html.ts';
 
 export interface ServerOptions {
   source: LiveSource;
+  /**
+   * What the public sees (the broadcast delay's view: API, feed, viewer, /lcc, /relay); officials
+   * read `source` live. Default: `source`.
+   */
+  publicSource?: LiveSource;
   /** Default 127.0.0.1; "0.0.0.0" to serve the hall network. */
   host?: string;
   /** 0 (default) picks a free port. */
@@ -67,7 +72,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   app.disable('x-powered-by');
   // Production mode whatever NODE_ENV says: Express then renders no error pages of its own.
   app.set('env', 'production');
-  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline));
+  const publicSource = opts.publicSource ?? opts.source;
+  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {
@@ -89,7 +95,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
     } else viewerError = built.error;
   }
-  if (opts.bridges !== false) mountBridges(app, opts.source, { lcc: { serialOf: opts.bridges?.serialOf } });
+  if (opts.bridges !== false) mountBridges(app, publicSource, { lcc: { serialOf: opts.bridges?.serialOf } });
   app.use((req, res) => {
     res.status(404).json({ error: { status: 404, code: 'not-found', message: `nothing at ${req.method} ${req.path}` } });
   });
@@ -97,7 +103,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const http = createServer(app);
   const deflateThreshold = opts.deflateThresholdBytes ?? 1024;
-  const hub = new FeedHub(opts.source, checkToken, limits, deflateThreshold);
+  const hub = new FeedHub(opts.source, checkToken, limits, deflateThreshold, publicSource);
   const wss = new WebSocketServer({
     server: http,
     path: FEED_PATH,

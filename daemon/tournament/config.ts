@@ -57,6 +57,8 @@ export interface BoardcastConfig {
   backup: { everyMinutes: number; keep: number };
   /** Websocket feed connections at once: in all, and from one address. */
   feed: { maxConnections: number; maxConnectionsPerIp: number };
+  /** Public outputs show the games this many seconds late (0: live); officials always see them live. */
+  broadcast: { delaySeconds: number };
 }
 
 export interface ConfigError {
@@ -244,6 +246,7 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     emulate: e ? { count: e.count, games: e.games === 'random' ? 'random' : resolve(baseDir, e.games!), seed: e.seed!, noise: e.noise!, serialBase: e.serialBase! } : null,
     backup: { everyMinutes: c.backup!.everyMinutes!, keep: c.backup!.keep! },
     feed: { maxConnections: c.feed!.maxConnections!, maxConnectionsPerIp: c.feed!.maxConnectionsPerIp! },
+    broadcast: { delaySeconds: c.broadcast!.delaySeconds! },
   });
 }
 
