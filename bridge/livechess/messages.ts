@@ -23,8 +23,8 @@ export interface LiveChessClock {
   /** Remaining whole seconds. */
   white: number;
   black: number;
-  /** Whose clock runs; null when stopped. */
-  run: 'white' | 'black' | null;
+  /** Whose clock runs, as DGT's interface has it: true White's, false Black's, null stopped (a finished game's clock is stopped). */
+  run: boolean | null;
   /** Epoch ms of the reading (clients extrapolate the running side from it). */
   time: number;
 }

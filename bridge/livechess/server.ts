@@ -91,7 +91,7 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
         comment: g ? `table ${b.table}: ${g.white.name} - ${g.black.name}` : `table ${b.table}`,
         board: g ? (g.fen.split(' ')[0] ?? '') : '8/8/8/8/8/8/8/8',
         flipped: false,
-        clock: liveChessClock(g?.clock ?? null),
+        clock: liveChessClock(g?.clock ?? null, g?.status === 'finished'),
       };
     });
 
