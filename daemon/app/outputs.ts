@@ -100,7 +100,7 @@ function pushLogger(log: Logger): (r: PushReport) => void {
         log.warn(r.status === 429 ? 'rate limited by the platform: waiting before the next push' : 'push failed: retrying', {
           ...where,
           status: r.status,
-          message: r.message,
+          answer: r.message,
           retryInS: Math.round(r.inMs / 1000),
         });
         return;
@@ -108,12 +108,12 @@ function pushLogger(log: Logger): (r: PushReport) => void {
         log.error('the push token was refused: nothing more is pushed to this round until boardcast restarts with another token or the wait is over', {
           ...where,
           status: r.status,
-          message: r.message,
+          answer: r.message,
           retryInMin: Math.round(r.inMs / 60_000),
         });
         return;
       case 'rejected':
-        log.warn('push refused: sent again on the next change', { ...where, status: r.status, message: r.message });
+        log.warn('push refused: sent again on the next change', { ...where, status: r.status, answer: r.message });
         return;
     }
   };
