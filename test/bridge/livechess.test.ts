@@ -173,6 +173,18 @@ describe('LiveChess eBoard API', () => {
     c.close();
   });
 
+  it('answers GET /api/v1.0/eboards over plain HTTP with the same list, as LiveChess does', async () => {
+    const c = await LiveChessClient.open(api.url);
+    c.send({ id: 1, call: 'eboards' });
+    const ws = (await c.next((x) => x.response === 'call' && x.id === 1)).param as EboardInfo[];
+    c.close();
+    const r = await fetch(`http://127.0.0.1:${api.port}/api/v1.0/eboards`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/json');
+    expect(await r.json()).toEqual(ws);
+    expect((await fetch(`http://127.0.0.1:${api.port}/api/v1.0/other`)).status).toBe(404);
+  });
+
   it('reports a taken port as a value', async () => {
     const again = await startLiveChessApi({ source: hall.source, boards: () => boards, port: api.port });
     expect(again.ok).toBe(false);

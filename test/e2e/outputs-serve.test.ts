@@ -181,6 +181,9 @@ describe('boardcast serve with its outputs on', () => {
       20_000,
       'three boards on the LiveChess API',
     );
+    // The same list over plain HTTP, as an organiser checks LiveChess before opening the page.
+    const rest = await getJson<{ serialnr: string }[]>(apiUrl.replace(/^ws:/, 'http:') + '/eboards');
+    expect(rest.map((b) => b.serialnr)).toEqual(boards.map((b) => b.serialnr));
     const pages = await Promise.all(boards.map((_, i) => dgtPage(wsUrl, i)));
 
     // Round 1 is played to its results.
