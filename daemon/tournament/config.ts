@@ -153,6 +153,11 @@ function crossChecks(c: RawConfig): string[] {
     else boards.set(t.board, i);
   });
   problems.push(...busChecks(tables));
+  const lc = c.outputs?.liveChessApi;
+  const httpPort = c.httpPort ?? 8080;
+  if (lc && lc.port !== undefined && lc.port !== 0 && lc.port === httpPort) {
+    problems.push(`outputs.liveChessApi.port: ${lc.port} is httpPort; the LiveChess API needs a port of its own (LiveChess's is 1982)`);
+  }
   const pushed = new Map<string, number>();
   (c.outputs?.lichessPush?.rounds ?? []).forEach((r, i) => {
     const at = pushed.get(r.roundId);

@@ -37,6 +37,10 @@ describe('outputs config', () => {
     expect(errors({ lichessPush: { rounds: [] } })[0]).toContain('outputs.lichessPush.rounds');
     expect(errors({ lichessPush: { rounds: [{ round: 1, roundId: 'aBcD1234' }], baseUrl: 'lichess.org' } })[0]).toContain('must be an http(s) URL');
     expect(errors({ lichessPush: { rounds: [{ round: 1, roundId: 'aBcD1234' }], tokn: 'x' } })).toContain('config error: outputs.lichessPush.tokn: unknown key');
+    expect(parseConfig({ ...base, httpPort: 1982, outputs: { liveChessApi: {} } }, null, '/tmp')).toEqual({
+      ok: false,
+      error: { file: null, messages: ["config error: outputs.liveChessApi.port: 1982 is httpPort; the LiveChess API needs a port of its own (LiveChess's is 1982)"] },
+    });
     expect(errors({ pgnFolder: {} })).toContain('config error: outputs.pgnFolder: unknown key');
     expect(
       errors({
