@@ -20,7 +20,7 @@ import { eventually, getJson, runCli, servingUrl, stopChildren, type Child } fro
  *   bearer token, PGN body, `{"games":[…]}` answer) that answers one round 429 with Retry-After
  *   once and another round 401;
  * - the round PGN, the LCC JSON (read by lichess's DgtJson rules) and /api.
- * Three emulated tables replay three short games to their results; every output must then carry
+ * Three emulated tables replay three games to their results; every output must then carry
  * the same games as the round PGN.
  */
 
@@ -33,14 +33,30 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-// Round 1 at tables 1-3, then long games (round 2) so the boards keep playing afterwards.
+// Round 1 at tables 1-3 (30 plies each, so the DGT page is subscribed long before they end), then
+// short games (round 2) so the boards keep playing afterwards.
 const GAMES = [
-  ['Lenart, Ana', 'Petrović, Marko', '1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0', '1-0'],
-  ['Kováč, Ján', 'Horvat, Luka', '1. f3 e5 2. g4 Qh4# 0-1', '0-1'],
-  ['Novak, Eva', 'Jovanović, Nina', '1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 1/2-1/2', '1/2-1/2'],
-  ['Petrović, Marko', 'Lenart, Ana', '1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be3 e5 7. Nb3 Be6 8. f3 Be7 9. Qd2 O-O 10. O-O-O Nbd7 1-0', '1-0'],
-  ['Horvat, Luka', 'Kováč, Ján', '1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. e3 O-O 5. Bd3 d5 6. Nf3 c5 7. O-O dxc4 8. Bxc4 Nbd7 9. Qe2 b6 10. Rd1 cxd4 0-1', '0-1'],
-  ['Jovanović, Nina', 'Novak, Eva', '1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 1/2-1/2', '1/2-1/2'],
+  [
+    'Lenart, Ana',
+    'Petrović, Marko',
+    '1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be3 e5 7. Nb3 Be6 8. f3 Be7 9. Qd2 O-O 10. O-O-O Nbd7 11. g4 b5 12. g5 b4 13. Ne2 Ne8 14. f4 a5 15. f5 a4 1-0',
+    '1-0',
+  ],
+  [
+    'Kováč, Ján',
+    'Horvat, Luka',
+    '1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. e3 O-O 5. Bd3 d5 6. Nf3 c5 7. O-O dxc4 8. Bxc4 Nbd7 9. Qe2 b6 10. Rd1 cxd4 11. exd4 Bb7 12. d5 Bxc3 13. dxe6 fxe6 14. bxc3 Qc7 15. Bxe6+ Kh8 0-1',
+    '0-1',
+  ],
+  [
+    'Novak, Eva',
+    'Jovanović, Nina',
+    '1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 Re8 13. Nf1 Bf8 14. Ng3 g6 15. a4 c5 1/2-1/2',
+    '1/2-1/2',
+  ],
+  ['Petrović, Marko', 'Lenart, Ana', '1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0', '1-0'],
+  ['Horvat, Luka', 'Kováč, Ján', '1. f3 e5 2. g4 Qh4# 0-1', '0-1'],
+  ['Jovanović, Nina', 'Novak, Eva', '1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 1/2-1/2', '1/2-1/2'],
 ];
 const pgnFile = GAMES.map(([w, b, moves, result], i) => `[Event "Outputs Open"]\n[Round "${i < 3 ? 1 : 2}"]\n[White "${w}"]\n[Black "${b}"]\n[Result "${result}"]\n\n${moves}\n`).join('\n');
 
