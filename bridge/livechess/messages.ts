@@ -48,6 +48,7 @@ export interface EboardEvent {
   san: string[];
 }
 
+/** What the server sends (each goes out with `time`, the epoch ms it was sent, as LiveChess's do). */
 export type ServerMessage =
   { response: 'call'; id: number; param: EboardInfo[] | null } | { response: 'feed'; id: number; param: EboardEvent } | { response: 'error'; id: number | null; param: { message: string } };
 

@@ -73,7 +73,8 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
     return s ? opts.source.game(s.id) : undefined;
   };
   const send = (ws: WebSocket, m: ServerMessage): void => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    // LiveChess stamps every message with its epoch ms `time` beside response, id and param.
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ ...m, time: Date.now() }));
   };
   const feed = (ws: WebSocket, subId: number, sub: Subscription): void => {
     const g = gameOf(sub.serialnr);

@@ -77,6 +77,8 @@ describe('LiveChess eBoard API', () => {
       ['24618', 'NOTRESPONDING'],
     ]);
     expect(list[0]!.board).toBe('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR');
+    // Stamped with the time it was sent, as LiveChess's messages are.
+    expect(typeof (m as { time?: unknown }).time).toBe('number');
     c.close();
   });
 
