@@ -41,7 +41,7 @@ describe('outputs config', () => {
       ok: false,
       error: { file: null, messages: ["config error: outputs.liveChessApi.port: 1982 is httpPort; the LiveChess API needs a port of its own (LiveChess's is 1982)"] },
     });
-    expect(errors({ pgnFolder: {} })).toContain('config error: outputs.pgnFolder: unknown key');
+    expect(errors({ liveChesApi: {} })).toContain('config error: outputs.liveChesApi: unknown key');
     expect(
       errors({
         lichessPush: {
