@@ -39,6 +39,20 @@ export interface EmulateConfig {
   serialBase: number;
 }
 
+/** The LiveChess eBoard websocket API (bridge/livechess): where it listens. */
+export interface LiveChessApiConfig {
+  port: number;
+  host: string;
+}
+
+/** Round PGN pushed to lichess broadcast rounds (bridge/relay/push-client). */
+export interface LichessPushConfig {
+  rounds: { round: number; roundId: string }[];
+  /** Null: taken from BOARDCAST_LICHESS_TOKEN when `serve` starts. */
+  token: string | null;
+  baseUrl: string;
+}
+
 export interface BoardcastConfig {
   /** The file it came from (absolute), or null for the embedded default. */
   source: string | null;
@@ -59,6 +73,8 @@ export interface BoardcastConfig {
   feed: { maxConnections: number; maxConnectionsPerIp: number };
   /** Public outputs show the games this many seconds late (0: live); officials always see them live. */
   broadcast: { delaySeconds: number };
+  /** Outputs `serve` starts besides its own HTTP port; null: off. */
+  outputs: { liveChessApi: LiveChessApiConfig | null; lichessPush: LichessPushConfig | null };
 }
 
 export interface ConfigError {
@@ -139,6 +155,18 @@ function crossChecks(c: RawConfig): string[] {
     else boards.set(t.board, i);
   });
   problems.push(...busChecks(tables));
+  const lc = c.outputs?.liveChessApi;
+  const httpPort = c.httpPort ?? 8080;
+  if (lc && lc.port !== undefined && lc.port !== 0 && lc.port === httpPort) {
+    problems.push(`outputs.liveChessApi.port: ${lc.port} is httpPort; the LiveChess API needs a port of its own (LiveChess's is 1982)`);
+  }
+  const pushed = new Map<string, number>();
+  (c.outputs?.lichessPush?.rounds ?? []).forEach((r, i) => {
+    const at = pushed.get(r.roundId);
+    // Two pushes to one lichess round would overwrite each other's games on every change.
+    if (at !== undefined) problems.push(`outputs.lichessPush.rounds[${i}].roundId: ${r.roundId} is already outputs.lichessPush.rounds[${at}]`);
+    else pushed.set(r.roundId, i);
+  });
   dates.forEach((d, i) => {
     // The schema checks the shape; a calendar must check the day ("2026-13-45" has the shape).
     const [y, m, day] = d.split('-').map(Number) as [number, number, number];
@@ -247,7 +275,17 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     backup: { everyMinutes: c.backup!.everyMinutes!, keep: c.backup!.keep! },
     feed: { maxConnections: c.feed!.maxConnections!, maxConnectionsPerIp: c.feed!.maxConnectionsPerIp! },
     broadcast: { delaySeconds: c.broadcast!.delaySeconds! },
+    outputs: outputsOf(c.outputs!),
   });
+}
+
+function outputsOf(o: NonNullable<RawConfig['outputs']>): BoardcastConfig['outputs'] {
+  const lc = o.liveChessApi;
+  const push = o.lichessPush;
+  return {
+    liveChessApi: lc ? { port: lc.port!, host: lc.host! } : null,
+    lichessPush: push ? { rounds: push.rounds.map((r) => ({ round: r.round, roundId: r.roundId })), token: push.token ?? null, baseUrl: push.baseUrl! } : null,
+  };
 }
 
 /**
