@@ -6,6 +6,7 @@ import { encode, type ErrorCode, type ResumePoint, type Role, type Scope, type S
 import { decodeClientMessage } from '../../protocols/feed/client-messages.ts';
 import type { GameChange, GameState, GameSummary, LiveSource } from '../../protocols/feed/model.ts';
 import { ScopeStream } from './scope-stream.ts';
+import { compressedTextFrame, deflateParams, deflatePart, storedPart, takesSharedDeflate } from './deflated-frames.ts';
 import type { TokenCheck } from './arbiter-auth.ts';
 
 export interface FeedLimits {
@@ -64,6 +65,9 @@ export interface FeedStats {
   framesHeldBack: number;
   /** Connections refused by the connection limits. */
   refusedConnections: number;
+  /** Frames sent compressed, and the compressions that took (shared frames are compressed once). */
+  framesCompressed: number;
+  deflates: number;
 }
 
 interface Subscription {
@@ -74,6 +78,10 @@ interface Subscription {
 
 interface Client {
   ws: WebSocket;
+  /** The connection's socket: frames compressed once for every client are written to it as they are. */
+  socket: Socket;
+  /** It negotiated permessage-deflate in a way that reads frames compressed once for all. */
+  sharedDeflate: boolean;
   role: Role;
   subs: Map<string, Subscription>;
   tokens: number;
@@ -88,13 +96,33 @@ interface Client {
 
 const now = (): number => Date.now();
 
+/** A stream's snapshot body at a sequence number: serialised once, compressed once when asked. */
+interface SnapshotEntry {
+  seq: number;
+  at: number;
+  json: string;
+  /** The body and the message's closing brace, compressed on their own (deflated-frames.ts). */
+  deflated?: Buffer;
+}
+
 /**
  * The websocket side of the server: per-connection subscriptions, numbered per-scope streams,
  * resume, flow control for slow clients and input limits. Fed by the LiveSource change stream.
  */
 export class FeedHub {
   readonly epoch = randomBytes(6).toString('hex');
-  readonly stats: FeedStats = { connections: 0, framesSent: 0, resyncs: 0, laggingDisconnects: 0, badMessages: 0, rateLimited: 0, framesHeldBack: 0, refusedConnections: 0 };
+  readonly stats: FeedStats = {
+    connections: 0,
+    framesSent: 0,
+    resyncs: 0,
+    laggingDisconnects: 0,
+    badMessages: 0,
+    rateLimited: 0,
+    framesHeldBack: 0,
+    refusedConnections: 0,
+    framesCompressed: 0,
+    deflates: 0,
+  };
   private readonly perIp = new Map<string, number>();
   private readonly streams = new Map<string, ScopeStream<Client>>();
   private readonly clients = new Set<Client>();
@@ -107,7 +135,7 @@ export class FeedHub {
   /** Corked sockets and the backlog each had before this tick (the tick's own frames are not lag). */
   private readonly corked = new Map<Client, { socket: Socket; backlog: number }>();
   /** Per stream: the snapshot body at a sequence number, serialised once for every client that asks. */
-  private readonly snapshotCache = new Map<string, { seq: number; at: number; json: string }>();
+  private readonly snapshotCache = new Map<string, SnapshotEntry>();
 
   constructor(
     private readonly source: LiveSource,
@@ -182,6 +210,8 @@ export class FeedHub {
     const client: Client = {
       ip,
       ws,
+      socket: req.socket,
+      sharedDeflate: takesSharedDeflate(deflateParams(ws)),
       role: token !== null && this.checkToken(token) ? 'arbiter' : 'public',
       subs: new Map(),
       tokens: this.limits.rateBurst,
@@ -228,7 +258,7 @@ export class FeedHub {
    * subscription once it has drained — or is dropped if it never does. A client that never reads
    * costs at most the high-water mark, however often it asks.
    */
-  private sendFrame(client: Client, frame: string | Buffer): void {
+  private sendFrame(client: Client, frame: string | Buffer, compressed?: () => Buffer): void {
     if (client.ws.readyState !== client.ws.OPEN) return;
     if (this.backlog(client) > this.limits.highWaterBytes) {
       this.stats.framesHeldBack++;
@@ -238,11 +268,14 @@ export class FeedHub {
       return;
     }
     this.cork(client);
-    // Small frames (every delta) are marked uncompressed up front, so they are framed at once
-    // without a trip through the connection's zlib stream; ws still keeps them in order behind a
-    // snapshot that is being compressed.
+    // Larger frames go compressed, and compressed once for every client that shares them (the
+    // snapshot of a stream, a delta), written to the socket as a finished frame. ws itself never
+    // compresses: its sender then writes every frame at once, so ours and its stay in order.
     const small = (typeof frame === 'string' ? frame.length : frame.byteLength) < this.deflateThreshold;
-    client.ws.send(frame, { binary: false, compress: !small });
+    if (!small && client.sharedDeflate) {
+      client.socket.write(compressed ? compressed() : compressedTextFrame([this.deflate(frame)]));
+      this.stats.framesCompressed++;
+    } else client.ws.send(frame, { binary: false, compress: false });
     this.stats.framesSent++;
   }
 
@@ -383,8 +416,8 @@ export class FeedHub {
 
   private sendSnapshot(client: Client, sub: Subscription, reason: SnapshotReason): void {
     const { stream } = sub;
-    const json = this.snapshotJson(stream);
-    if (json === undefined) {
+    const entry = this.snapshotEntry(stream);
+    if (entry === undefined) {
       this.error(client, 'unknown-scope', `${stream.scope} no longer exists`, stream.scope);
       return;
     }
@@ -400,19 +433,27 @@ export class FeedHub {
     // The message around the shared body is the client's own (its reason, the time); the body is
     // serialised once per stream and sequence number for every client that asks.
     const head = encode({ v: 1, type: 'snapshot', scope: stream.scope, epoch: this.epoch, seq: stream.seq, serverNow: now(), reason, body: null as unknown as SnapshotBody });
-    this.sendFrame(client, `${head.slice(0, -'null}'.length)}${json}}`);
+    const envelope = head.slice(0, -'null}'.length);
+    // Compressed, the body is too: once per stream and sequence number, after the client's own envelope.
+    this.sendFrame(client, `${envelope}${entry.json}}`, () => compressedTextFrame([storedPart(envelope), (entry.deflated ??= this.deflate(`${entry.json}}`))]));
   }
 
   /** Snapshot bodies are read and serialised once per stream and sequence number: thousands of subscribers share them. */
-  private snapshotJson(stream: ScopeStream<Client>): string | undefined {
+  /** A part of a message compressed on its own; the envelope of a snapshot is not counted. */
+  private deflate(text: string | Buffer): Buffer {
+    this.stats.deflates++;
+    return deflatePart(text);
+  }
+
+  private snapshotEntry(stream: ScopeStream<Client>): SnapshotEntry | undefined {
     const key = `${stream.audience}|${stream.scope}`;
     const cached = this.snapshotCache.get(key);
-    if (cached && cached.seq === stream.seq && now() - cached.at < 1000) return cached.json;
+    if (cached && cached.seq === stream.seq && now() - cached.at < 1000) return cached;
     const body = this.readSnapshot(stream.scope, stream.audience);
     if (!body) return undefined;
-    const json = JSON.stringify(body);
-    this.snapshotCache.set(key, { seq: stream.seq, at: now(), json });
-    return json;
+    const entry: SnapshotEntry = { seq: stream.seq, at: now(), json: JSON.stringify(body) };
+    this.snapshotCache.set(key, entry);
+    return entry;
   }
 
   private readSnapshot(scope: string, audience: Role): SnapshotBody | undefined {
@@ -456,7 +497,9 @@ export class FeedHub {
         if (!stream) continue;
         const t = now();
         const d = stream.append((seq) => encode({ v: 1, type: 'delta', scope, seq, serverNow: t, change }));
-        for (const client of stream.subscribers) this.deliver(client, stream, d.frame);
+        let shared: Buffer | undefined;
+        const compressed = (): Buffer => (shared ??= compressedTextFrame([this.deflate(d.frame)]));
+        for (const client of stream.subscribers) this.deliver(client, stream, d.frame, compressed);
       }
     }
   }
@@ -466,7 +509,7 @@ export class FeedHub {
    * not queued in our memory either) and is marked lagging; `serviceLagging` sends it a fresh
    * snapshot once its queue has drained, so it never sees a gap — only a jump to the present.
    */
-  private deliver(client: Client, stream: ScopeStream<Client>, frame: Buffer): void {
+  private deliver(client: Client, stream: ScopeStream<Client>, frame: Buffer, compressed: () => Buffer): void {
     const sub = client.subs.get(stream.scope);
     if (!sub || sub.lagging) return;
     if (this.backlog(client) > this.limits.highWaterBytes) {
@@ -475,7 +518,7 @@ export class FeedHub {
       this.lagging.add(client);
       return;
     }
-    this.sendFrame(client, frame);
+    this.sendFrame(client, frame, compressed);
   }
 
   private serviceLagging(): void {
