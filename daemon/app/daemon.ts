@@ -201,6 +201,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       host: opts.host ?? config.httpHost,
       viewer: opts.viewer ?? true,
       feed: config.feed,
+      access: { accounts: config.access.accounts, sessionTtlMs: config.access.sessionHours * 3600_000, secureCookie: config.access.secureCookie },
       arbiter: loggedArbiter(gameActionHandler({ store, tournamentId, router, reconcile }), alog),
       rounds: closeRoundsBackedUp,
       // Built from the store on request: what the broadcast showed, step by step.

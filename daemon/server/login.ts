@@ -1,0 +1,149 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Access, OfficialRole, Principal } from './access.ts';
+
+/** Failed logins from one address before it must wait (a password cannot be guessed at speed). */
+const MAX_FAILURES = 10;
+const FAILURE_WINDOW_MS = 10 * 60_000;
+
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Where to go after logging in: a path on this server only (never `//elsewhere` or a full URL). */
+export function safeNext(raw: unknown): string {
+  const s = typeof raw === 'string' ? raw : '';
+  return /^\/(?![/\\])[^\s]*$/.test(s) && s.length <= 500 ? s : '/arbiter';
+}
+
+/** `/login?next=<the page asked for>`. */
+export function loginUrl(next: string): string {
+  return `/login?next=${encodeURIComponent(next)}`;
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)} · boardcast</title>
+<style>
+body { font: 16px/1.4 system-ui, sans-serif; background: #f4f1ea; color: #222; margin: 0; }
+main { max-width: 22rem; margin: 12vh auto; background: #fff; padding: 1.5rem 2rem; border-radius: 8px; box-shadow: 0 1px 4px #0002; }
+h1 { font-size: 1.3rem; margin-top: 0; }
+label { display: block; margin: 0.8rem 0 0.2rem; }
+input[type=text], input[type=password] { width: 100%; box-sizing: border-box; padding: 0.4rem; font: inherit; }
+button { margin-top: 1.2rem; padding: 0.5rem 1.2rem; font: inherit; }
+.error { color: #a00; }
+</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+function loginPage(next: string, name: string, error: string | null): string {
+  return page(
+    'Log in',
+    `<h1>boardcast · officials</h1>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/login" class="login-form">
+<input type="hidden" name="next" value="${escapeHtml(next)}">
+<label for="login-name">Name</label>
+<input id="login-name" type="text" name="name" value="${escapeHtml(name)}" autocomplete="username" required autofocus>
+<label for="login-password">Password</label>
+<input id="login-password" type="password" name="password" autocomplete="current-password" required>
+<button type="submit">Log in</button>
+</form>
+<p><a href="/">Public view</a></p>`,
+  );
+}
+
+/** The page an official of the wrong role meets (403). */
+function wrongRolePage(p: Principal, allowed: readonly OfficialRole[]): string {
+  const who = p.kind === 'account' ? `${p.name} (${p.role})` : 'this login';
+  return page(
+    'Not allowed',
+    `<h1>Not allowed</h1>
+<p class="error">This page is for ${allowed.map((r) => `${r}s`).join(' and ')}; you are logged in as ${escapeHtml(who)}.</p>
+<form method="post" action="/logout"><button type="submit" class="logout">Log out</button></form>
+<p><a href="/">Public view</a></p>`,
+  );
+}
+
+/** No browser cache and no referrer for anything an official sees. */
+function privatePage(res: Response): Response {
+  return res.set('Cache-Control', 'no-store').type('text/html');
+}
+
+/**
+ * GET /login (the form), POST /login (name and password: a session cookie and back to the page
+ * asked for), POST /logout. Logging out is a POST so that no link or image can do it.
+ */
+export function loginRouter(access: Access): Router {
+  const r = express.Router();
+  const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
+  const failures = new Map<string, { count: number; since: number }>();
+
+  r.get('/login', (req, res) => {
+    privatePage(res).send(loginPage(safeNext(req.query.next), '', access.hasAccounts ? null : 'No accounts are configured: add access.accounts to the config file (config/README.md).'));
+  });
+  r.post('/login', form, (req, res, next) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const name = typeof body.name === 'string' ? body.name.trim() : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    const target = safeNext(body.next);
+    const ip = req.socket.remoteAddress ?? '?';
+    const t = Date.now();
+    const f = failures.get(ip);
+    if (f && t - f.since > FAILURE_WINDOW_MS) failures.delete(ip);
+    if ((failures.get(ip)?.count ?? 0) >= MAX_FAILURES) {
+      res.set('Retry-After', String(Math.ceil(FAILURE_WINDOW_MS / 1000)));
+      privatePage(res.status(429)).send(loginPage(target, name, 'Too many failed logins from this address: try again in ten minutes.'));
+      return;
+    }
+    access.login(name, password).then((done) => {
+      if (!done.ok) {
+        const cur = failures.get(ip) ?? { count: 0, since: t };
+        failures.set(ip, { count: cur.count + 1, since: cur.since });
+        privatePage(res.status(401)).send(loginPage(target, name, 'Wrong name or password.'));
+        return;
+      }
+      failures.delete(ip);
+      res.set('Set-Cookie', access.sessionCookie(done.value.id));
+      res.redirect(303, target);
+    }, next);
+  });
+  r.post('/logout', (req, res) => {
+    access.logout(access.sessionId(req));
+    res.set('Set-Cookie', access.clearedCookie());
+    res.redirect(303, '/login?next=%2Farbiter');
+  });
+  return r;
+}
+
+/**
+ * Guards an official page: a spectator is sent to /login (and back after), an official of
+ * another role gets 403. A `?token=` in the URL is never accepted: the request is redirected
+ * to the same page without it (the login form when there is no session), so the secret leaves
+ * the address bar and the history at once.
+ */
+export function officialPage(access: Access, roles: readonly OfficialRole[]): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const url = new URL(req.originalUrl, 'http://localhost');
+    const hadToken = url.searchParams.has('token');
+    url.searchParams.delete('token');
+    const here = `${url.pathname}${url.search}`;
+    const p = access.principal(req);
+    if (p.kind === 'spectator') res.redirect(302, loginUrl(here));
+    else if (hadToken) res.redirect(302, here);
+    else if (!roles.includes(p.role)) privatePage(res.status(403)).send(wrongRolePage(p, roles));
+    else {
+      res.set('Cache-Control', 'no-store');
+      next();
+    }
+  };
+}
