@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, servingUrl, stopChildren, type Child } from '../runtime/daemon-child.ts';
+
+// The path an organiser takes to give an arbiter a login: `boardcast hash-password`, the hash
+// pasted into the config, `boardcast serve`, and the arbiter logging in with the password.
+const root = mkdtempSync(join(tmpdir(), 'boardcast-hash-password-'));
+const children: Child[] = [];
+
+afterAll(async () => {
+  await stopChildren(children);
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs `boardcast hash-password --stdin` with `input` on its standard input. */
+function hashPassword(input: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, ['daemon/cli/boardcast.mjs', 'hash-password', '--stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    proc.once('exit', (code) => resolve({ code, out, err }));
+    proc.stdin.end(input);
+  });
+}
+
+const login = (url: string, name: string, password: string): Promise<Response> =>
+  fetch(`${url}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ name, password, next: '/arbiter' }).toString(),
+  });
+
+describe('boardcast hash-password', () => {
+  it('refuses a short password and prints nothing', async () => {
+    const r = await hashPassword('short\n');
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('at least 8 characters');
+  });
+
+  it('prints a hash that, pasted into the config, lets the official log in with the password and nothing else', async () => {
+    const r = await hashPassword('the arbiter password\n');
+    expect(r.code, r.err).toBe(0);
+    const hash = r.out.trim();
+    expect(hash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
+    expect(r.out).not.toContain('the arbiter password');
+    const config = join(root, 'hall.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        event: { name: 'Hash e2e' },
+        rounds: { count: 1 },
+        timeControl: '90+30',
+        emulate: { count: 1 },
+        httpPort: 0,
+        dataDir: './data',
+        access: { accounts: [{ name: 'IA Hash', role: 'arbiter', password: hash }], sessionHours: 2 },
+      }),
+    );
+    const daemon = runCli(['serve', '--config', config]);
+    children.push(daemon);
+    const url = await servingUrl(daemon);
+    expect((await login(url, 'IA Hash', 'the arbiter passwort')).status).toBe(401);
+    const ok = await login(url, 'IA Hash', 'the arbiter password');
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('set-cookie')).toMatch(/^boardcast_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=7200$/);
+    const cookie = ok.headers.get('set-cookie')!.split(';')[0]!;
+    const me = await fetch(`${url}/api/arbiter/whoami`, { headers: { cookie } });
+    expect(await me.json()).toEqual({ role: 'arbiter', name: 'IA Hash', via: 'session' });
+  }, 60_000);
+});
