@@ -5,6 +5,59 @@ import type { Access, OfficialRole, Principal } from './access.ts';
 const MAX_FAILURES = 10;
 const FAILURE_WINDOW_MS = 10 * 60_000;
 
+/** The login page's words in the viewer's languages (viewer/src/i18n.ts); English for anything else. */
+const TEXTS = {
+  en: {
+    title: 'boardcast · officials',
+    name: 'Name',
+    password: 'Password',
+    logIn: 'Log in',
+    publicView: 'Public view',
+    wrong: 'Wrong name or password.',
+    tooMany: 'Too many failed logins from this address: try again in ten minutes.',
+    noAccounts: 'No accounts are configured: add access.accounts to the config file (config/README.md).',
+  },
+  sl: {
+    title: 'boardcast · sodniki',
+    name: 'Ime',
+    password: 'Geslo',
+    logIn: 'Prijava',
+    publicView: 'Javni pogled',
+    wrong: 'Napačno ime ali geslo.',
+    tooMany: 'Preveč neuspelih prijav s tega naslova: poskusite znova čez deset minut.',
+    noAccounts: 'Ni nastavljenih računov: dodajte access.accounts v nastavitveno datoteko (config/README.md).',
+  },
+  sr: {
+    title: 'boardcast · sudije',
+    name: 'Ime',
+    password: 'Lozinka',
+    logIn: 'Prijava',
+    publicView: 'Javni prikaz',
+    wrong: 'Pogrešno ime ili lozinka.',
+    tooMany: 'Previše neuspelih prijava sa ove adrese: pokušajte ponovo za deset minuta.',
+    noAccounts: 'Nema podešenih naloga: dodajte access.accounts u konfiguracionu datoteku (config/README.md).',
+  },
+  sk: {
+    title: 'boardcast · rozhodcovia',
+    name: 'Meno',
+    password: 'Heslo',
+    logIn: 'Prihlásiť sa',
+    publicView: 'Verejný pohľad',
+    wrong: 'Nesprávne meno alebo heslo.',
+    tooMany: 'Príliš veľa neúspešných prihlásení z tejto adresy: skúste to znova o desať minút.',
+    noAccounts: 'Nie sú nastavené žiadne účty: pridajte access.accounts do konfiguračného súboru (config/README.md).',
+  },
+} as const;
+type LoginTexts = (typeof TEXTS)[keyof typeof TEXTS];
+
+/** The language of the page asked for (`?lang=` in next), else the browser's first choice we have. */
+function textsFor(next: string, acceptLanguage: string | undefined): LoginTexts {
+  const fromNext = new URL(next, 'http://localhost').searchParams.get('lang');
+  const wanted = [fromNext, ...(acceptLanguage ?? '').split(',').map((l) => l.trim().slice(0, 2).toLowerCase())];
+  for (const l of wanted) if (l && l in TEXTS) return TEXTS[l as keyof typeof TEXTS];
+  return TEXTS.en;
+}
+
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Where to go after logging in: a path on this server only (never `//elsewhere` or a full URL). */
@@ -18,9 +71,9 @@ export function loginUrl(next: string): string {
   return `/login?next=${encodeURIComponent(next)}`;
 }
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, lang = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -45,20 +98,22 @@ ${body}
 `;
 }
 
-function loginPage(next: string, name: string, error: string | null): string {
+function loginPage(t: LoginTexts, next: string, name: string, error: string | null): string {
+  const lang = (Object.keys(TEXTS) as (keyof typeof TEXTS)[]).find((k) => TEXTS[k] === t) ?? 'en';
   return page(
-    'Log in',
-    `<h1>boardcast · officials</h1>
+    t.logIn,
+    `<h1>${escapeHtml(t.title)}</h1>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/login" class="login-form">
 <input type="hidden" name="next" value="${escapeHtml(next)}">
-<label for="login-name">Name</label>
+<label for="login-name">${escapeHtml(t.name)}</label>
 <input id="login-name" type="text" name="name" value="${escapeHtml(name)}" autocomplete="username" required autofocus>
-<label for="login-password">Password</label>
+<label for="login-password">${escapeHtml(t.password)}</label>
 <input id="login-password" type="password" name="password" autocomplete="current-password" required>
-<button type="submit">Log in</button>
+<button type="submit">${escapeHtml(t.logIn)}</button>
 </form>
-<p><a href="/">Public view</a></p>`,
+<p><a href="/">${escapeHtml(t.publicView)}</a></p>`,
+    lang,
   );
 }
 
@@ -89,27 +144,32 @@ export function loginRouter(access: Access): Router {
   const failures = new Map<string, { count: number; since: number }>();
 
   r.get('/login', (req, res) => {
-    privatePage(res).send(loginPage(safeNext(req.query.next), '', access.hasAccounts ? null : 'No accounts are configured: add access.accounts to the config file (config/README.md).'));
+    const next = safeNext(req.query.next);
+    const t = textsFor(next, req.headers['accept-language']);
+    privatePage(res).send(loginPage(t, next, '', access.hasAccounts ? null : t.noAccounts));
   });
   r.post('/login', form, (req, res, next) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     const password = typeof body.password === 'string' ? body.password : '';
     const target = safeNext(body.next);
+    const t = textsFor(target, req.headers['accept-language']);
     const ip = req.socket.remoteAddress ?? '?';
-    const t = Date.now();
+    const at = Date.now();
+    // Old entries go, so that many addresses cannot grow the table without end.
+    if (failures.size > 10_000) for (const [k, v] of failures) if (at - v.since > FAILURE_WINDOW_MS) failures.delete(k);
     const f = failures.get(ip);
-    if (f && t - f.since > FAILURE_WINDOW_MS) failures.delete(ip);
+    if (f && at - f.since > FAILURE_WINDOW_MS) failures.delete(ip);
     if ((failures.get(ip)?.count ?? 0) >= MAX_FAILURES) {
       res.set('Retry-After', String(Math.ceil(FAILURE_WINDOW_MS / 1000)));
-      privatePage(res.status(429)).send(loginPage(target, name, 'Too many failed logins from this address: try again in ten minutes.'));
+      privatePage(res.status(429)).send(loginPage(t, target, name, t.tooMany));
       return;
     }
     access.login(name, password).then((done) => {
       if (!done.ok) {
-        const cur = failures.get(ip) ?? { count: 0, since: t };
+        const cur = failures.get(ip) ?? { count: 0, since: at };
         failures.set(ip, { count: cur.count + 1, since: cur.since });
-        privatePage(res.status(401)).send(loginPage(target, name, 'Wrong name or password.'));
+        privatePage(res.status(401)).send(loginPage(t, target, name, t.wrong));
         return;
       }
       failures.delete(ip);

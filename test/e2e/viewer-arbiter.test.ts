@@ -130,6 +130,8 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     await page.goto(`${url}/arbiter?token=${TOKEN}&lang=en`);
     // The token in the address is not accepted; it is dropped, and the login form asks instead.
     await expect.poll(() => page.url()).toBe(`${url}/login?next=${encodeURIComponent('/arbiter?lang=en')}`);
+    expect(await page.locator('h1').textContent()).toBe('boardcast · officials');
+    await page.screenshot({ path: `${SHOTS}/login.png` });
     await page.locator('#login-name').fill(ARBITER.name);
     await page.locator('#login-password').fill('not the password');
     await page.locator('.login-form button[type="submit"]').click();
@@ -257,6 +259,9 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     expect((await getJson<RoundInfo[]>(`${url}/api/rounds`))[0]!.status).toBe('finished');
 
     await expectNoSecretIn(page);
+    // A game page left open in another tab: once the session is gone, it says so and offers to log in again.
+    const stale = await open('/arbiter/r1-t1?lang=en');
+    await stale.locator('.arbiter-actions .fen-btn').waitFor();
 
     // Log out: back to the login form, and the desk and the API are closed to this browser again.
     await page.locator('.desk-bar button.logout').click();
@@ -266,6 +271,12 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await page.evaluate(async () => (await fetch('/api/arbiter/whoami')).status)).toBe(401);
     await page.close();
+    await stale.locator('input.fen-input').fill('8/8/4k3/8/8/4K3/4P3/8 w - - 0 1');
+    await stale.locator('.fen-btn').click();
+    await stale.locator('.arbiter-actions .confirm-yes').click();
+    await expect.poll(() => stale.locator('.auth-banner').textContent()).toContain('Not logged in, or the session has ended: arbiter actions need a login');
+    expect(await stale.locator('.auth-banner a.login-link').getAttribute('href')).toBe(`/login?next=${encodeURIComponent('/arbiter/r1-t1?lang=en')}`);
+    await stale.close();
   }, 90_000);
 
   it("the organiser, from a phone: round 2 started, then closed anyway once the refusal is confirmed (force); a game's arbiter page is not the organiser's", async () => {

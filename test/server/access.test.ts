@@ -262,6 +262,22 @@ describe('officials log in; spectators reach no official route', () => {
     }
   });
 
+  it("the login form speaks the page's language (its ?lang=, else the browser's), and escapes what it echoes", async () => {
+    const sl = await (await fetch(`${server.url}/login?next=${encodeURIComponent('/arbiter?lang=sl')}`)).text();
+    expect(sl).toContain('<html lang="sl">');
+    expect(sl).toContain('Geslo');
+    const sk = await (await fetch(`${server.url}/login`, { headers: { 'accept-language': 'sk-SK,sk;q=0.9,en;q=0.5' } })).text();
+    expect(sk).toContain('Prihlásiť sa');
+    const echoed = await fetch(`${server.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ name: '"><script>alert(1)</script>', password: 'x', next: '/arbiter' }).toString(),
+    });
+    const html = await echoed.text();
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('&#34;&#62;&#60;script&#62;');
+  });
+
   it('logout ends the session: the old cookie opens nothing', async () => {
     const cookie = await login(ARBITER);
     expect((await call('GET', '/api/arbiter/whoami', { cookie })).status).toBe(200);
@@ -287,5 +303,25 @@ describe('officials log in; spectators reach no official route', () => {
     expect(await roleOf(wsUrl, { cookie: await login(ARBITER) })).toBe('arbiter');
     expect(await roleOf(wsUrl, { cookie: await login(ORGANISER) })).toBe('public');
     expect(await roleOf(wsUrl, { authorization: `Bearer ${TOKEN}` })).toBe('arbiter');
+  });
+
+  it('an address that keeps guessing is held off with 429, even with the right password', async () => {
+    const own = await startServer({ source: hall.source, viewer: false, access: { accounts: [{ name: ARBITER.name, role: 'arbiter', password: await hashPassword(ARBITER.password, FAST) }] } });
+    try {
+      const attempt = (password: string) =>
+        fetch(`${own.url}/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ name: ARBITER.name, password }).toString(),
+        });
+      for (let i = 0; i < 10; i++) expect((await attempt(`guess ${i}`)).status).toBe(401);
+      const held = await attempt(ARBITER.password);
+      expect(held.status).toBe(429);
+      expect(held.headers.get('set-cookie')).toBeNull();
+      expect(held.headers.get('retry-after')).toBe('600');
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -50,6 +50,12 @@ export function loginHref(): string {
   return `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
 }
 
+/** Fills an alert with "not logged in: <why>" and a link to log in again (coming back here). */
+export function showSessionEnded(banner: HTMLElement, i18n: I18n, message: string): void {
+  banner.hidden = false;
+  banner.replaceChildren(`${i18n.t('sessionEnded')}: ${message} `, h('a', { class: 'login-link', href: loginHref() }, i18n.t('logIn')));
+}
+
 /** Who is logged in (GET /api/arbiter/whoami); without a session, off to the login form. */
 export async function whoami(): Promise<{ name: string | null; role: string } | null> {
   try {
@@ -339,7 +345,7 @@ export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedC
     setText(authBanner, text ?? '');
   };
   showAuth(null);
-  const ctx: ArbiterContext = { i18n, onUnauthorized: (m) => showAuth(`${i18n.t('sessionEnded')}: ${m}`) };
+  const ctx: ArbiterContext = { i18n, onUnauthorized: (m) => showSessionEnded(authBanner, i18n, m) };
 
   const roundList = h('ul', { class: 'desk-rounds' });
   const gamesTitle = h('h2', {}, '');

@@ -1,6 +1,6 @@
 import type { GameState } from '../../protocols/feed/model.ts';
 import { applyToGame } from '../../protocols/feed/apply.ts';
-import { GameArbiterPanel } from './arbiter-desk.ts';
+import { GameArbiterPanel, showSessionEnded } from './arbiter-desk.ts';
 import { replayText } from './replay-i18n.ts';
 import { BoardView } from './board.ts';
 import { h, setText } from './dom.ts';
@@ -32,10 +32,7 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
   if (arbiter) {
     const ctx = {
       i18n,
-      onUnauthorized: (m: string) => {
-        authBanner.hidden = false;
-        setText(authBanner, `${i18n.t('sessionEnded')}: ${m}`);
-      },
+      onUnauthorized: (m: string) => showSessionEnded(authBanner, i18n, m),
     };
     panel = new GameArbiterPanel(ctx, gameId, {
       reinstated: () => {
