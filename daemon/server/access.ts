@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TokenCheck } from './arbiter-auth.ts';
 import { parsePasswordHash, verifyPassword, type PasswordHash } from './passwords.ts';
@@ -28,6 +28,17 @@ interface Session {
   role: OfficialRole;
   expiresAt: number;
 }
+
+/** A one-time invitation: whoever opens its link first is logged in once as `name` with `role`. */
+interface Invitation {
+  name: string;
+  role: OfficialRole;
+  expiresAt: number;
+}
+
+/** Invitations last a day unless asked otherwise, at most a week. */
+export const DEFAULT_INVITATION_HOURS = 24;
+export const MAX_INVITATION_HOURS = 7 * 24;
 
 interface Account {
   name: string;
@@ -79,6 +90,8 @@ export function cookieValue(header: string | undefined, name: string): string | 
 export class Access {
   private readonly accounts = new Map<string, Account>();
   private readonly sessions = new Map<string, Session>();
+  /** By the SHA-256 of the code: the codes themselves are kept nowhere. */
+  private readonly invitations = new Map<string, Invitation>();
   readonly sessionTtlMs: number;
   readonly secureCookie: boolean;
   /** A hash to check against when the name is unknown, so an unknown name costs as long as a wrong password. */
@@ -108,10 +121,44 @@ export class Access {
     if (!hash) return err('bad-credentials');
     const good = await verifyPassword(hash, password);
     if (!account || !good) return err('bad-credentials');
+    return ok({ id: this.startSession(account.name, account.role), name: account.name, role: account.role });
+  }
+
+  /** Whether `name` belongs to an account of the config (an invitation may not borrow it). */
+  isAccount(name: string): boolean {
+    return this.accounts.has(name);
+  }
+
+  /** A new one-time invitation; answers its code (for the link /invite/<code>) and when it expires. */
+  invite(name: string, role: OfficialRole, hours: number): { code: string; expiresAt: number } {
+    this.sweep();
+    const code = randomBytes(32).toString('base64url');
+    const expiresAt = this.now() + hours * 3600_000;
+    this.invitations.set(digest(code), { name, role, expiresAt });
+    return { code, expiresAt };
+  }
+
+  /** Who an invitation is for, without using it up (the page that asks to accept it). */
+  invitation(code: string): { name: string; role: OfficialRole } | null {
+    const inv = this.invitations.get(digest(code));
+    if (!inv || inv.expiresAt <= this.now()) return null;
+    return { name: inv.name, role: inv.role };
+  }
+
+  /** Uses an invitation up: a session for its name and role, or null when it is unknown, used or expired. */
+  accept(code: string): { id: string; name: string; role: OfficialRole } | null {
+    const key = digest(code);
+    const inv = this.invitations.get(key);
+    this.invitations.delete(key);
+    if (!inv || inv.expiresAt <= this.now()) return null;
+    return { id: this.startSession(inv.name, inv.role), name: inv.name, role: inv.role };
+  }
+
+  private startSession(name: string, role: OfficialRole): string {
     this.sweep();
     const id = randomBytes(32).toString('base64url');
-    this.sessions.set(id, { name: account.name, role: account.role, expiresAt: this.now() + this.sessionTtlMs });
-    return ok({ id, name: account.name, role: account.role });
+    this.sessions.set(id, { name, role, expiresAt: this.now() + this.sessionTtlMs });
+    return id;
   }
 
   logout(id: string | null): void {
@@ -168,5 +215,8 @@ export class Access {
   private sweep(): void {
     const t = this.now();
     for (const [id, s] of this.sessions) if (s.expiresAt <= t) this.sessions.delete(id);
+    for (const [k, i] of this.invitations) if (i.expiresAt <= t) this.invitations.delete(k);
   }
 }
+
+const digest = (code: string): string => createHash('sha256').update(code).digest('base64url');

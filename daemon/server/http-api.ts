@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { publicGame } from './feed-hub.ts';
-import type { Access, OfficialRole, Principal } from './access.ts';
+import { DEFAULT_INVITATION_HOURS, type Access, type OfficialRole, type Principal } from './access.ts';
+import { checkInvitationBody } from './invitations.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
 import { parseRoundAction, type RoundHandler } from '../runtime/arbiter-actions.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
@@ -167,6 +168,23 @@ export function apiRouter(source: LiveSource, access: Access, startedAt: number,
       });
     });
   }
+  // One-time invitation links (docs/api.md, "Invitations"): an arbiter (or the token) may invite
+  // anyone; an organiser only organisers, so that no one raises their own rights.
+  r.post('/api/arbiter/invitations', (req, res) => {
+    const who = official(access, req, res, OFFICIALS, 'invitations');
+    if (!who) return;
+    body(req, res, (e?: unknown) => {
+      if (e) return bodyRefused(res, e);
+      const checked = checkInvitationBody(req.body ?? {});
+      if (!checked.ok) return fail(res, 400, 'bad-request', checked.error);
+      const { name, role } = checked.value;
+      if (who.role === 'organiser' && role !== 'organiser') return fail(res, 403, 'forbidden', 'an organiser may invite organisers only');
+      if (access.isAccount(name)) return fail(res, 409, 'name-taken', `${JSON.stringify(name)} is an account of the config: that official logs in with their password`);
+      const hours = checked.value.hours ?? DEFAULT_INVITATION_HOURS;
+      const inv = access.invite(name, role, hours);
+      res.json({ name, role, path: `/invite/${inv.code}`, expiresAt: inv.expiresAt });
+    });
+  });
   r.use('/api', (req, res) => {
     fail(res, 404, 'no-such-endpoint', `no API endpoint ${req.method} ${req.originalUrl}`);
   });

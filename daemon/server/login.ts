@@ -117,6 +117,15 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
   );
 }
 
+function invitationGone(): string {
+  return page(
+    'Invitation',
+    `<h1>boardcast · officials</h1>
+<p class="error">This invitation has been used or has expired: ask for a new one.</p>
+<p><a href="/login">Log in</a></p>`,
+  );
+}
+
 /** The page an official of the wrong role meets (403). */
 function wrongRolePage(p: Principal, allowed: readonly OfficialRole[]): string {
   const who = p.kind === 'account' ? `${p.name} (${p.role})` : 'this login';
@@ -176,6 +185,26 @@ export function loginRouter(access: Access): Router {
       res.set('Set-Cookie', access.sessionCookie(done.value.id));
       res.redirect(303, target);
     }, next);
+  });
+  // A one-time invitation: opening the link only shows who it is for (link previews and
+  // prefetchers must not use it up); the button POSTs, which logs in once and kills the code.
+  r.get('/invite/:code', (req, res) => {
+    const inv = access.invitation(String(req.params.code));
+    if (!inv) return void privatePage(res.status(410)).send(invitationGone());
+    privatePage(res).send(
+      page(
+        'Invitation',
+        `<h1>boardcast · officials</h1>
+<p>This invitation logs you in once as <strong class="invited-name">${escapeHtml(inv.name)}</strong> (${inv.role}).</p>
+<form method="post" action="" class="accept-form"><button type="submit">Log in as ${escapeHtml(inv.name)}</button></form>`,
+      ),
+    );
+  });
+  r.post('/invite/:code', (req, res) => {
+    const done = access.accept(String(req.params.code));
+    if (!done) return void privatePage(res.status(410)).send(invitationGone());
+    res.set('Set-Cookie', access.sessionCookie(done.id));
+    res.redirect(303, '/arbiter');
   });
   r.post('/logout', (req, res) => {
     access.logout(access.sessionId(req));

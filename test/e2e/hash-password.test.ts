@@ -5,10 +5,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, servingUrl, stopChildren, type Child } from '../runtime/daemon-child.ts';
 
-// The path an organiser takes to give an arbiter a login: `boardcast hash-password`, the hash
-// pasted into the config, `boardcast serve`, and the arbiter logging in with the password.
+// The paths an organiser takes to give an official a login: `boardcast hash-password`, the hash
+// pasted into the config, `boardcast serve`, and the arbiter logging in with the password; or
+// `boardcast invite` against the running daemon, and the link used once.
 const root = mkdtempSync(join(tmpdir(), 'boardcast-hash-password-'));
 const children: Child[] = [];
+const TOKEN = 'invite-e2e-token';
+let url = '';
 
 afterAll(async () => {
   await stopChildren(children);
@@ -63,9 +66,9 @@ describe('boardcast hash-password', () => {
         access: { accounts: [{ name: 'IA Hash', role: 'arbiter', password: hash }], sessionHours: 2 },
       }),
     );
-    const daemon = runCli(['serve', '--config', config]);
+    const daemon = runCli(['serve', '--config', config], { BOARDCAST_ARBITER_TOKEN: TOKEN });
     children.push(daemon);
-    const url = await servingUrl(daemon);
+    url = await servingUrl(daemon);
     expect((await login(url, 'IA Hash', 'the arbiter passwort')).status).toBe(401);
     const ok = await login(url, 'IA Hash', 'the arbiter password');
     expect(ok.status).toBe(303);
@@ -74,4 +77,23 @@ describe('boardcast hash-password', () => {
     const me = await fetch(`${url}/api/arbiter/whoami`, { headers: { cookie } });
     expect(await me.json()).toEqual({ role: 'arbiter', name: 'IA Hash', via: 'session' });
   }, 60_000);
+
+  it('boardcast invite prints a link that logs in once as the invited official', async () => {
+    const c = runCli(['invite', '--url', url, '--name', 'Deputy Arbiter', '--role', 'arbiter', '--hours', '3'], { BOARDCAST_ARBITER_TOKEN: TOKEN });
+    children.push(c);
+    expect(await c.exit, c.stderr()).toBe(0);
+    const link = c.stdout().trim();
+    expect(link).toMatch(new RegExp(`^${url}/invite/[A-Za-z0-9_-]{43}$`));
+    expect(c.stderr()).toContain('one login as Deputy Arbiter (arbiter), valid until');
+    const used = await fetch(link, { method: 'POST', redirect: 'manual' });
+    expect(used.status).toBe(303);
+    const cookie = used.headers.get('set-cookie')!.split(';')[0]!;
+    expect(await (await fetch(`${url}/api/arbiter/whoami`, { headers: { cookie } })).json()).toEqual({ role: 'arbiter', name: 'Deputy Arbiter', via: 'session' });
+    expect((await fetch(link, { method: 'POST', redirect: 'manual' })).status).toBe(410);
+    // Without the token the daemon refuses, and the command says so.
+    const refused = runCli(['invite', '--url', url, '--name', 'X', '--role', 'arbiter', '--token', 'wrong']);
+    children.push(refused);
+    expect(await refused.exit).toBe(1);
+    expect(refused.stderr()).toContain('refused (401 unauthorized)');
+  });
 });

@@ -89,6 +89,9 @@ const PUBLIC = new Set([
   'GET /',
   'GET /game/:id',
   'GET /demo',
+  // An invitation's own page and its acceptance: the one-time code is the credential.
+  'GET /invite/:code',
+  'POST /invite/:code',
   // The platforms' read-only feeds (/lcc, /relay), mounted under their prefixes.
   'GET /tournament.json',
   'GET /round-:n/index.json',
@@ -110,7 +113,7 @@ function officialRoutes(): { method: string; path: string }[] {
 }
 
 async function call(method: string, path: string, headers: Record<string, string> = {}): Promise<Response> {
-  const body = method === 'POST' ? JSON.stringify({ result: '1-0', arbiter: 'Typed Name' }) : undefined;
+  const body = method !== 'POST' ? undefined : path === '/api/arbiter/invitations' ? JSON.stringify({ name: 'Deputy', role: 'organiser' }) : JSON.stringify({ result: '1-0', arbiter: 'Typed Name' });
   return fetch(`${server.url}${concrete(path)}`, { method, redirect: 'manual', headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body });
 }
 
@@ -160,6 +163,7 @@ describe('officials log in; spectators reach no official route', () => {
     const official = officialRoutes().map((r) => `${r.method} ${r.path}`);
     expect(official).toEqual(
       expect.arrayContaining([
+        'POST /api/arbiter/invitations',
         'GET /api/arbiter/whoami',
         'GET /api/arbiter/games/:id/timeline',
         'POST /api/arbiter/rounds/:n/:action',
@@ -323,5 +327,49 @@ describe('officials log in; spectators reach no official route', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it('a one-time invitation logs in once, as the name and role it was made for', async () => {
+    const make = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) =>
+      fetch(`${server.url}/api/arbiter/invitations`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const made = await make({ name: 'Deputy Arbiter', role: 'arbiter', hours: 2 });
+    expect(made.status).toBe(200);
+    const inv = (await made.json()) as { path: string; expiresAt: number; name: string; role: string };
+    expect(inv.path).toMatch(/^\/invite\/[A-Za-z0-9_-]{43}$/);
+    expect(inv.expiresAt - Date.now()).toBeGreaterThan(2 * 3600_000 - 60_000);
+    // Opening the link uses nothing up (a link preview may open it): it shows who it is for.
+    for (let i = 0; i < 2; i++) {
+      const shown = await fetch(`${server.url}${inv.path}`);
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(await shown.text()).toContain('<strong class="invited-name">Deputy Arbiter</strong> (arbiter)');
+    }
+    const accepted = await fetch(`${server.url}${inv.path}`, { method: 'POST', redirect: 'manual' });
+    expect(accepted.status).toBe(303);
+    expect(accepted.headers.get('location')).toBe('/arbiter');
+    const cookie = accepted.headers.get('set-cookie')!.split(';')[0]!;
+    expect(await (await call('GET', '/api/arbiter/whoami', { cookie })).json()).toEqual({ role: 'arbiter', name: 'Deputy Arbiter', via: 'session' });
+    // Once only.
+    expect((await fetch(`${server.url}${inv.path}`, { method: 'POST', redirect: 'manual' })).status).toBe(410);
+    expect((await fetch(`${server.url}${inv.path}`)).status).toBe(410);
+    expect((await fetch(`${server.url}/invite/made-up-code`, { method: 'POST', redirect: 'manual' })).status).toBe(410);
+    // An organiser invites organisers only; an account's name cannot be borrowed; bad bodies say why.
+    const organiser = await login(ORGANISER);
+    expect((await make({ name: 'Another', role: 'arbiter' }, { cookie: organiser })).status).toBe(403);
+    expect((await make({ name: 'Another', role: 'organiser' }, { cookie: organiser })).status).toBe(200);
+    expect((await make({ name: ARBITER.name, role: 'arbiter' })).status).toBe(409);
+    const bad = await make({ name: 'X', role: 'arbiter', hours: 1000 });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('hours');
+  });
+
+  it('an invitation expires unused', async () => {
+    let t = 5_000_000;
+    const access = new Access(arbiterTokenCheck(null), {}, () => t);
+    const inv = access.invite('Deputy', 'organiser', 1);
+    expect(access.invitation(inv.code)).toEqual({ name: 'Deputy', role: 'organiser' });
+    t += 3600_000;
+    expect(access.invitation(inv.code)).toBeNull();
+    expect(access.accept(inv.code)).toBeNull();
   });
 });

@@ -28,7 +28,8 @@ that number (probed every 10 s while unmatched); BOARDCAST_DEVICE_DIRS adds colo
 directories or dir/pattern entries (e.g. /tmp/hall/board?) to the ports probed.
 
 Officials (arbiters, organisers) log in at /login with the config's access.accounts (password
-hashes from \`boardcast hash-password\`; sessions last access.sessionHours). Scripts may use the
+hashes from \`boardcast hash-password\`; sessions last access.sessionHours), or once with a
+link from \`boardcast invite\`. Scripts may use the
 arbiter token from BOARDCAST_ARBITER_TOKEN as Authorization: Bearer (never in a URL).`;
 
 interface Args {
