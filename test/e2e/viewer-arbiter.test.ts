@@ -288,6 +288,9 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     // Round 2 was paired with colours reversed.
     expect(await gameRow(page, 'r2-t1').locator('.dg-players').textContent()).toBe('Horvat, Marko – Novak, Ana');
     expect(await page.locator('.desk-head').isVisible()).toBe(false);
+    // The organiser gets no game controls (they would be refused): rounds only.
+    expect(await gameRow(page, 'r2-t1').locator('.res-btn').first().isVisible()).toBe(false);
+    expect(await gameRow(page, 'r2-t1').locator('a.dg-open').isVisible()).toBe(false);
     expect(await page.locator('.round-status').first().textContent()).toBe('Končano');
     // A fresh desk knows round 1 was closed (RoundInfo.closed): no Close button on it.
     expect(await roundRow(page, 1).locator('.round-close').isVisible()).toBe(false);

@@ -141,7 +141,10 @@ export function sessionBar(ctx: ArbiterContext): HTMLElement {
   const name = h('strong', { class: 'session-name' }, '…');
   const logout = h('form', { method: 'post', action: '/logout', class: 'logout-form' }, h('button', { type: 'submit', class: 'logout' }, ctx.i18n.t('logout')));
   void whoami().then((me) => {
-    if (me) setText(name, `${me.name ?? '(token)'} · ${me.role}`);
+    if (!me) return;
+    setText(name, `${me.name ?? '(token)'} · ${me.role}`);
+    // An organiser runs rounds, not games: the game controls would only be refused (403).
+    document.body.dataset.role = me.role;
   });
   return h('div', { class: 'session-bar' }, h('span', {}, `${ctx.i18n.t('loggedInAs')} `), name, logout);
 }
