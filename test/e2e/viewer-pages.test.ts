@@ -163,6 +163,31 @@ describe('viewer', () => {
     await page.close();
   });
 
+  it("a spectator's browser gets 401 or the login form on every official route the router has", async () => {
+    const page = await open('/game/r1-t1');
+    const official = server.routes.filter((r) => /^\/(api\/)?arbiter(\/|$)/.test(r.path));
+    // (This server has no game or round handlers; test/server/access.test.ts walks those too.)
+    expect(official.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /api/arbiter/whoami', 'GET /arbiter', 'GET /arbiter/:id', 'GET /arbiter/replay/:id', 'POST /api/arbiter/invitations']);
+    for (const r of official) {
+      const path = r.path
+        .replace(':id', 'r1-t1')
+        .replace(':n', '1')
+        .replace(':action', r.path.includes('rounds') ? 'start' : 'result');
+      if (r.path.startsWith('/api/')) {
+        const status = await page.evaluate(
+          async ([method, p]) => (await fetch(p!, method === 'POST' ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' } : {})).status,
+          [r.method, path],
+        );
+        expect(status, `${r.method} ${path}`).toBe(401);
+      } else {
+        await page.goto(`${server.url}${path}?token=${TOKEN}`);
+        expect(page.url(), path).toBe(`${server.url}/login?next=${encodeURIComponent(path)}`);
+      }
+    }
+    expect(hall.source.game('r1-t1')!.result).toBe('*');
+    await page.close();
+  });
+
   it('arbiter view lists incidents with their FIDE article', async () => {
     const { context, page } = await loginThroughForm(browser, server.url, ARBITER, '/arbiter/r1-t1?lang=en');
     page.on('pageerror', (e) => pageErrors.push(`arbiter: ${e.message}`));
