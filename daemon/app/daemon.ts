@@ -208,6 +208,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       timeline: (gameId) => gameTimeline(store, config, gameId),
       bridges: { serialOf: (table) => byNumber.get(table)?.session.serialNumber ?? null },
       // One line per failed request; the client gets JSON, never a stack trace.
+      onAccess: (message, fields) => log.child('access').info(message, fields),
       onRequestError: (p) => (p.status >= 500 ? hlog.error('request failed', p) : hlog.info('request failed', p)),
       health: () => {
         const list = tableList();

@@ -147,7 +147,10 @@ function privatePage(res: Response): Response {
  * GET /login (the form), POST /login (name and password: a session cookie and back to the page
  * asked for), POST /logout. Logging out is a POST so that no link or image can do it.
  */
-export function loginRouter(access: Access): Router {
+/** One line for the operator's log per login, failed login, logout and invitation used (never a password). */
+export type AccessLog = (message: string, fields: Record<string, string | number>) => void;
+
+export function loginRouter(access: Access, log: AccessLog = () => undefined): Router {
   const r = express.Router();
   const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
   const failures = new Map<string, { count: number; since: number }>();
@@ -171,6 +174,7 @@ export function loginRouter(access: Access): Router {
     if (f && at - f.since > FAILURE_WINDOW_MS) failures.delete(ip);
     if ((failures.get(ip)?.count ?? 0) >= MAX_FAILURES) {
       res.set('Retry-After', String(Math.ceil(FAILURE_WINDOW_MS / 1000)));
+      log('login held off', { name, ip });
       privatePage(res.status(429)).send(loginPage(t, target, name, t.tooMany));
       return;
     }
@@ -178,10 +182,12 @@ export function loginRouter(access: Access): Router {
       if (!done.ok) {
         const cur = failures.get(ip) ?? { count: 0, since: at };
         failures.set(ip, { count: cur.count + 1, since: cur.since });
+        log('login refused', { name, ip, failures: cur.count + 1 });
         privatePage(res.status(401)).send(loginPage(t, target, name, t.wrong));
         return;
       }
       failures.delete(ip);
+      log('logged in', { name: done.value.name, role: done.value.role, ip });
       res.set('Set-Cookie', access.sessionCookie(done.value.id));
       res.redirect(303, target);
     }, next);
@@ -203,11 +209,15 @@ export function loginRouter(access: Access): Router {
   r.post('/invite/:code', (req, res) => {
     const done = access.accept(String(req.params.code));
     if (!done) return void privatePage(res.status(410)).send(invitationGone());
+    log('logged in by invitation', { name: done.name, role: done.role, ip: req.socket.remoteAddress ?? '?' });
     res.set('Set-Cookie', access.sessionCookie(done.id));
     res.redirect(303, '/arbiter');
   });
   r.post('/logout', (req, res) => {
-    access.logout(access.sessionId(req));
+    const id = access.sessionId(req);
+    const who = access.session(id);
+    if (who) log('logged out', { name: who.name, role: who.role });
+    access.logout(id);
     res.set('Set-Cookie', access.clearedCookie());
     res.redirect(303, '/login?next=%2Farbiter');
   });

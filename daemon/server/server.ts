@@ -8,7 +8,7 @@ import { packageDir } from '../install/paths.ts';
 import { FEED_PATH } from '../../protocols/feed/messages.ts';
 import { arbiterTokenCheck } from './arbiter-auth.ts';
 import { Access, type AccessOptions, type OfficialRole } from './access.ts';
-import { loginRouter, officialPage } from './login.ts';
+import { loginRouter, officialPage, type AccessLog } from './login.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
 import { jsonErrors, type RequestProblem } from './error-handler.ts';
 import { apiRouter, type HealthReport, type TimelineSource } from './http-api.ts';
@@ -44,6 +44,8 @@ export interface ServerOptions {
   arbiter?: ArbiterHandler;
   /** Starts and closes rounds (POST /api/arbiter/rounds/:n/start|close); absent: no such routes. */
   rounds?: RoundHandler;
+  /** Told of every login, refused login and logout (one line for the log). */
+  onAccess?: AccessLog;
   /** Told of every request that ended in an error (one line for the log); the client gets JSON. */
   onRequestError?: (p: RequestProblem) => void;
   /** A game's timeline for the arbiter's replay (GET /api/arbiter/games/:id/timeline); absent: no such route. */
@@ -78,7 +80,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     res.set('Referrer-Policy', 'no-referrer');
     next();
   });
-  app.use(loginRouter(access));
+  app.use(loginRouter(access, opts.onAccess));
   app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline));
 
   let viewerError: string | null = null;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, servingUrl, stopChildren, type Child } from '../runtime/daemon-child.ts';
+import { runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';
 
 // The paths an organiser takes to give an official a login: `boardcast hash-password`, the hash
 // pasted into the config, `boardcast serve`, and the arbiter logging in with the password; or
@@ -76,6 +76,21 @@ describe('boardcast hash-password', () => {
     const cookie = ok.headers.get('set-cookie')!.split(';')[0]!;
     const me = await fetch(`${url}/api/arbiter/whoami`, { headers: { cookie } });
     expect(await me.json()).toEqual({ role: 'arbiter', name: 'IA Hash', via: 'session' });
+    // The operator's log has one line per login and refusal, and never a password.
+    const accessLines = (out: string) =>
+      out
+        .split('\n')
+        // Whole lines only: the last one may still be being written.
+        .slice(0, -1)
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { component: string; message: string; name?: string })
+        .filter((l) => l.component.endsWith('access'));
+    const lines = await waitForOutput(daemon, (out) => (accessLines(out).length >= 2 ? accessLines(out) : undefined));
+    expect(lines.map((l) => [l.message, l.name])).toEqual([
+      ['login refused', 'IA Hash'],
+      ['logged in', 'IA Hash'],
+    ]);
+    expect(daemon.stdout() + daemon.stderr()).not.toContain('the arbiter passwor');
   }, 60_000);
 
   it('boardcast invite prints a link that logs in once as the invited official', async () => {
