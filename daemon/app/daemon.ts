@@ -13,6 +13,7 @@ import type { MemoryLiveSource } from '../runtime/memory-live-source.ts';
 import { hallRouter, newLiveSource } from '../runtime/store-replay.ts';
 import { gameTimeline } from '../runtime/timeline.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
+import { DelayedLiveSource } from '../runtime/delayed-live-source.ts';
 import { describeStoreOpenError } from '../store/errors.ts';
 import { RawEventWriter } from '../store/raw-event-writer.ts';
 import { err, ok, type Result } from '../store/result.ts';
@@ -193,10 +194,14 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   const reconcile = derived.reconcile;
   const startedAt = Date.now();
   const tableList = (): TableStatus[] => tableStatuses(tables, sources, busLinks, watches);
+  // The broadcast delay: every public output reads this view; officials read `live`.
+  const delayed = config.broadcast.delaySeconds > 0 ? new DelayedLiveSource(live, config.broadcast.delaySeconds * 1000) : null;
+  if (delayed) log.info('public outputs delayed', { seconds: config.broadcast.delaySeconds });
   let server: RunningServer;
   try {
     server = await startServer({
       source: live,
+      ...(delayed ? { publicSource: delayed } : {}),
       port: opts.port ?? config.httpPort,
       host: opts.host ?? config.httpHost,
       viewer: opts.viewer ?? true,
@@ -256,6 +261,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
       for (const t of tables) t.link?.close();
       writer.close();
       await server.close();
+      delayed?.close();
       await backups.stop();
       store.close();
     },

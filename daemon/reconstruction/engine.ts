@@ -459,8 +459,21 @@ export class GameEngine {
       if (this.posOf(top).turn !== by || this.board.mismatches === 0) return;
     }
     // A press first seen in the reading after an outage was made while the board was away: the
-    // moves around it were not seen, so it completes nothing and is held against nobody.
-    if (!seenAtPress) return;
+    // moves around it were not seen, so it completes nothing and is held against nobody. It still
+    // says something of the jump inferred at the return when it was made by the side the record
+    // has to move: either that side's opponent moved last and has not pressed yet, or the jump
+    // left the wrong side to move (a pawn that went one square and then another looks like one
+    // that went two). When a sequence of the other parity fits too, the jump is no longer trusted:
+    // the next irregular press searches again from where it began.
+    if (!seenAtPress) {
+      const jump = this.provisional;
+      if (jump && jump.trusted && jump.end === n && this.board.mismatches === 0) {
+        const pos = this.posOf(this.history[jump.base]!).clone();
+        const otherParity = searchSequences(pos, this.board.seen, { minDepth: 1, maxDepth: Math.min(MAX_MISSED_PLIES + 2, n - jump.base + 3), budget: JUMP_BUDGET, keep: 1, turnAfter: other(by) });
+        if (otherParity.sequences.length > 0) jump.trusted = false;
+      }
+      return;
+    }
     if (this.board.mismatches === 0) {
       if (this.reviseJump(at, by, seenAtPress)) return;
       if (this.outOfStep) {
@@ -518,8 +531,9 @@ export class GameEngine {
    */
   private reviseJump(at: number, by: Color, seenAtPress: boolean): boolean {
     const jump = this.provisional;
-    // After a trusted jump, two squares are one move, legal or not: that is the player's.
-    if (!jump || (jump.trusted && this.board.mismatches <= 2)) return false;
+    // After a trusted jump, two squares are one move, legal or not: that is the player's. A press
+    // with no move at all right after one says rather that the jump left the wrong side to move.
+    if (!jump || (jump.trusted && this.board.mismatches > 0 && this.board.mismatches <= 2)) return false;
     const key = `${this.board.hash}/${by}/revise`;
     if (this.lastSearchKey !== key) {
       this.lastSearchKey = key;

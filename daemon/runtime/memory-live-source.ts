@@ -251,7 +251,7 @@ export class MemoryLiveSource implements LiveSource {
     // A game whose board never showed its start (a player did not come: a forfeit) has no engine
     // game to end, but the arbiter's result stands all the same.
     if (cmd.type === 'set-result' && changes.length === 0 && t.state.status === 'pending') {
-      changes.push({ kind: 'result', gameId: id, result: cmd.result, termination: TERMINATION_TEXT.arbiter });
+      changes.push({ kind: 'result', gameId: id, result: cmd.result, termination: TERMINATION_TEXT.arbiter, at: this.stamp(cmd.at) });
     }
     this.emit(t, changes);
     return changes;
@@ -356,7 +356,7 @@ export class MemoryLiveSource implements LiveSource {
           },
         ];
       case 'game-ended':
-        return [{ kind: 'result', gameId, result: ge.result, termination: TERMINATION_TEXT[ge.termination] }];
+        return [{ kind: 'result', gameId, result: ge.result, termination: TERMINATION_TEXT[ge.termination], at: this.stamp(ge.at) }];
       case 'board-shown':
         return [{ kind: 'board', gameId, placement: ge.placement }];
     }

@@ -119,8 +119,18 @@ export class FeedHub {
     private readonly auth: FeedAuth,
     readonly limits: FeedLimits = DEFAULT_FEED_LIMITS,
     private readonly deflateThreshold = 1024,
+    /** The broadcast delay's view for public clients; officials follow `source` live. */
+    private readonly publicSource: LiveSource = source,
   ) {
-    this.unsubscribeSource = source.subscribe((c) => this.onChange(c));
+    if (publicSource === source) this.unsubscribeSource = source.subscribe((c) => this.onChange(c, ['public', 'arbiter']));
+    else {
+      const offLive = source.subscribe((c) => this.onChange(c, ['arbiter']));
+      const offPublic = publicSource.subscribe((c) => this.onChange(c, ['public']));
+      this.unsubscribeSource = () => {
+        offLive();
+        offPublic();
+      };
+    }
     this.timer = setInterval(() => this.serviceLagging(), limits.resyncCheckMs);
     this.timer.unref();
     this.heartbeat = setInterval(() => this.beat(), limits.heartbeatMs);
@@ -410,7 +420,7 @@ export class FeedHub {
   }
 
   private readSnapshot(scope: string, audience: Role): SnapshotBody | undefined {
-    const src = this.source;
+    const src = audience === 'arbiter' ? this.source : this.publicSource;
     if (scope === 'tournament') {
       const rounds = src.rounds();
       const games: GameSummary[] = [];
@@ -438,12 +448,12 @@ export class FeedHub {
     return r;
   }
 
-  private onChange(change: GameChange): void {
+  private onChange(change: GameChange, to: readonly Role[]): void {
     if (change.kind === 'game') this.roundOfGame.set(change.gameId, change.summary.round);
     const round = this.roundOf(change.gameId);
     const scopes = ['tournament', `game:${change.gameId}`];
     if (round !== undefined) scopes.push(`round:${round}`);
-    const audiences: Role[] = change.kind === 'incident' ? ['arbiter'] : ['public', 'arbiter'];
+    const audiences = change.kind === 'incident' ? to.filter((a) => a === 'arbiter') : to;
     for (const audience of audiences) {
       for (const scope of scopes) {
         const stream = this.streams.get(`${audience}|${scope}`);

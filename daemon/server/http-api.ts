@@ -74,8 +74,19 @@ const OFFICIALS = ['arbiter', 'organiser'] as const;
 /** Extra fields for /health from whoever runs the server (the daemon adds its tables and boards). */
 export type HealthReport = () => Record<string, unknown>;
 
-export function apiRouter(source: LiveSource, access: Access, startedAt: number, health?: HealthReport, arbiter?: ArbiterHandler, rounds?: RoundHandler, timeline?: TimelineSource): Router {
+export function apiRouter(
+  source: LiveSource,
+  access: Access,
+  startedAt: number,
+  health?: HealthReport,
+  arbiter?: ArbiterHandler,
+  rounds?: RoundHandler,
+  timeline?: TimelineSource,
+  publicSource: LiveSource = source,
+): Router {
   const r = express.Router();
+  // The broadcast delay: the public reads the delayed view, officials (any role) the live one.
+  const view = (req: Request): LiveSource => (access.principal(req).kind !== 'spectator' ? source : publicSource);
   // Public broadcast data: any web page may read it (other viewers, federation sites). No
   // credentials are allowed cross-origin, so arbiter requests only work from our own pages.
   r.use(['/api', '/health'], (_req, res, next) => {
@@ -88,35 +99,35 @@ export function apiRouter(source: LiveSource, access: Access, startedAt: number,
     const report = { ok: true, uptimeMs: Date.now() - startedAt, ...health?.() };
     res.status(report.ok === false ? 503 : 200).json(report);
   });
-  r.get('/api/tournament', (_req, res) => {
-    res.json(source.tournament());
+  r.get('/api/tournament', (req, res) => {
+    res.json(view(req).tournament());
   });
-  r.get('/api/rounds', (_req, res) => {
-    res.json(source.rounds());
+  r.get('/api/rounds', (req, res) => {
+    res.json(view(req).rounds());
   });
   r.get('/api/rounds/:n/games', (req, res) => {
     const n = roundParam(req, res);
     if (n === null) return;
-    const games = source.games(n);
+    const games = view(req).games(n);
     if (!games) return fail(res, 404, 'unknown-round', `no round ${n}`);
     res.json(games);
   });
   r.get('/api/rounds/:n/pgn', (req, res) => {
     const n = roundParam(req, res);
     if (n === null) return;
-    const games = source.games(n);
+    const games = view(req).games(n);
     if (!games) return fail(res, 404, 'unknown-round', `no round ${n}`);
-    const texts = games.map((g) => source.pgn(g.id)).filter((t): t is string => t !== undefined);
+    const texts = games.map((g) => view(req).pgn(g.id)).filter((t): t is string => t !== undefined);
     res.type('application/x-chess-pgn; charset=utf-8').send(texts.join('\n'));
   });
   r.get('/api/games/:id', (req, res) => {
-    const g = source.game(String(req.params.id));
+    const g = view(req).game(String(req.params.id));
     if (!g) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
     const p = access.principal(req);
     res.json(p.kind !== 'spectator' && p.role === 'arbiter' ? g : publicGame(g));
   });
   r.get('/api/games/:id/pgn', (req, res) => {
-    const text = source.pgn(String(req.params.id));
+    const text = view(req).pgn(String(req.params.id));
     if (text === undefined) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
     res.type('text/plain; charset=utf-8').send(text);
   });

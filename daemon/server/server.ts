@@ -20,6 +20,11 @@ import { viewerHtml } from './viewer-html.ts';
 
 export interface ServerOptions {
   source: LiveSource;
+  /**
+   * What the public sees (the broadcast delay's view: API, feed, viewer, /lcc, /relay); officials
+   * read `source` live. Default: `source`.
+   */
+  publicSource?: LiveSource;
   /** Default 127.0.0.1; "0.0.0.0" to serve the hall network. */
   host?: string;
   /** 0 (default) picks a free port. */
@@ -81,7 +86,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     next();
   });
   app.use(loginRouter(access, opts.onAccess));
-  app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline));
+  const publicSource = opts.publicSource ?? opts.source;
+  app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {
@@ -109,7 +115,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       for (const [route, roles] of officialPages) app.get(route, officialPage(access, roles), send);
     } else viewerError = built.error;
   }
-  if (opts.bridges !== false) mountBridges(app, opts.source, { lcc: { serialOf: opts.bridges?.serialOf } });
+  if (opts.bridges !== false) mountBridges(app, publicSource, { lcc: { serialOf: opts.bridges?.serialOf } });
   app.use((req, res) => {
     res.status(404).json({ error: { status: 404, code: 'not-found', message: `nothing at ${req.method} ${req.path}` } });
   });
@@ -126,7 +132,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     },
     tokenIsArbiter: (token: string) => access.tokenIsArbiter(token),
   };
-  const hub = new FeedHub(opts.source, feedAuth, limits, deflateThreshold);
+  const hub = new FeedHub(opts.source, feedAuth, limits, deflateThreshold, publicSource);
   const wss = new WebSocketServer({
     server: http,
     path: FEED_PATH,

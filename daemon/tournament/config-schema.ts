@@ -90,6 +90,14 @@ export const CONFIG_SCHEMA = Type.Object(
         { additionalProperties: false, default: {} },
       ),
     ),
+    broadcast: Type.Optional(
+      Type.Object(
+        {
+          delaySeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, default: 0, 'x-message': 'must be a whole number of seconds from 0 (live) to 86400' })),
+        },
+        { additionalProperties: false, default: {} },
+      ),
+    ),
     backup: Type.Optional(
       Type.Object(
         {

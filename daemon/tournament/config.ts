@@ -60,6 +60,8 @@ export interface BoardcastConfig {
   feed: { maxConnections: number; maxConnectionsPerIp: number };
   /** Officials' accounts (password hashes) and how long a login lasts. */
   access: { accounts: { name: string; role: 'arbiter' | 'organiser'; password: string }[]; sessionHours: number; secureCookie: boolean };
+  /** Public outputs show the games this many seconds late (0: live); officials always see them live. */
+  broadcast: { delaySeconds: number };
 }
 
 export interface ConfigError {
@@ -256,6 +258,7 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     backup: { everyMinutes: c.backup!.everyMinutes!, keep: c.backup!.keep! },
     feed: { maxConnections: c.feed!.maxConnections!, maxConnectionsPerIp: c.feed!.maxConnectionsPerIp! },
     access: { accounts: c.access!.accounts!.map((a) => ({ name: a.name, role: a.role, password: a.password })), sessionHours: c.access!.sessionHours!, secureCookie: c.access!.secureCookie! },
+    broadcast: { delaySeconds: c.broadcast!.delaySeconds! },
   });
 }
 

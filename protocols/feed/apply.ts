@@ -45,6 +45,8 @@ export function applyToGame(g: GameState, c: GameChange): void {
       g.result = c.result;
       g.termination = c.termination;
       g.status = c.result === '*' ? 'live' : 'finished';
+      if (c.result !== '*' && c.at !== undefined) g.endedAt = c.at;
+      else delete g.endedAt;
       break;
     case 'incident':
       g.incidents.push(c.incident);

@@ -152,6 +152,8 @@ export interface GameState extends GameSummary {
    * "time forfeit", "agreement"); null while running.
    */
   termination: string | null;
+  /** When the result came (epoch ms); absent while the game runs. */
+  endedAt?: number;
   /** Arbiter-only: the server strips these for public clients. */
   incidents: IncidentRecord[];
 }
@@ -177,7 +179,8 @@ export type GameChange =
   | { kind: 'clock'; gameId: GameId; clock: ClockState }
   /** The board as it stands while the record cannot follow it; null when it follows again. */
   | { kind: 'board'; gameId: GameId; placement: string | null }
-  | { kind: 'result'; gameId: GameId; result: GameResult; termination: string | null }
+  /** `at`: when the result came (epoch ms); absent from older stores. */
+  | { kind: 'result'; gameId: GameId; result: GameResult; termination: string | null; at?: number }
   | { kind: 'incident'; gameId: GameId; incident: IncidentRecord }
   /**
    * A game appeared in a round, or its pairing changed (players, table): pairings published

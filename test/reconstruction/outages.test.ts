@@ -6,8 +6,11 @@ import { outageCells, runOutageCell, type CellFigures } from './outages.ts';
 // guarantees is asserted for every cell: the session is live again at the end, on the board that
 // stands on the table. A dropped link leaves the board's log complete: those games come out
 // exact, every later move kept, every missed move's clock reading one the clock really showed,
-// and no incident against a player. A USB pull loses the log of the moves made meanwhile: how
-// far the engine bridges that is the table's business, not asserted here.
+// and no incident against a player. A USB pull loses the log of the moves made meanwhile: up to
+// 2 plies no incident is invented against a player, and without a piece in the hand at the return
+// the moves really played are the record or among the candidates offered; how far beyond that the
+// engine bridges is the table's business (docs/reconstruction.md: from 3 plies on a few games in a
+// hundred still draw a false incident or miss the truth).
 const GAMES = 2;
 
 describe('outage table, small', () => {
@@ -24,6 +27,9 @@ describe('outage table, small', () => {
         // Every move made while the link was down has its reading, the clock's own at its press.
         expect(r.clockReadings).toBe(r.missedWithClock);
         expect(r.clockWrong).toBe(0);
+      } else if (cell.plies <= 2) {
+        expect(r.falseIncidents, 'incidents invented against a player').toBe(0);
+        if (!cell.pieceInHand) expect(r.rightPct, r.examples.join('\n')).toBe(100);
       }
     });
   }

@@ -4,7 +4,7 @@ import { createLogger } from '../../log/logger.ts';
 import { loadConfig } from '../../tournament/config.ts';
 import { startDaemon } from '../../app/daemon.ts';
 
-const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--board T=PATH]... [--pace X] [--no-viewer] [--check] [--new]
+const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--board T=PATH]... [--pace X] [--delay S] [--no-viewer] [--check] [--new]
 
 Runs the broadcast: every configured board (or, with no config, 8 emulated tables replaying real
 games at a human pace) → store → reconstruction → HTTP API, websocket feed and viewer.
@@ -16,6 +16,9 @@ On start, the live state is rebuilt by replaying the stored raw board events.
   --board T=PATH  put table T on the board at PATH (any device path, e.g. a pseudo-terminal of
                   \`boardcast emulate\`); replaces the config's board for T or adds the table
   --pace X        emulated tables play X times faster than real time (default 1)
+  --delay S       broadcast delay: every public output (viewer, feed, API, PGN, /lcc, /relay)
+                  shows the games S seconds late; the arbiter's pages and token stay live
+                  (overrides broadcast.delaySeconds; 0 is live)
   --no-viewer     serve the API and feed only
   --check         check the store fully before opening it (every index entry against its row;
                   slower on a big store); without it a quick check reads every page. A damaged
@@ -37,6 +40,7 @@ interface Args {
   port?: number;
   data?: string;
   pace: number;
+  delaySeconds?: number;
   viewer: boolean;
   check: boolean;
   newStore: boolean;
@@ -56,6 +60,7 @@ function parseServeArgs(argv: string[]): Args {
     data: { type: 'string' },
     port: { type: 'string' },
     pace: { type: 'string' },
+    delay: { type: 'string' },
     board: { type: 'string', multiple: true },
     'no-viewer': { type: 'boolean' },
     check: { type: 'boolean' },
@@ -66,6 +71,7 @@ function parseServeArgs(argv: string[]): Args {
     ...(v.data !== undefined ? { data: pathOption(v.data) } : {}),
     ...(v.port !== undefined ? { port: intOption(v.port, '--port', { min: 0, max: 65535 }) } : {}),
     pace: numberOption(v.pace, '--pace', { above: 0 }) ?? 1,
+    ...(v.delay !== undefined ? { delaySeconds: intOption(v.delay, '--delay', { min: 0, max: 86_400 }) } : {}),
     viewer: !(v['no-viewer'] ?? false),
     check: v.check ?? false,
     newStore: v.new ?? false,
@@ -84,7 +90,7 @@ const serve: Command = {
       for (const m of loaded.error.messages) console.error(loaded.error.file ? `${loaded.error.file}: ${m}` : m);
       return 1;
     }
-    const config = { ...loaded.value, ...(args.data ? { dataDir: args.data } : {}) };
+    const config = { ...loaded.value, ...(args.data ? { dataDir: args.data } : {}), ...(args.delaySeconds !== undefined ? { broadcast: { delaySeconds: args.delaySeconds } } : {}) };
     // The config schema only takes /dev paths; --board also reaches pseudo-terminals elsewhere.
     for (const b of args.boards) {
       const tables = config.tables.filter((t) => t.number !== b.table);
