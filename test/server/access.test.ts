@@ -372,4 +372,38 @@ describe('officials log in; spectators reach no official route', () => {
     expect(access.invitation(inv.code)).toBeNull();
     expect(access.accept(inv.code)).toBeNull();
   });
+
+  it('with a broadcast delay, a logged-in official of either role reads the live games, a spectator the delayed view', async () => {
+    // Two sources that differ: the live hall has one more move than the view the public gets.
+    const delayed = new Hall({ tables: 2 });
+    delayed.connectAll();
+    const own = await startServer({
+      source: hall.source,
+      publicSource: delayed.source,
+      viewer: false,
+      access: {
+        accounts: [
+          { name: ARBITER.name, role: 'arbiter', password: await hashPassword(ARBITER.password, FAST) },
+          { name: ORGANISER.name, role: 'organiser', password: await hashPassword(ORGANISER.password, FAST) },
+        ],
+      },
+    });
+    try {
+      const plies = async (headers: Record<string, string> = {}) => ((await (await fetch(`${own.url}/api/games/r1-t1`, { headers })).json()) as GameState).ply;
+      const cookieOf = async (who: { name: string; password: string }) => {
+        const res = await fetch(`${own.url}/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(who).toString(),
+        });
+        return res.headers.get('set-cookie')!.split(';')[0]!;
+      };
+      expect(await plies()).toBe(0);
+      expect(await plies({ cookie: await cookieOf(ARBITER) })).toBe(1);
+      expect(await plies({ cookie: await cookieOf(ORGANISER) })).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
 });
