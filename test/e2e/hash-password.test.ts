@@ -39,12 +39,44 @@ const login = (url: string, name: string, password: string): Promise<Response> =
     body: new URLSearchParams({ name, password, next: '/arbiter' }).toString(),
   });
 
+/**
+ * Runs `boardcast hash-password` on a terminal (a pseudo-terminal from util-linux `script`), types
+ * each answer once its prompt has appeared, and gives everything the terminal showed.
+ */
+function hashOnTerminal(answers: string[]): Promise<{ code: number | null; shown: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn('script', ['-qec', `${process.execPath} daemon/cli/boardcast.mjs hash-password`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let shown = '';
+    const prompts = ['Password: ', 'Again: '];
+    let next = 0;
+    const onOutput = (d: Buffer): void => {
+      shown += d.toString();
+      // Type only after the prompt: raw mode (no echo) is on by then.
+      while (next < answers.length && shown.includes(prompts[next]!)) proc.stdin.write(`${answers[next++]}\r`);
+    };
+    proc.stdout.on('data', onOutput);
+    proc.stderr.on('data', onOutput);
+    proc.once('exit', (code) => resolve({ code, shown }));
+  });
+}
+
 describe('boardcast hash-password', () => {
   it('refuses a short password and prints nothing', async () => {
     const r = await hashPassword('short\n');
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
     expect(r.err).toContain('at least 8 characters');
+  });
+
+  it('on a terminal, asks twice without showing the password; two different entries print nothing', async () => {
+    const good = await hashOnTerminal(['typed on a terminal', 'typed on a terminal']);
+    expect(good.code, good.shown).toBe(0);
+    expect(good.shown).toMatch(/scrypt\$32768\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+/);
+    expect(good.shown).not.toContain('typed on a terminal');
+    const differ = await hashOnTerminal(['first password', 'second password']);
+    expect(differ.code).toBe(1);
+    expect(differ.shown).toContain('the two entries differ');
+    expect(differ.shown).not.toContain('scrypt$');
   });
 
   it('prints a hash that, pasted into the config, lets the official log in with the password and nothing else', async () => {

@@ -22,8 +22,9 @@ const MIN_LENGTH = 8;
 function askHidden(prompt: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const input = process.stdin;
-    process.stderr.write(prompt);
+    // Echo off before the prompt shows: whatever is typed after it is never displayed.
     input.setRawMode(true);
+    process.stderr.write(prompt);
     input.resume();
     input.setEncoding('utf8');
     let text = '';
