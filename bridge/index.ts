@@ -21,6 +21,15 @@ export interface BridgeMountOptions {
  * under `/relay/` (`/relay/round-N.pgn`). Mount before the server's catch-all 404.
  */
 export function mountBridges(app: express.Application, source: LiveSource, opts: BridgeMountOptions = {}): void {
+  // Public broadcast data, like /api/*: viewers on other sites may read it from the browser.
+  app.use(['/lcc', '/relay'], publicCors);
   app.use('/lcc', lccRouter(source, opts.lcc));
   app.use('/relay', relayRouter(source));
+}
+
+/** Any origin may read; no credentials cross-origin. ETag is exposed so pollers can revalidate. */
+function publicCors(_req: express.Request, res: express.Response, next: express.NextFunction): void {
+  res.set('Access-Control-Allow-Origin', '*');
+  res.set('Access-Control-Expose-Headers', 'ETag');
+  next();
 }

@@ -16,10 +16,27 @@ export interface LccPlayer {
 }
 
 export interface LccPairing {
-  white: LccPlayer;
-  black: LccPlayer;
-  result: GameResult;
+  white: LccPlayer | null;
+  black: LccPlayer | null;
+  /** Null for a board with no game in the round (a gap in the board numbers). */
+  result: GameResult | null;
   live: boolean;
+}
+
+/** A board number of the round no game is played on: LCC's pairings are indexed by board. */
+const NO_GAME: LccPairing = { white: null, black: null, result: null, live: false };
+
+/**
+ * The round's games by board (table) number, as LiveChess numbers them: `game-M.json` is the game
+ * at board M and pairing M-1 in the index, fixed once given whenever other tables join the round.
+ * A board number without a game is a hole (undefined); the first game at a board keeps it.
+ */
+export function gamesByBoard(games: readonly GameSummary[]): (GameSummary | undefined)[] {
+  const byBoard: (GameSummary | undefined)[] = [];
+  for (const g of games) {
+    if (g.table >= 1 && byBoard[g.table - 1] === undefined) byBoard[g.table - 1] = g;
+  }
+  return Array.from({ length: byBoard.length }, (_, i) => byBoard[i]);
 }
 
 export interface LccRoundIndex {
@@ -47,7 +64,8 @@ export interface LccClock {
   black: number;
   /** Epoch ms of the reading. */
   time: number;
-  run: 'white' | 'black' | null;
+  /** true while White's clock runs, false while Black's, null when stopped (as LiveChess has it). */
+  run: boolean | null;
 }
 
 /** LCC's game result words; the round index carries PGN tokens instead. Null while running. */
@@ -115,7 +133,11 @@ export function lccGame(g: GameState, serialNr: string | null): LccGame {
     chess960: chess960Number(g.startFen) ?? 518,
     result: LCC_RESULT[g.result],
     comment: g.termination,
-    clock: c ? { white: Math.max(0, Math.floor(c.whiteMs / 1000)), black: Math.max(0, Math.floor(c.blackMs / 1000)), time: c.readAt, run: c.running } : null,
+    // A finished game has no clock, as real LCC game files have it: nothing left to tick.
+    clock:
+      c && g.status !== 'finished'
+        ? { white: Math.max(0, Math.floor(c.whiteMs / 1000)), black: Math.max(0, Math.floor(c.blackMs / 1000)), time: c.readAt, run: c.running === null ? null : c.running === 'white' }
+        : null,
     moves: g.moves.map((m, i) => lccMove(m, g.moves[i - 1])),
   };
 }
@@ -123,19 +145,19 @@ export function lccGame(g: GameState, serialNr: string | null): LccGame {
 export function lccRoundIndex(round: RoundInfo, games: GameSummary[]): LccRoundIndex {
   return {
     date: round.date,
-    pairings: games.map((g) => ({ white: lccPlayer(g.white), black: lccPlayer(g.black), result: g.result, live: g.status === 'live' })),
+    pairings: gamesByBoard(games).map((g) => (g ? { white: lccPlayer(g.white), black: lccPlayer(g.black), result: g.result, live: g.status === 'live' } : NO_GAME)),
   };
 }
 
 export function lccTournament(source: LiveSource, eboards: string[]): LccTournament {
   const t = source.tournament();
   const rounds = source.rounds();
-  const byNumber = new Map(rounds.map((r) => [r.round, r]));
   const count = Math.max(t.roundCount, ...rounds.map((r) => r.round));
   const list: { count: number; live: 0 | 1 }[] = [];
   for (let n = 1; n <= count; n++) {
     const games = source.games(n) ?? [];
-    list.push({ count: byNumber.get(n)?.gameCount ?? games.length, live: games.some((g) => g.status === 'live') ? 1 : 0 });
+    // The count is the index's length: boards 1…highest, so every game-M.json it implies exists or is a hole.
+    list.push({ count: gamesByBoard(games).length, live: games.some((g) => g.status === 'live') ? 1 : 0 });
   }
   return {
     id: t.id,

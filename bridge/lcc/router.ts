@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import { LIVE_CACHE, SETTLED_CACHE, sendCached } from '../http-cache.ts';
-import { lccGame, lccRoundIndex, lccTournament } from './format.ts';
+import { gamesByBoard, lccGame, lccRoundIndex, lccTournament } from './format.ts';
 
 export interface LccRouterOptions {
   /** Serial number of the e-board at a table (LCC's `serialNr`, `eboards`); null when unknown. */
@@ -10,7 +10,8 @@ export interface LccRouterOptions {
 
 /**
  * LiveChess Cloud-style JSON, laid out as relays poll it: `tournament.json`, `round-N/index.json`,
- * `round-N/game-M.json` (M = table order within the round, 1-based, as in the index's pairings).
+ * `round-N/game-M.json` (M = the board (table) number, as LiveChess numbers games: fixed once given,
+ * whenever other tables join; pairing M-1 of the index).
  * Pollers append `?poll`; it is ignored.
  */
 export function lccRouter(source: LiveSource, opts: LccRouterOptions = {}): Router {
@@ -44,7 +45,8 @@ export function lccRouter(source: LiveSource, opts: LccRouterOptions = {}): Rout
   r.get('/round-:n/game-:m.json', (req, res) => {
     const n = Number(req.params.n);
     const m = Number(req.params.m);
-    const summary = Number.isInteger(m) && m >= 1 ? source.games(n)?.[m - 1] : undefined;
+    const round = Number.isInteger(n) ? source.games(n) : undefined;
+    const summary = round && Number.isInteger(m) && m >= 1 ? gamesByBoard(round)[m - 1] : undefined;
     const game = summary ? source.game(summary.id) : undefined;
     if (!game) {
       res

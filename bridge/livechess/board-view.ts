@@ -10,9 +10,15 @@ export function currentGame(source: LiveSource, table: number): GameSummary | un
   return atTable.filter((g) => g.status === 'live').at(-1) ?? atTable.find((g) => g.status === 'pending') ?? atTable.filter((g) => g.status === 'finished').at(-1);
 }
 
-export function liveChessClock(c: ClockState | null): LiveChessClock | null {
+/**
+ * The clock as LiveChess sends it: whole seconds left, `run` true while White's clock runs, false
+ * while Black's, null when stopped, and the reading's time. A finished game's clock is stopped
+ * whatever the last reading said, so clients that extrapolate the running side stop ticking.
+ */
+export function liveChessClock(c: ClockState | null, finished = false): LiveChessClock | null {
   if (!c) return null;
-  return { white: Math.max(0, Math.floor(c.whiteMs / 1000)), black: Math.max(0, Math.floor(c.blackMs / 1000)), run: c.running, time: c.readAt };
+  const run = finished || c.running === null ? null : c.running === 'white';
+  return { white: Math.max(0, Math.floor(c.whiteMs / 1000)), black: Math.max(0, Math.floor(c.blackMs / 1000)), run, time: c.readAt };
 }
 
 /** Placement and side to move: enough to recognise a position whatever the clocks and ep notation. */
@@ -53,5 +59,5 @@ export function sanSince(g: GameState, setup: { fen: string; ply: number | null 
 
 export function eboardEvent(serialnr: string, g: GameState | undefined, setup: { fen: string; ply: number | null } | null): EboardEvent {
   if (!g) return { serialnr, flipped: false, board: '8/8/8/8/8/8/8/8', clock: null, san: [] };
-  return { serialnr, flipped: false, board: g.fen.split(' ')[0] ?? '', clock: liveChessClock(g.clock), san: sanSince(g, setup) };
+  return { serialnr, flipped: false, board: g.fen.split(' ')[0] ?? '', clock: liveChessClock(g.clock, g.status === 'finished'), san: sanSince(g, setup) };
 }

@@ -23,8 +23,8 @@ export interface LiveChessClock {
   /** Remaining whole seconds. */
   white: number;
   black: number;
-  /** Whose clock runs; null when stopped. */
-  run: 'white' | 'black' | null;
+  /** Whose clock runs, as DGT's interface has it: true White's, false Black's, null stopped (a finished game's clock is stopped). */
+  run: boolean | null;
   /** Epoch ms of the reading (clients extrapolate the running side from it). */
   time: number;
 }
@@ -48,6 +48,7 @@ export interface EboardEvent {
   san: string[];
 }
 
+/** What the server sends (each goes out with `time`, the epoch ms it was sent, as LiveChess's do). */
 export type ServerMessage =
   { response: 'call'; id: number; param: EboardInfo[] | null } | { response: 'feed'; id: number; param: EboardEvent } | { response: 'error'; id: number | null; param: { message: string } };
 

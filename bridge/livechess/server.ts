@@ -52,8 +52,14 @@ interface Subscription {
 export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<StartResult> {
   const host = opts.host ?? '127.0.0.1';
   const stats = { connections: 0, badMessages: 0, feedMessages: 0 };
-  const http = createServer((_req, res) => {
-    res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`LiveChess eBoard API: websocket at ${LIVECHESS_PATH}\n`);
+  const http = createServer((req, res) => {
+    // LiveChess also answers the board list over plain HTTP (GET /api/v1.0/eboards), which is how
+    // organisers check that the boards are seen before opening a client.
+    if (req.method === 'GET' && (req.url ?? '').split('?')[0] === `${LIVECHESS_PATH}/eboards`) {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' }).end(JSON.stringify(eboards()));
+      return;
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`LiveChess eBoard API: websocket at ${LIVECHESS_PATH}, board list at GET ${LIVECHESS_PATH}/eboards\n`);
   });
   const wss = new WebSocketServer({ server: http, path: LIVECHESS_PATH, maxPayload: 64 * 1024 });
   // ws re-emits the HTTP server's errors (a taken port) on itself; the listen below reports them.
@@ -67,7 +73,8 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
     return s ? opts.source.game(s.id) : undefined;
   };
   const send = (ws: WebSocket, m: ServerMessage): void => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    // LiveChess stamps every message with its epoch ms `time` beside response, id and param.
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ ...m, time: Date.now() }));
   };
   const feed = (ws: WebSocket, subId: number, sub: Subscription): void => {
     const g = gameOf(sub.serialnr);
@@ -91,7 +98,7 @@ export async function startLiveChessApi(opts: LiveChessApiOptions): Promise<Star
         comment: g ? `table ${b.table}: ${g.white.name} - ${g.black.name}` : `table ${b.table}`,
         board: g ? (g.fen.split(' ')[0] ?? '') : '8/8/8/8/8/8/8/8',
         flipped: false,
-        clock: liveChessClock(g?.clock ?? null),
+        clock: liveChessClock(g?.clock ?? null, g?.status === 'finished'),
       };
     });
 

@@ -32,6 +32,7 @@ import { rebuildFromStore } from './rebuild.ts';
 import { tableEventHandler } from './table-events.ts';
 import { tableLinks, type HallTable } from './table-links.ts';
 import { TableWatch, type TableHealthState } from './table-watch.ts';
+import { lichessToken, startOutputs, type RunningOutputs } from './outputs.ts';
 
 export interface DaemonOptions {
   config: BoardcastConfig;
@@ -94,6 +95,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
   } catch (e) {
     return err(`store error: cannot create the data directory ${config.dataDir}: ${(e as Error).message}`);
   }
+  const token = lichessToken(config);
+  if (!token.ok) return token;
   const lock = lockDataDir(config.dataDir);
   if (!lock.ok) return lock;
   const port = opts.port ?? config.httpPort;
@@ -119,14 +122,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
     },
   };
   try {
-    return await startOnStore(opts, store);
+    return await startOnStore(opts, store, token.value);
   } catch (e) {
     store.close();
     return err(`store error: ${store.file}: ${(e as Error).message}`);
   }
 }
 
-async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<RunningDaemon, string>> {
+async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken: string | null): Promise<Result<RunningDaemon, string>> {
   const { config, log } = opts;
   const planned = hallBoards(config, { log, timers: wallTimers, ...(opts.deviceDirs ? { deviceDirs: opts.deviceDirs } : {}), onMatch: (table) => byNumber.get(table)?.session.start() });
   if (!planned.ok) {
@@ -197,6 +200,8 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   // The broadcast delay: every public output reads this view; officials read `live`.
   const delayed = config.broadcast.delaySeconds > 0 ? new DelayedLiveSource(live, config.broadcast.delaySeconds * 1000) : null;
   if (delayed) log.info('public outputs delayed', { seconds: config.broadcast.delaySeconds });
+  // Started once the server is up; /health reports them from then on.
+  let outputs: RunningOutputs | null = null;
   let server: RunningServer;
   try {
     server = await startServer({
@@ -225,6 +230,7 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
           boardsLive: list.filter((t) => t.state === 'live').length,
           tables: list,
           store: { file: store.file, pendingRawEvents: writes.pending, droppedRawEvents: writes.dropped, lastCommitAt: writes.lastCommitAt, lastError: writes.lastError, backup: backups.state() },
+          outputs: outputs?.health() ?? { liveChessApi: null, lichessPush: null },
         };
       },
     });
@@ -244,27 +250,36 @@ async function startOnStore(opts: DaemonOptions, store: Store): Promise<Result<R
   log.info('serving', { url: server.url, tables: tables.length, store: store.file });
 
   let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    // Outputs first: nothing more goes out once the boards stop being read.
+    await outputs?.stop();
+    stopPairings();
+    stopNoiseReports();
+    stopDeviceWatch();
+    await sources.stop();
+    await Promise.all(tables.map((t) => t.session.stop()));
+    for (const t of tables) t.link?.close();
+    writer.close();
+    await server.close();
+    delayed?.close();
+    await backups.stop();
+    store.close();
+  };
+  const started = await startOutputs({ config, source: delayed ?? live, tables: tableList, token: lichessPushToken, log: log.child('outputs') });
+  if (!started.ok) {
+    await stop();
+    return err(started.error);
+  }
+  outputs = started.value;
   return ok({
     url: server.url,
     live,
     store,
     rebuilt: { events: rebuilt.events, games: rebuilt.games, ms: rebuilt.ms },
     tables: tableList,
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      stopPairings();
-      stopNoiseReports();
-      stopDeviceWatch();
-      await sources.stop();
-      await Promise.all(tables.map((t) => t.session.stop()));
-      for (const t of tables) t.link?.close();
-      writer.close();
-      await server.close();
-      delayed?.close();
-      await backups.stop();
-      store.close();
-    },
+    stop,
   });
 }
 

@@ -88,6 +88,8 @@ interface Table {
   engine: GameEngine;
   state: GameState;
   nextIncidentId: number;
+  /** The table's latest clock reading, published or not (the drift filter skips most). */
+  lastReading: ClockState | null;
 }
 
 /**
@@ -136,6 +138,7 @@ export class MemoryLiveSource implements LiveSource {
       cfg: g,
       engine: new GameEngine(g.engine ?? { rules: { edition: '2018', category: 'standard' } }),
       nextIncidentId: 1,
+      lastReading: null,
       state: {
         id: g.id,
         round: g.round,
@@ -257,8 +260,14 @@ export class MemoryLiveSource implements LiveSource {
     return changes;
   }
 
+  /**
+   * Applies and publishes `changes` in order. A result that ends a game while its clock runs is
+   * followed by a `clock` change stopping it (inserted into `changes`, so callers see it too): a
+   * finished game's clock must not keep ticking in views that extrapolate the running side.
+   */
   private emit(t: Table, changes: GameChange[]): void {
-    for (const c of changes) {
+    for (let i = 0; i < changes.length; i++) {
+      const c = changes[i]!;
       applyToGame(t.state, c);
       for (const l of this.listeners) {
         try {
@@ -266,6 +275,9 @@ export class MemoryLiveSource implements LiveSource {
         } catch {
           this.listenerErrors++;
         }
+      }
+      if (c.kind === 'result' && t.state.status === 'finished' && t.state.clock?.running) {
+        changes.splice(i + 1, 0, { kind: 'clock', gameId: c.gameId, clock: stoppedClock(t.lastReading ?? t.state.clock) });
       }
     }
   }
@@ -285,6 +297,10 @@ export class MemoryLiveSource implements LiveSource {
       whiteFlag: ev.whiteFlag,
       blackFlag: ev.blackFlag,
     };
+    t.lastReading = next;
+    // A finished game's clock stopped with its result (emit): the clock on the table may run on
+    // until the players stop it, but that is not the game's time any more.
+    if (t.state.status === 'finished') return null;
     const prev = t.state.clock;
     if (prev && prev.running === next.running && prev.whiteFlag === next.whiteFlag && prev.blackFlag === next.blackFlag) {
       const elapsed = readAt - prev.readAt;
@@ -374,6 +390,11 @@ export class MemoryLiveSource implements LiveSource {
       message: i.message,
     };
   }
+}
+
+/** The clock as its last reading showed it, stopped: the times stand where the game ended. */
+function stoppedClock(c: ClockState): ClockState {
+  return { ...c, running: null };
 }
 
 function summaryOf(s: GameState): GameSummary {

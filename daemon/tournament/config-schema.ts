@@ -134,6 +134,41 @@ export const CONFIG_SCHEMA = Type.Object(
         { additionalProperties: false, default: {} },
       ),
     ),
+    outputs: Type.Optional(
+      Type.Object(
+        {
+          liveChessApi: Type.Optional(
+            Type.Object(
+              {
+                port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, default: 1982 })),
+                host: Type.Optional(Type.String({ minLength: 1, default: '127.0.0.1' })),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+          lichessPush: Type.Optional(
+            Type.Object(
+              {
+                rounds: Type.Array(
+                  Type.Object(
+                    {
+                      round: Type.Integer({ minimum: 1, maximum: 99 }),
+                      roundId: Type.String({ pattern: '^[A-Za-z0-9]{8}$', 'x-message': "must be the 8-character lichess round id (the last part of the round's URL)" }),
+                    },
+                    { additionalProperties: false },
+                  ),
+                  { minItems: 1 },
+                ),
+                token: Type.Optional(Type.String({ pattern: '^\\S+$', 'x-message': 'must be a lichess API token (no spaces); or leave it out and set BOARDCAST_LICHESS_TOKEN' })),
+                baseUrl: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+(/\\S*)?$', default: 'https://lichess.org', 'x-message': 'must be an http(s) URL such as "https://lichess.org"' })),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false, default: {} },
+      ),
+    ),
     emulate: Type.Optional(
       Type.Object(
         {

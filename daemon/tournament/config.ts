@@ -40,6 +40,20 @@ export interface EmulateConfig {
   serialBase: number;
 }
 
+/** The LiveChess eBoard websocket API (bridge/livechess): where it listens. */
+export interface LiveChessApiConfig {
+  port: number;
+  host: string;
+}
+
+/** Round PGN pushed to lichess broadcast rounds (bridge/relay/push-client). */
+export interface LichessPushConfig {
+  rounds: { round: number; roundId: string }[];
+  /** Null: taken from BOARDCAST_LICHESS_TOKEN when `serve` starts. */
+  token: string | null;
+  baseUrl: string;
+}
+
 export interface BoardcastConfig {
   /** The file it came from (absolute), or null for the embedded default. */
   source: string | null;
@@ -62,6 +76,8 @@ export interface BoardcastConfig {
   access: { accounts: { name: string; role: 'arbiter' | 'organiser'; password: string }[]; sessionHours: number; secureCookie: boolean };
   /** Public outputs show the games this many seconds late (0: live); officials always see them live. */
   broadcast: { delaySeconds: number };
+  /** Outputs `serve` starts besides its own HTTP port; null: off. */
+  outputs: { liveChessApi: LiveChessApiConfig | null; lichessPush: LichessPushConfig | null };
 }
 
 export interface ConfigError {
@@ -142,6 +158,18 @@ function crossChecks(c: RawConfig): string[] {
     else boards.set(t.board, i);
   });
   problems.push(...busChecks(tables));
+  const lc = c.outputs?.liveChessApi;
+  const httpPort = c.httpPort ?? 8080;
+  if (lc && lc.port !== undefined && lc.port !== 0 && lc.port === httpPort) {
+    problems.push(`outputs.liveChessApi.port: ${lc.port} is httpPort; the LiveChess API needs a port of its own (LiveChess's is 1982)`);
+  }
+  const pushed = new Map<string, number>();
+  (c.outputs?.lichessPush?.rounds ?? []).forEach((r, i) => {
+    const at = pushed.get(r.roundId);
+    // Two pushes to one lichess round would overwrite each other's games on every change.
+    if (at !== undefined) problems.push(`outputs.lichessPush.rounds[${i}].roundId: ${r.roundId} is already outputs.lichessPush.rounds[${at}]`);
+    else pushed.set(r.roundId, i);
+  });
   dates.forEach((d, i) => {
     // The schema checks the shape; a calendar must check the day ("2026-13-45" has the shape).
     const [y, m, day] = d.split('-').map(Number) as [number, number, number];
@@ -259,7 +287,17 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     feed: { maxConnections: c.feed!.maxConnections!, maxConnectionsPerIp: c.feed!.maxConnectionsPerIp! },
     access: { accounts: c.access!.accounts!.map((a) => ({ name: a.name, role: a.role, password: a.password })), sessionHours: c.access!.sessionHours!, secureCookie: c.access!.secureCookie! },
     broadcast: { delaySeconds: c.broadcast!.delaySeconds! },
+    outputs: outputsOf(c.outputs!),
   });
+}
+
+function outputsOf(o: NonNullable<RawConfig['outputs']>): BoardcastConfig['outputs'] {
+  const lc = o.liveChessApi;
+  const push = o.lichessPush;
+  return {
+    liveChessApi: lc ? { port: lc.port!, host: lc.host! } : null,
+    lichessPush: push ? { rounds: push.rounds.map((r) => ({ round: r.round, roundId: r.roundId })), token: push.token ?? null, baseUrl: push.baseUrl! } : null,
+  };
 }
 
 /**

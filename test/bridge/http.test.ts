@@ -54,7 +54,7 @@ describe('LiveChess Cloud JSON', () => {
     expect(idx.date).toBe('2026-11-21');
     expect(idx.pairings).toHaveLength(3);
     expect(idx.pairings[0]!.white).toEqual({ fname: 'Ana', mname: null, lname: 'Lenart', title: 'WGM', federation: 'SLO', gender: null, fideid: 14600001 });
-    expect(idx.pairings[0]!.black.lname).toBe('Petrović');
+    expect(idx.pairings[0]!.black!.lname).toBe('Petrović');
     expect(idx.pairings.map((p) => [p.result, p.live])).toEqual([
       ['*', true],
       ['*', true],

@@ -77,6 +77,8 @@ describe('LiveChess eBoard API', () => {
       ['24618', 'NOTRESPONDING'],
     ]);
     expect(list[0]!.board).toBe('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR');
+    // Stamped with the time it was sent, as LiveChess's messages are.
+    expect(typeof (m as { time?: unknown }).time).toBe('number');
     c.close();
   });
 
@@ -171,6 +173,18 @@ describe('LiveChess eBoard API', () => {
     c.send({ id: 6, call: 'eboards' });
     await c.next((x) => x.response === 'call' && x.id === 6);
     c.close();
+  });
+
+  it('answers GET /api/v1.0/eboards over plain HTTP with the same list, as LiveChess does', async () => {
+    const c = await LiveChessClient.open(api.url);
+    c.send({ id: 1, call: 'eboards' });
+    const ws = (await c.next((x) => x.response === 'call' && x.id === 1)).param as EboardInfo[];
+    c.close();
+    const r = await fetch(`http://127.0.0.1:${api.port}/api/v1.0/eboards`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/json');
+    expect(await r.json()).toEqual(ws);
+    expect((await fetch(`http://127.0.0.1:${api.port}/api/v1.0/other`)).status).toBe(404);
   });
 
   it('reports a taken port as a value', async () => {

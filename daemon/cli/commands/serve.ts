@@ -4,7 +4,7 @@ import { createLogger } from '../../log/logger.ts';
 import { loadConfig } from '../../tournament/config.ts';
 import { startDaemon } from '../../app/daemon.ts';
 
-const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--board T=PATH]... [--pace X] [--delay S] [--no-viewer] [--check] [--new]
+const usage = `usage: boardcast serve [--config FILE] [--port N] [--data DIR] [--board T=PATH]... [--pace X] [--delay S] [--no-viewer] [--check] [--new] [--livechess-port N]
 
 Runs the broadcast: every configured board (or, with no config, 8 emulated tables replaying real
 games at a human pace) → store → reconstruction → HTTP API, websocket feed and viewer.
@@ -25,6 +25,15 @@ On start, the live state is rebuilt by replaying the stored raw board events.
                   store is refused and never written: restore a backup (boardcast restore)
   --new           start a new event although the store is missing or empty where one existed
                   (the data directory holds other files); without it such a start is refused
+  --livechess-port N
+                  serve the LiveChess eBoard API (what lichess's DGT page talks to) on port N
+                  (1982 is LiveChess's own; 0 picks a free one); overrides
+                  outputs.liveChessApi.port and turns the API on without the config key
+
+Outputs (config/README.md, docs/bridge.md): the round PGN (/relay/round-N.pgn) and LCC JSON (/lcc/)
+are always served on the HTTP port; the config's \`outputs.liveChessApi\` starts the LiveChess
+eBoard API on its own port, \`outputs.lichessPush\` pushes rounds to lichess broadcasts (token from
+the config or BOARDCAST_LICHESS_TOKEN). /health reports each output's state.
 
 A table whose board is a 5-digit serial number is matched to the serial port whose board reports
 that number (probed every 10 s while unmatched); BOARDCAST_DEVICE_DIRS adds colon-separated
@@ -45,6 +54,7 @@ interface Args {
   check: boolean;
   newStore: boolean;
   boards: { table: number; path: string }[];
+  liveChessPort?: number;
 }
 
 /** TABLE=/absolute/path: the config schema only takes /dev paths; this also reaches pseudo-terminals. */
@@ -65,6 +75,7 @@ function parseServeArgs(argv: string[]): Args {
     'no-viewer': { type: 'boolean' },
     check: { type: 'boolean' },
     new: { type: 'boolean' },
+    'livechess-port': { type: 'string' },
   });
   return {
     ...(v.config !== undefined ? { config: v.config } : {}),
@@ -76,6 +87,7 @@ function parseServeArgs(argv: string[]): Args {
     check: v.check ?? false,
     newStore: v.new ?? false,
     boards: (v.board ?? []).map(boardOption),
+    ...(v['livechess-port'] !== undefined ? { liveChessPort: intOption(v['livechess-port'], '--livechess-port', { min: 0, max: 65535 }) } : {}),
   };
 }
 
@@ -91,6 +103,9 @@ const serve: Command = {
       return 1;
     }
     const config = { ...loaded.value, ...(args.data ? { dataDir: args.data } : {}), ...(args.delaySeconds !== undefined ? { broadcast: { delaySeconds: args.delaySeconds } } : {}) };
+    if (args.liveChessPort !== undefined) {
+      config.outputs = { ...config.outputs, liveChessApi: { host: config.outputs.liveChessApi?.host ?? '127.0.0.1', port: args.liveChessPort } };
+    }
     // The config schema only takes /dev paths; --board also reaches pseudo-terminals elsewhere.
     for (const b of args.boards) {
       const tables = config.tables.filter((t) => t.number !== b.table);
