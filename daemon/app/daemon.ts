@@ -211,12 +211,14 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
       host: opts.host ?? config.httpHost,
       viewer: opts.viewer ?? true,
       feed: config.feed,
+      access: { accounts: config.access.accounts, sessionTtlMs: config.access.sessionHours * 3600_000, secureCookie: config.access.secureCookie },
       arbiter: loggedArbiter(gameActionHandler({ store, tournamentId, router, reconcile }), alog),
       rounds: closeRoundsBackedUp,
       // Built from the store on request: what the broadcast showed, step by step.
       timeline: (gameId) => gameTimeline(store, config, gameId),
       bridges: { serialOf: (table) => byNumber.get(table)?.session.serialNumber ?? null },
       // One line per failed request; the client gets JSON, never a stack trace.
+      onAccess: (message, fields) => log.child('access').info(message, fields),
       onRequestError: (p) => (p.status >= 500 ? hlog.error('request failed', p) : hlog.info('request failed', p)),
       health: () => {
         const list = tableList();

@@ -7,7 +7,12 @@ import { decodeClientMessage } from '../../protocols/feed/client-messages.ts';
 import type { GameChange, GameState, GameSummary, LiveSource } from '../../protocols/feed/model.ts';
 import { ScopeStream } from './scope-stream.ts';
 import { compressedTextFrame, deflateParams, deflatePart, storedPart, takesSharedDeflate } from './deflated-frames.ts';
-import type { TokenCheck } from './arbiter-auth.ts';
+
+/** How the feed learns who a client is: at the upgrade (session cookie or Bearer header) or later with an `auth` message. */
+export interface FeedAuth {
+  roleAtUpgrade(req: IncomingMessage): Role;
+  tokenIsArbiter(token: string): boolean;
+}
 
 export interface FeedLimits {
   /** Largest client frame accepted (ws closes with 1009 beyond it). */
@@ -139,7 +144,7 @@ export class FeedHub {
 
   constructor(
     private readonly source: LiveSource,
-    private readonly checkToken: TokenCheck,
+    private readonly auth: FeedAuth,
     readonly limits: FeedLimits = DEFAULT_FEED_LIMITS,
     private readonly deflateThreshold = 1024,
     /** The broadcast delay's view for public clients; officials follow `source` live. */
@@ -202,9 +207,8 @@ export class FeedHub {
     return ok;
   }
 
-  /** A new websocket connection; `req` may carry an arbiter token (query `token` or Bearer header). */
+  /** A new websocket connection; `req` may carry an arbiter's session cookie or a Bearer token (never a secret in the URL). */
   accept(ws: WebSocket, req: IncomingMessage): void {
-    const token = tokenFromRequest(req);
     const ip = req.socket.remoteAddress ?? '?';
     this.perIp.set(ip, (this.perIp.get(ip) ?? 0) + 1);
     const client: Client = {
@@ -212,7 +216,7 @@ export class FeedHub {
       ws,
       socket: req.socket,
       sharedDeflate: takesSharedDeflate(deflateParams(ws)),
-      role: token !== null && this.checkToken(token) ? 'arbiter' : 'public',
+      role: this.auth.roleAtUpgrade(req),
       subs: new Map(),
       tokens: this.limits.rateBurst,
       lastRefill: now(),
@@ -343,7 +347,7 @@ export class FeedHub {
         this.send(client, msg.t === undefined ? { v: 1, type: 'pong', serverNow: now() } : { v: 1, type: 'pong', t: msg.t, serverNow: now() });
         return;
       case 'auth':
-        if (!this.checkToken(msg.token)) {
+        if (!this.auth.tokenIsArbiter(msg.token)) {
           this.error(client, 'bad-token', 'arbiter token not accepted');
           return;
         }
@@ -545,11 +549,4 @@ export class FeedHub {
 /** The public view of a game: incidents are for arbiters only. */
 export function publicGame(g: GameState): GameState {
   return { ...g, incidents: [] };
-}
-
-function tokenFromRequest(req: IncomingMessage): string | null {
-  const auth = req.headers.authorization;
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7).trim();
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  return url.searchParams.get('token');
 }

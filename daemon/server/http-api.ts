@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { publicGame } from './feed-hub.ts';
-import type { TokenCheck } from './arbiter-auth.ts';
+import { DEFAULT_INVITATION_HOURS, type Access, type OfficialRole, type Principal } from './access.ts';
+import { checkInvitationBody } from './invitations.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
 import { parseRoundAction, type RoundHandler } from '../runtime/arbiter-actions.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
@@ -16,7 +17,7 @@ function bodyRefused(res: Response, e: unknown): void {
 }
 
 /** Errors are JSON `{error: {status, code, message}}` so scripts can tell "unknown" from "malformed". */
-function fail(res: Response, status: 400 | 401 | 404 | 409 | 413 | 500, code: string, message: string): void {
+function fail(res: Response, status: 400 | 401 | 403 | 404 | 409 | 413 | 500, code: string, message: string): void {
   res.status(status).json({ error: { status, code, message } });
 }
 
@@ -29,21 +30,53 @@ function roundParam(req: Request, res: Response): number | null {
   return Number(raw);
 }
 
-function isArbiter(req: Request, check: TokenCheck): boolean {
-  const auth = req.headers.authorization;
-  return typeof auth === 'string' && auth.startsWith('Bearer ') && check(auth.slice(7).trim());
+/**
+ * Lets a request through when it comes from an official of one of `roles`: else answers 401 (no
+ * session, no token) or 403 (logged in with another role) and gives null.
+ */
+function official(access: Access, req: Request, res: Response, roles: readonly OfficialRole[], what: string): Official | null {
+  const p = access.principal(req);
+  if (p.kind === 'spectator') {
+    fail(res, 401, 'unauthorized', `${what} need a login (/login) or Authorization: Bearer <arbiter token>`);
+    return null;
+  }
+  if (!roles.includes(p.role)) {
+    fail(res, 403, 'forbidden', `${what} are for ${roles.map((r) => `${r}s`).join(' and ')}; this login is ${p.role === 'organiser' ? 'an organiser' : 'an arbiter'}`);
+    return null;
+  }
+  // A session cookie acts only in requests a page of another origin cannot forge: an HTML form
+  // cannot send application/json, and a script elsewhere would need CORS, which we never grant
+  // for credentials. (SameSite=Strict already keeps other sites' requests from carrying it.)
+  if (p.kind === 'account' && req.method !== 'GET' && !req.is('application/json')) {
+    fail(res, 403, 'forbidden', 'with a session, actions must be sent as Content-Type: application/json');
+    return null;
+  }
+  return p;
 }
+
+type Official = Exclude<Principal, { kind: 'spectator' }>;
+
+/** The name recorded in the audit trail: the logged-in account's, else the one the script sent. */
+function withActor(body: unknown, p: Principal): unknown {
+  if (p.kind !== 'account') return body;
+  if (body === undefined || body === null) return { arbiter: p.name };
+  if (typeof body !== 'object' || Array.isArray(body)) return body;
+  return { ...(body as Record<string, unknown>), arbiter: p.name };
+}
+
+const ARBITERS = ['arbiter'] as const;
+const OFFICIALS = ['arbiter', 'organiser'] as const;
 
 /**
  * The read-only JSON/PGN API (docs/api.md). Answers come straight from the LiveSource read model;
- * incidents are included in /api/games/:id only for `Authorization: Bearer <arbiter token>`.
+ * incidents are included in /api/games/:id only for an arbiter (session or `Authorization: Bearer <arbiter token>`).
  */
 /** Extra fields for /health from whoever runs the server (the daemon adds its tables and boards). */
 export type HealthReport = () => Record<string, unknown>;
 
 export function apiRouter(
   source: LiveSource,
-  checkToken: TokenCheck,
+  access: Access,
   startedAt: number,
   health?: HealthReport,
   arbiter?: ArbiterHandler,
@@ -52,8 +85,8 @@ export function apiRouter(
   publicSource: LiveSource = source,
 ): Router {
   const r = express.Router();
-  // The broadcast delay: the public reads the delayed view, officials the live one.
-  const view = (req: Request): LiveSource => (isArbiter(req, checkToken) ? source : publicSource);
+  // The broadcast delay: the public reads the delayed view, officials (any role) the live one.
+  const view = (req: Request): LiveSource => (access.principal(req).kind !== 'spectator' ? source : publicSource);
   // Public broadcast data: any web page may read it (other viewers, federation sites). No
   // credentials are allowed cross-origin, so arbiter requests only work from our own pages.
   r.use(['/api', '/health'], (_req, res, next) => {
@@ -90,23 +123,25 @@ export function apiRouter(
   r.get('/api/games/:id', (req, res) => {
     const g = view(req).game(String(req.params.id));
     if (!g) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
-    res.json(isArbiter(req, checkToken) ? g : publicGame(g));
+    const p = access.principal(req);
+    res.json(p.kind !== 'spectator' && p.role === 'arbiter' ? g : publicGame(g));
   });
   r.get('/api/games/:id/pgn', (req, res) => {
     const text = view(req).pgn(String(req.params.id));
     if (text === undefined) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
     res.type('text/plain; charset=utf-8').send(text);
   });
-  // Lets an arbiter page say at once whether its token is accepted, before any action.
+  // Lets an official's page say at once who is logged in (or that nobody is), before any action.
   r.get('/api/arbiter/whoami', (req, res) => {
-    if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'the arbiter token is missing or wrong');
-    res.json({ role: 'arbiter' });
+    const p = official(access, req, res, OFFICIALS, "the officials' pages");
+    if (!p) return;
+    res.json(p.kind === 'account' ? { role: p.role, name: p.name, via: 'session' } : { role: p.role, name: null, via: 'token' });
   });
   if (timeline) {
     // The arbiter's replay of a game: every stored raw event and decision with what the engine
     // made of it (docs/api.md, "Timeline"). Built from the store on request.
     r.get('/api/arbiter/games/:id/timeline', (req, res) => {
-      if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'the timeline needs Authorization: Bearer <arbiter token>');
+      if (!official(access, req, res, ARBITERS, 'timelines')) return;
       const t = timeline(String(req.params.id));
       if (!t) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
       res.json(t);
@@ -115,12 +150,13 @@ export function apiRouter(
   const body = express.json({ limit: '16kb', strict: false });
   if (rounds) {
     r.post('/api/arbiter/rounds/:n/:action', (req, res) => {
-      if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'arbiter actions need Authorization: Bearer <arbiter token>');
+      const who = official(access, req, res, OFFICIALS, 'round actions');
+      if (!who) return;
       const n = roundParam(req, res);
       if (n === null) return;
       body(req, res, (e?: unknown) => {
         if (e) return bodyRefused(res, e);
-        const action = parseRoundAction(String(req.params.action), req.body);
+        const action = parseRoundAction(String(req.params.action), withActor(req.body, who));
         if (!action.ok) return fail(res, action.error.status, action.error.code, action.error.message);
         const done = rounds(n, action.value);
         if (!done.ok) return fail(res, done.error.status, done.error.code, done.error.message);
@@ -129,12 +165,13 @@ export function apiRouter(
     });
   }
   if (arbiter) {
-    // The token is checked before the body is read: without it nothing about the request matters.
+    // Who asks is checked before the body is read: without a login nothing about the request matters.
     r.post('/api/arbiter/games/:id/:action', (req, res) => {
-      if (!isArbiter(req, checkToken)) return fail(res, 401, 'unauthorized', 'arbiter actions need Authorization: Bearer <arbiter token>');
+      const who = official(access, req, res, ARBITERS, 'arbiter actions');
+      if (!who) return;
       body(req, res, (e?: unknown) => {
         if (e) return bodyRefused(res, e);
-        const action = parseArbiterAction(String(req.params.action), req.body);
+        const action = parseArbiterAction(String(req.params.action), withActor(req.body, who));
         if (!action.ok) return fail(res, action.error.status, action.error.code, action.error.message);
         const done = arbiter(String(req.params.id), action.value);
         if (!done.ok) return fail(res, done.error.status, done.error.code, done.error.message);
@@ -142,6 +179,23 @@ export function apiRouter(
       });
     });
   }
+  // One-time invitation links (docs/api.md, "Invitations"): an arbiter (or the token) may invite
+  // anyone; an organiser only organisers, so that no one raises their own rights.
+  r.post('/api/arbiter/invitations', (req, res) => {
+    const who = official(access, req, res, OFFICIALS, 'invitations');
+    if (!who) return;
+    body(req, res, (e?: unknown) => {
+      if (e) return bodyRefused(res, e);
+      const checked = checkInvitationBody(req.body ?? {});
+      if (!checked.ok) return fail(res, 400, 'bad-request', checked.error);
+      const { name, role } = checked.value;
+      if (who.role === 'organiser' && role !== 'organiser') return fail(res, 403, 'forbidden', 'an organiser may invite organisers only');
+      if (access.isAccount(name)) return fail(res, 409, 'name-taken', `${JSON.stringify(name)} is an account of the config: that official logs in with their password`);
+      const hours = checked.value.hours ?? DEFAULT_INVITATION_HOURS;
+      const inv = access.invite(name, role, hours);
+      res.json({ name, role, path: `/invite/${inv.code}`, expiresAt: inv.expiresAt });
+    });
+  });
   r.use('/api', (req, res) => {
     fail(res, 404, 'no-such-endpoint', `no API endpoint ${req.method} ${req.originalUrl}`);
   });

@@ -7,6 +7,8 @@ import { mountBridges } from '../../bridge/index.ts';
 import { packageDir } from '../install/paths.ts';
 import { FEED_PATH } from '../../protocols/feed/messages.ts';
 import { arbiterTokenCheck } from './arbiter-auth.ts';
+import { Access, type AccessOptions, type OfficialRole } from './access.ts';
+import { loginRouter, officialPage, type AccessLog } from './login.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
 import { jsonErrors, type RequestProblem } from './error-handler.ts';
 import { apiRouter, type HealthReport, type TimelineSource } from './http-api.ts';
@@ -29,6 +31,8 @@ export interface ServerOptions {
   port?: number;
   /** Arbiter token; falls back to BOARDCAST_ARBITER_TOKEN; absent means no arbiter access. */
   arbiterToken?: string | null;
+  /** Officials' accounts (config `access`) and their sessions; without accounts only the token works. */
+  access?: AccessOptions;
   feed?: Partial<FeedLimits>;
   /** Bundle and serve the viewer (default true); the bench turns it off. */
   viewer?: boolean;
@@ -45,6 +49,8 @@ export interface ServerOptions {
   arbiter?: ArbiterHandler;
   /** Starts and closes rounds (POST /api/arbiter/rounds/:n/start|close); absent: no such routes. */
   rounds?: RoundHandler;
+  /** Told of every login, refused login and logout (one line for the log). */
+  onAccess?: AccessLog;
   /** Told of every request that ended in an error (one line for the log); the client gets JSON. */
   onRequestError?: (p: RequestProblem) => void;
   /** A game's timeline for the arbiter's replay (GET /api/arbiter/games/:id/timeline); absent: no such route. */
@@ -58,6 +64,8 @@ export interface RunningServer {
   http: Server;
   /** Why the viewer is not served, when bundling failed. */
   viewerError: string | null;
+  /** Every route the HTTP server answers, read from its router (the spectator test walks them). */
+  routes: readonly { method: string; path: string }[];
   close(): Promise<void>;
 }
 
@@ -67,13 +75,19 @@ const chessgroundAssets = join(packageDir('@lichess-org/chessground'), 'assets')
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const startedAt = Date.now();
   const limits: FeedLimits = { ...DEFAULT_FEED_LIMITS, ...opts.feed };
-  const checkToken = arbiterTokenCheck(opts.arbiterToken);
+  const access = new Access(arbiterTokenCheck(opts.arbiterToken), opts.access);
   const app = express();
   app.disable('x-powered-by');
   // Production mode whatever NODE_ENV says: Express then renders no error pages of its own.
   app.set('env', 'production');
+  // No page of ours tells another site where the reader came from (an official's page names games and rounds).
+  app.use((_req, res, next) => {
+    res.set('Referrer-Policy', 'no-referrer');
+    next();
+  });
+  app.use(loginRouter(access, opts.onAccess));
   const publicSource = opts.publicSource ?? opts.source;
-  app.use(apiRouter(opts.source, checkToken, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource));
+  app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {
@@ -88,11 +102,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       });
       app.use('/chessground', express.static(chessgroundAssets, { maxAge: '1h' }));
       const page = viewerHtml();
-      for (const route of ['/', '/game/:id', '/demo', '/arbiter', '/arbiter/:id', '/arbiter/replay/:id']) {
-        app.get(route, (_req, res) => {
-          res.type('text/html').send(page);
-        });
-      }
+      const send = (_req: unknown, res: express.Response): void => {
+        res.type('text/html').send(page);
+      };
+      for (const route of ['/', '/game/:id', '/demo']) app.get(route, send);
+      // The officials' pages: the desk is the organiser's too (rounds); games and replays are the arbiters'.
+      const officialPages: [string, readonly OfficialRole[]][] = [
+        ['/arbiter', ['arbiter', 'organiser']],
+        ['/arbiter/:id', ['arbiter']],
+        ['/arbiter/replay/:id', ['arbiter']],
+      ];
+      for (const [route, roles] of officialPages) app.get(route, officialPage(access, roles), send);
     } else viewerError = built.error;
   }
   if (opts.bridges !== false) mountBridges(app, publicSource, { lcc: { serialOf: opts.bridges?.serialOf } });
@@ -103,7 +123,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const http = createServer(app);
   const deflateThreshold = opts.deflateThresholdBytes ?? 1024;
-  const hub = new FeedHub(opts.source, checkToken, limits, deflateThreshold, publicSource);
+  // An arbiter's page authenticates its feed with the session cookie at the upgrade (scripts: the
+  // Bearer header or an `auth` message); organisers get the public feed, incidents are arbiters' only.
+  const feedAuth = {
+    roleAtUpgrade: (req: IncomingMessage) => {
+      const p = access.principal(req);
+      return p.kind !== 'spectator' && p.role === 'arbiter' ? ('arbiter' as const) : ('public' as const);
+    },
+    tokenIsArbiter: (token: string) => access.tokenIsArbiter(token),
+  };
+  const hub = new FeedHub(opts.source, feedAuth, limits, deflateThreshold, publicSource);
   const wss = new WebSocketServer({
     server: http,
     path: FEED_PATH,
@@ -140,6 +169,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     hub,
     http,
     viewerError,
+    routes: listRoutes(app),
     close: async () => {
       hub.close();
       wss.close();
@@ -147,4 +177,24 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+interface Layer {
+  route?: { path: string | string[]; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
+
+/** The routes of an Express app and of the routers mounted at its root, as [method, path]. */
+function listRoutes(app: express.Express): { method: string; path: string }[] {
+  const out: { method: string; path: string }[] = [];
+  const walk = (stack: Layer[]): void => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+        for (const path of paths) for (const method of Object.keys(layer.route.methods)) out.push({ method: method.toUpperCase(), path });
+      } else if (layer.handle?.stack) walk(layer.handle.stack);
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
+  return out;
 }

@@ -5,6 +5,7 @@ export function viewerHtml(): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
 <title>boardcast</title>
 <link rel="stylesheet" href="/chessground/chessground.base.css">
 <link rel="stylesheet" href="/chessground/chessground.brown.css">

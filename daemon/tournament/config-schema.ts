@@ -107,6 +107,33 @@ export const CONFIG_SCHEMA = Type.Object(
         { additionalProperties: false, default: {} },
       ),
     ),
+    access: Type.Optional(
+      Type.Object(
+        {
+          accounts: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  name: Type.String({
+                    minLength: 1,
+                    maxLength: 100,
+                    pattern: '^\\S(.*\\S)?$',
+                    'x-message': 'must be a non-empty name without leading or trailing spaces (it is what the official types to log in, and what the audit trail records)',
+                  }),
+                  role: oneOf(['arbiter', 'organiser'] as const, { 'x-message': 'must be "arbiter" (decides on games) or "organiser" (runs the hall: rounds)' }),
+                  password: Type.String({ minLength: 1, 'x-message': 'must be a hash printed by `boardcast hash-password`' }),
+                },
+                { additionalProperties: false },
+              ),
+              { default: [] },
+            ),
+          ),
+          sessionHours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 720, default: 12, 'x-message': 'must be a number of hours above 0, at most 720' })),
+          secureCookie: Type.Optional(Type.Boolean({ default: false })),
+        },
+        { additionalProperties: false, default: {} },
+      ),
+    ),
     outputs: Type.Optional(
       Type.Object(
         {

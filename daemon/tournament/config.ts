@@ -1,3 +1,4 @@
+import { parsePasswordHashText } from '../../protocols/password-hash.ts';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
@@ -71,6 +72,8 @@ export interface BoardcastConfig {
   backup: { everyMinutes: number; keep: number };
   /** Websocket feed connections at once: in all, and from one address. */
   feed: { maxConnections: number; maxConnectionsPerIp: number };
+  /** Officials' accounts (password hashes) and how long a login lasts. */
+  access: { accounts: { name: string; role: 'arbiter' | 'organiser'; password: string }[]; sessionHours: number; secureCookie: boolean };
   /** Public outputs show the games this many seconds late (0: live); officials always see them live. */
   broadcast: { delaySeconds: number };
   /** Outputs `serve` starts besides its own HTTP port; null: off. */
@@ -176,6 +179,14 @@ function crossChecks(c: RawConfig): string[] {
   if (dates.length > c.rounds.count) {
     problems.push(`rounds.dates: ${dates.length} dates for ${c.rounds.count} rounds`);
   }
+  const names = new Map<string, number>();
+  (c.access?.accounts ?? []).forEach((a, i) => {
+    const seen = names.get(a.name);
+    if (seen !== undefined) problems.push(`access.accounts[${i}].name: "${a.name}" is already used by access.accounts[${seen}]`);
+    else names.set(a.name, i);
+    const hash = parsePasswordHashText(a.password);
+    if (!hash.ok) problems.push(`access.accounts[${i}].password: ${hash.error}`);
+  });
   if (tables.length === 0 && !c.emulate) {
     problems.push('tables: must list at least one table (or add an "emulate" section)');
   }
@@ -274,6 +285,7 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     emulate: e ? { count: e.count, games: e.games === 'random' ? 'random' : resolve(baseDir, e.games!), seed: e.seed!, noise: e.noise!, serialBase: e.serialBase! } : null,
     backup: { everyMinutes: c.backup!.everyMinutes!, keep: c.backup!.keep! },
     feed: { maxConnections: c.feed!.maxConnections!, maxConnectionsPerIp: c.feed!.maxConnectionsPerIp! },
+    access: { accounts: c.access!.accounts!.map((a) => ({ name: a.name, role: a.role, password: a.password })), sessionHours: c.access!.sessionHours!, secureCookie: c.access!.secureCookie! },
     broadcast: { delaySeconds: c.broadcast!.delaySeconds! },
     outputs: outputsOf(c.outputs!),
   });

@@ -204,3 +204,36 @@ describe('round dates', () => {
       expect(bad.error.messages).toEqual(['config error: rounds.dates[0]: 2026-13-45 is not a date in the calendar', 'config error: rounds.dates[1]: 2026-02-29 is not a date in the calendar']);
   });
 });
+
+describe('accounts', () => {
+  const withAccounts = (accounts: unknown, more: Record<string, unknown> = {}) =>
+    parseConfig({ event: { name: 'x' }, rounds: { count: 1 }, timeControl: '90+30', emulate: { count: 1 }, access: { accounts, ...more } }, null, '/tmp');
+  const HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+  it('takes accounts with hashes, and defaults to none and 12-hour sessions', () => {
+    const none = parseConfig({ event: { name: 'x' }, rounds: { count: 1 }, timeControl: '90+30', emulate: { count: 1 } }, null, '/tmp');
+    expect(none.ok && none.value.access).toEqual({ accounts: [], sessionHours: 12, secureCookie: false });
+    const some = withAccounts([{ name: 'IA Mojca Novak', role: 'arbiter', password: HASH }], { sessionHours: 8 });
+    expect(some.ok && some.value.access).toEqual({ accounts: [{ name: 'IA Mojca Novak', role: 'arbiter', password: HASH }], sessionHours: 8, secureCookie: false });
+  });
+
+  it('refuses a password in place of its hash, a duplicate name and an unknown role, saying which', () => {
+    const bad = withAccounts([
+      { name: 'A', role: 'arbiter', password: 'hunter2hunter2' },
+      { name: 'A', role: 'organiser', password: HASH },
+      { name: 'B', role: 'spectator', password: HASH },
+    ]);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.error.messages).toContain('config error: access.accounts[2].role: must be "arbiter" (decides on games) or "organiser" (runs the hall: rounds)');
+      const again = withAccounts([
+        { name: 'A', role: 'arbiter', password: 'hunter2hunter2' },
+        { name: 'A', role: 'organiser', password: HASH },
+      ]);
+      expect(!again.ok && again.error.messages).toEqual([
+        'config error: access.accounts[0].password: must be a hash printed by `boardcast hash-password` (scrypt$N$r$p$salt$hash), never the password itself',
+        'config error: access.accounts[1].name: "A" is already used by access.accounts[0]',
+      ]);
+    }
+  });
+});

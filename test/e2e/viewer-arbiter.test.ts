@@ -1,18 +1,22 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameState, GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { openStore } from '../../daemon/store/store.ts';
 import { getJson, runCli, servingUrl, stopChildren, type Child } from '../runtime/daemon-child.ts';
+import { hashPassword } from '../../daemon/server/passwords.ts';
+import { loginThroughForm, pageUrls, type Official } from './login.ts';
 
 // The arbiter's desk as an arbiter meets it: `boardcast serve` in rounds.start "arbiter" mode with
 // three emulated tables (real serial/codec/session code in-process), pairings imported with the
-// real CLI, a real chromium clicking the buttons, and the store's audit trail checked at the end.
+// real CLI, a real chromium logging in through the form and clicking the buttons, and the store's
+// audit trail (naming the accounts) checked at the end.
 const SHOTS = 'test-results/screenshots';
 const TOKEN = 'desk-e2e-secret';
-const ARBITER = 'IA Desk Tester';
+const ARBITER: Official = { name: 'IA Desk Tester', role: 'arbiter', password: 'desk tester password' };
+const ORGANISER: Official = { name: 'Hall Organiser', role: 'organiser', password: 'organiser password 2' };
 const root = mkdtempSync(join(tmpdir(), 'boardcast-viewer-arbiter-'));
 const children: Child[] = [];
 let url: string;
@@ -42,6 +46,7 @@ beforeAll(async () => {
       emulate: { count: 3, games: 'random', seed: 7 },
       httpPort: 0,
       dataDir: './data',
+      access: { accounts: await Promise.all([ARBITER, ORGANISER].map(async (a) => ({ name: a.name, role: a.role, password: await hashPassword(a.password) }))) },
     }),
   );
   for (const round of [1, 2]) {
@@ -69,11 +74,31 @@ afterAll(async () => {
   expect(pageErrors).toEqual([]);
 });
 
-async function open(path: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  page.on('pageerror', (e) => pageErrors.push(`${path}: ${e.message}`));
+/** The arbiter's browser, logged in through the form by the second test. */
+let arbiter: BrowserContext;
+/** The feed's websocket addresses every page opened. */
+const socketUrls: string[] = [];
+
+function watch(page: Page, label: string): Page {
+  page.on('pageerror', (e) => pageErrors.push(`${label}: ${e.message}`));
+  page.on('websocket', (ws) => socketUrls.push(ws.url()));
+  return page;
+}
+
+async function open(path: string, context = arbiter): Promise<Page> {
+  const page = watch(await context.newPage(), path);
   await page.goto(`${url}${path}`);
   return page;
+}
+
+/** No address a page produces carries the token (or any secret): links, forms, the feed. */
+async function expectNoSecretIn(page: Page): Promise<void> {
+  const urls = [...(await pageUrls(page)), page.url(), ...socketUrls];
+  expect(urls.length).toBeGreaterThan(1);
+  for (const u of urls) {
+    expect(u).not.toContain('token');
+    expect(u).not.toContain(TOKEN);
+  }
 }
 
 const roundRow = (page: Page, n: number): Locator => page.locator(`.desk-round[data-round="${n}"]`);
@@ -99,24 +124,34 @@ async function setResult(row: Locator, result: string, reason: string): Promise<
 }
 
 describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
-  it('a wrong token shows the 401 message and changes nothing', async () => {
-    const page = await open('/arbiter?token=not-the-token&lang=en');
-    // Said on arrival (GET /api/arbiter/whoami), before any action.
-    await expect.poll(() => page.locator('.auth-banner').isVisible()).toBe(true);
-    expect(await page.locator('.auth-banner').textContent()).toContain('the arbiter token is missing or wrong');
-    await roundRow(page, 1).locator('.round-start').click();
-    const msg = roundRow(page, 1).locator('.action-msg');
-    await expect.poll(() => msg.getAttribute('data-kind')).toBe('error');
-    expect(await msg.textContent()).toContain('The arbiter token was refused');
-    expect(await msg.textContent()).toContain('arbiter actions need Authorization');
-    expect(await page.locator('.auth-banner').isVisible()).toBe(true);
+  it('a spectator is sent to the login form, even with the token in the URL; a wrong password opens nothing', async () => {
+    const context = await browser.newContext();
+    const page = watch(await context.newPage(), 'spectator');
+    await page.goto(`${url}/arbiter?token=${TOKEN}&lang=en`);
+    // The token in the address is not accepted; it is dropped, and the login form asks instead.
+    await expect.poll(() => page.url()).toBe(`${url}/login?next=${encodeURIComponent('/arbiter?lang=en')}`);
+    expect(await page.locator('h1').textContent()).toBe('boardcast · officials');
+    await page.screenshot({ path: `${SHOTS}/login.png` });
+    await page.locator('#login-name').fill(ARBITER.name);
+    await page.locator('#login-password').fill('not the password');
+    await page.locator('.login-form button[type="submit"]').click();
+    await expect.poll(() => page.locator('.error').textContent()).toBe('Wrong name or password.');
+    expect(await context.cookies()).toEqual([]);
+    for (const path of ['/arbiter/r1-t1', '/arbiter/replay/r1-t1']) {
+      await page.goto(`${url}${path}`);
+      expect(new URL(page.url()).pathname).toBe('/login');
+    }
+    const refused = await page.evaluate(async () => (await fetch('/api/arbiter/rounds/1/start', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status);
+    expect(refused).toBe(401);
     expect((await getJson<RoundInfo[]>(`${url}/api/rounds`)).map((r) => r.status)).toEqual(['upcoming', 'upcoming']);
-    await page.close();
+    await context.close();
   });
 
-  it('starts round 1, shows the refusal to close, sets results, closes; the game page sets a result too', async () => {
-    const page = await open(`/arbiter?token=${TOKEN}&lang=en`);
-    await page.locator('input.arbiter-name').fill(ARBITER);
+  it('logs in through the form, starts round 1, shows the refusal to close, sets results, closes; the game page sets a result too; logs out', async () => {
+    const logged = await loginThroughForm(browser, url, ARBITER);
+    arbiter = logged.context;
+    const page = watch(logged.page, '/arbiter');
+    await expect.poll(() => page.locator('.session-name').textContent()).toBe(`${ARBITER.name} · arbiter`);
     await expect.poll(() => roundRow(page, 1).getAttribute('data-status')).toBe('upcoming');
     expect(await roundRow(page, 1).locator('.round-close').isVisible()).toBe(false);
     expect(await page.locator('.desk-empty').isVisible()).toBe(true);
@@ -128,7 +163,7 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
       const row = gameRow(page, `r1-t${table}`);
       expect(await row.locator('.dg-players').textContent()).toBe(`${white} – ${black}`);
       expect(await row.locator('.dg-table').textContent()).toBe(table);
-      expect(await row.locator('a.dg-open').getAttribute('href')).toContain(`/arbiter/r1-t${table}?token=`);
+      expect(await row.locator('a.dg-open').getAttribute('href')).toBe(`/arbiter/r1-t${table}?lang=en`);
     }
     expect(await roundRow(page, 1).locator('.round-start').isVisible()).toBe(false);
     // Close with games unfinished: the server's refusal is shown with a "close anyway" offer; cancel it.
@@ -142,12 +177,13 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     expect(await closeMsg.textContent()).toBe('');
     expect((await getJson<RoundInfo[]>(`${url}/api/rounds`))[0]!.status).toBe('live');
 
-    // A result from the game page, reached through the desk's link (the token travels with it).
+    await expectNoSecretIn(page);
+    // A result from the game page, reached through the desk's link (the session cookie goes with it).
     const link = await gameRow(page, 'r1-t1').locator('a.dg-open').getAttribute('href');
-    const game = await open(`${link!}&lang=en`);
+    const game = await open(link!);
     await game.locator('.arbiter-actions .res-btn').first().waitFor();
-    expect(await game.locator('input.arbiter-name').inputValue()).toBe(''); // another browser context: its own storage
-    await game.locator('input.arbiter-name').fill(ARBITER);
+    await expect.poll(() => game.locator('.arbiter-actions .session-name').textContent()).toBe(`${ARBITER.name} · arbiter`);
+    await expectNoSecretIn(game);
     const panel = game.locator('.arbiter-actions');
     // A bad FEN is refused with the server's message, next to the field.
     await panel.locator('input.fen-input').fill('not a fen');
@@ -164,7 +200,7 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     await game.close();
 
     // Reinstate on the game page: select an earlier move, confirm, the later plies are taken back.
-    const g2 = await open(`/arbiter/r1-t2?token=${TOKEN}&lang=en`);
+    const g2 = await open('/arbiter/r1-t2?lang=en');
     const moves = () => g2.locator('ol.moves button.san:not(.empty)').count();
     await expect.poll(moves, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
     const reinstate = g2.locator('.reinstate-btn');
@@ -191,7 +227,7 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     await g2.close();
 
     // A new position from a FEN: the page shows it (a fresh snapshot), with no moves.
-    const g3 = await open(`/arbiter/r1-t3?token=${TOKEN}&lang=en`);
+    const g3 = await open('/arbiter/r1-t3?lang=en');
     const fen = '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1';
     await g3.locator('input.fen-input').fill(fen);
     await g3.locator('.fen-btn').click();
@@ -222,19 +258,39 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     expect(await roundRow(page, 1).locator('.round-close').isVisible()).toBe(false);
     expect((await getJson<RoundInfo[]>(`${url}/api/rounds`))[0]!.status).toBe('finished');
 
-    // The name typed is remembered for the next visit.
-    await page.reload();
-    expect(await page.locator('input.arbiter-name').inputValue()).toBe(ARBITER);
+    await expectNoSecretIn(page);
+    // A game page left open in another tab: once the session is gone, it says so and offers to log in again.
+    const stale = await open('/arbiter/r1-t1?lang=en');
+    await stale.locator('.arbiter-actions .fen-btn').waitFor();
+
+    // Log out: back to the login form, and the desk and the API are closed to this browser again.
+    await page.locator('.desk-bar button.logout').click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+    expect((await arbiter.cookies()).filter((c) => c.name === 'boardcast_session')).toEqual([]);
+    await page.goto(`${url}/arbiter?lang=en`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await page.evaluate(async () => (await fetch('/api/arbiter/whoami')).status)).toBe(401);
     await page.close();
+    await stale.locator('input.fen-input').fill('8/8/4k3/8/8/4K3/4P3/8 w - - 0 1');
+    await stale.locator('.fen-btn').click();
+    await stale.locator('.arbiter-actions .confirm-yes').click();
+    await expect.poll(() => stale.locator('.auth-banner').textContent()).toContain('Not logged in, or the session has ended: arbiter actions need a login');
+    expect(await stale.locator('.auth-banner a.login-link').getAttribute('href')).toBe(`/login?next=${encodeURIComponent('/arbiter/r1-t1?lang=en')}`);
+    await stale.close();
   }, 90_000);
 
-  it('round 2 from a phone: start, then close anyway once the refusal is confirmed (force)', async () => {
-    const page = await open(`/arbiter?token=${TOKEN}&lang=sl&round=2`, { width: 390, height: 844 });
+  it("the organiser, from a phone: round 2 started, then closed anyway once the refusal is confirmed (force); a game's arbiter page is not the organiser's", async () => {
+    const logged = await loginThroughForm(browser, url, ORGANISER, '/arbiter?lang=sl&round=2', { width: 390, height: 844 });
+    const page = watch(logged.page, 'organiser');
+    await expect.poll(() => page.locator('.session-name').textContent()).toBe(`${ORGANISER.name} · organiser`);
     await roundRow(page, 2).locator('.round-start').click();
     await expect.poll(() => page.locator('.desk-games .desk-game').count(), { timeout: 15_000 }).toBe(3);
     // Round 2 was paired with colours reversed.
     expect(await gameRow(page, 'r2-t1').locator('.dg-players').textContent()).toBe('Horvat, Marko – Novak, Ana');
     expect(await page.locator('.desk-head').isVisible()).toBe(false);
+    // The organiser gets no game controls (they would be refused): rounds only.
+    expect(await gameRow(page, 'r2-t1').locator('.res-btn').first().isVisible()).toBe(false);
+    expect(await gameRow(page, 'r2-t1').locator('a.dg-open').isVisible()).toBe(false);
     expect(await page.locator('.round-status').first().textContent()).toBe('Končano');
     // A fresh desk knows round 1 was closed (RoundInfo.closed): no Close button on it.
     expect(await roundRow(page, 1).locator('.round-close').isVisible()).toBe(false);
@@ -253,27 +309,28 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     await msg.locator('.confirm-yes').click();
     await expect.poll(() => roundRow(page, 2).getAttribute('data-status')).toBe('finished');
     expect((await getJson<RoundInfo[]>(`${url}/api/rounds`))[1]!.status).toBe('finished');
-    await page.close();
+    const game = await page.goto(`${url}/arbiter/r2-t1`);
+    expect(game?.status()).toBe(403);
+    expect(await page.locator('.error').textContent()).toContain('you are logged in as Hall Organiser (organiser)');
+    await logged.context.close();
   }, 60_000);
 
-  it('the audit trail names the arbiter typed on the pages', async () => {
+  it('the audit trail names the accounts that acted', async () => {
     await stopChildren(children);
     const store = openStore(join(root, 'data', 'boardcast.sqlite'));
     if (!store.ok) throw new Error(store.error.message);
     const audit = store.value.amendments().map((a) => [a.action, a.arbiter, a.action === 'set-result' ? a.reason : '']);
     store.value.close();
     expect(audit).toEqual([
-      ['start-round', ARBITER, ''],
-      ['set-result', ARBITER, 'draw agreed'],
-      // The reinstate came from a fresh browser with no name typed: the API's default.
-      ['reinstate', 'arbiter', ''],
-      ['set-position', 'arbiter', ''],
-      ['set-result', ARBITER, 'Black resigned'],
-      ['set-result', ARBITER, 'White did not come'],
-      ['close-round', ARBITER, ''],
-      // So did the phone.
-      ['start-round', 'arbiter', ''],
-      ['close-round', 'arbiter', ''],
+      ['start-round', ARBITER.name, ''],
+      ['set-result', ARBITER.name, 'draw agreed'],
+      ['reinstate', ARBITER.name, ''],
+      ['set-position', ARBITER.name, ''],
+      ['set-result', ARBITER.name, 'Black resigned'],
+      ['set-result', ARBITER.name, 'White did not come'],
+      ['close-round', ARBITER.name, ''],
+      ['start-round', ORGANISER.name, ''],
+      ['close-round', ORGANISER.name, ''],
     ]);
   });
 });

@@ -3,10 +3,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../daemon/server/server.ts';
 import { Hall, LINES } from '../server/hall.ts';
+import { hashPassword } from '../../daemon/server/passwords.ts';
+import { loginThroughForm, pageUrls, type Official } from './login.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = 'test-results/screenshots';
 const TOKEN = 'e2e-arbiter';
+const ARBITER: Official = { name: 'IA Pages', role: 'arbiter', password: 'pages arbiter password' };
 const TABLES = 7;
 
 let hall: Hall;
@@ -35,7 +38,7 @@ beforeAll(async () => {
   for (const san of ['f3', 'e5', 'g4', 'Qh4#']) hall.play(`r1-t${TABLES}`, san);
   played.set(`r1-t${TABLES}`, 4);
   hall.illegal('r1-t1', 'h2', 'h5');
-  server = await startServer({ source: hall.source, arbiterToken: TOKEN });
+  server = await startServer({ source: hall.source, arbiterToken: TOKEN, access: { accounts: [{ name: ARBITER.name, role: ARBITER.role, password: await hashPassword(ARBITER.password) }] } });
   expect(server.viewerError).toBeNull();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -160,15 +163,42 @@ describe('viewer', () => {
     await page.close();
   });
 
+  it("a spectator's browser gets 401 or the login form on every official route the router has", async () => {
+    const page = await open('/game/r1-t1');
+    const official = server.routes.filter((r) => /^\/(api\/)?arbiter(\/|$)/.test(r.path));
+    // (This server has no game or round handlers; test/server/access.test.ts walks those too.)
+    expect(official.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /api/arbiter/whoami', 'GET /arbiter', 'GET /arbiter/:id', 'GET /arbiter/replay/:id', 'POST /api/arbiter/invitations']);
+    for (const r of official) {
+      const path = r.path
+        .replace(':id', 'r1-t1')
+        .replace(':n', '1')
+        .replace(':action', r.path.includes('rounds') ? 'start' : 'result');
+      if (r.path.startsWith('/api/')) {
+        const status = await page.evaluate(
+          async ([method, p]) => (await fetch(p!, method === 'POST' ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' } : {})).status,
+          [r.method, path],
+        );
+        expect(status, `${r.method} ${path}`).toBe(401);
+      } else {
+        await page.goto(`${server.url}${path}?token=${TOKEN}`);
+        expect(page.url(), path).toBe(`${server.url}/login?next=${encodeURIComponent(path)}`);
+      }
+    }
+    expect(hall.source.game('r1-t1')!.result).toBe('*');
+    await page.close();
+  });
+
   it('arbiter view lists incidents with their FIDE article', async () => {
-    const page = await open(`/arbiter/r1-t1?token=${TOKEN}&lang=en`);
+    const { context, page } = await loginThroughForm(browser, server.url, ARBITER, '/arbiter/r1-t1?lang=en');
+    page.on('pageerror', (e) => pageErrors.push(`arbiter: ${e.message}`));
     await page.locator('.incident').first().waitFor();
+    for (const u of await pageUrls(page)) expect(u).not.toContain(TOKEN);
     expect(await page.locator('.incident .inc-art').first().textContent()).toContain('7.5.1');
     await page.screenshot({ path: `${SHOTS}/arbiter.png` });
     const pub = await open('/game/r1-t1');
     await expect.poll(() => moveCount(pub)).toBe(played.get('r1-t1'));
     expect(await pub.locator('.incident').count()).toBe(0);
-    await page.close();
+    await context.close();
     await pub.close();
   });
 });

@@ -27,8 +27,9 @@ export class TestClient {
   }
 
   static async open(url: string, opts: { token?: string; headers?: Record<string, string> } = {}): Promise<TestClient> {
-    const u = opts.token ? `${url}?token=${encodeURIComponent(opts.token)}` : url;
-    const ws = new WebSocket(u, { headers: opts.headers ?? {} });
+    // The token travels as a Bearer header at the upgrade: a secret never goes in the URL.
+    const headers = { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers };
+    const ws = new WebSocket(url, { headers });
     const c = new TestClient(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());

@@ -9,31 +9,24 @@ import { header } from './shell.ts';
 /** An arbiter request's answer: the value, or the server's error (status 0: no answer at all). */
 export type ArbiterOutcome<T> = { ok: true; value: T } | { ok: false; status: number; code: string; message: string };
 
-/** What every arbiter control needs: the token, the texts, and who is acting. */
+/** What every arbiter control needs: the texts, and what to do when the session is gone. */
 export interface ArbiterContext {
-  token: string | null;
   i18n: I18n;
-  /** Called on every 401, so the page can say loudly that the token is wrong. */
+  /** Called on every 401, so the page can say loudly that nobody is logged in any more. */
   onUnauthorized(message: string): void;
 }
 
-const NAME_KEY = 'boardcast.arbiterName';
-
-/** The arbiter's name as typed in any arbiter page (kept across pages and visits). */
-export function arbiterName(): string {
-  return (localStorage.getItem(NAME_KEY) ?? '').trim();
-}
-
-/** `POST /api/arbiter/…` with the token and the arbiter's name; never throws. */
+/**
+ * `POST /api/arbiter/…`; never throws. The session cookie goes with it (same origin): no secret
+ * in the page, and the server records the logged-in account as the one who acted.
+ */
 export async function arbiterPost<T>(ctx: ArbiterContext, path: string, body: Record<string, unknown>): Promise<ArbiterOutcome<T>> {
-  const name = arbiterName();
-  const full = name ? { ...body, arbiter: name } : body;
   let res: Response;
   try {
     res = await fetch(`/api/arbiter/${path}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(ctx.token ? { Authorization: `Bearer ${ctx.token}` } : {}) },
-      body: JSON.stringify(full),
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
     });
   } catch (e) {
     return { ok: false, status: 0, code: 'network', message: `${ctx.i18n.t('networkError')} (${(e as Error).message})` };
@@ -52,21 +45,36 @@ export async function arbiterPost<T>(ctx: ArbiterContext, path: string, body: Re
   return { ok: false, status: res.status, code, message };
 }
 
-/** Asks the server whether the token is an arbiter's, so a wrong one is said before any action. */
-export async function checkToken(ctx: ArbiterContext): Promise<void> {
+/** The login form, coming back to this page afterwards. */
+export function loginHref(): string {
+  return `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+/** Fills an alert with "not logged in: <why>" and a link to log in again (coming back here). */
+export function showSessionEnded(banner: HTMLElement, i18n: I18n, message: string): void {
+  banner.hidden = false;
+  banner.replaceChildren(`${i18n.t('sessionEnded')}: ${message} `, h('a', { class: 'login-link', href: loginHref() }, i18n.t('logIn')));
+}
+
+/** Who is logged in (GET /api/arbiter/whoami); without a session, off to the login form. */
+export async function whoami(): Promise<{ name: string | null; role: string } | null> {
   try {
-    const res = await fetch('/api/arbiter/whoami', { headers: { Authorization: `Bearer ${ctx.token ?? ''}` } });
-    if (res.status !== 401) return;
-    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-    ctx.onUnauthorized(body?.error?.message ?? 'HTTP 401');
+    const res = await fetch('/api/arbiter/whoami');
+    if (res.status === 401) {
+      location.assign(loginHref());
+      return null;
+    }
+    if (!res.ok) return null;
+    return (await res.json()) as { name: string | null; role: string };
   } catch {
     // Offline: the first action will say so.
+    return null;
   }
 }
 
-/** The text shown for a failed request: the server's own message, prefixed for a refused token. */
+/** The text shown for a failed request: the server's own message, prefixed when nobody is logged in. */
 export function failureText(i18n: I18n, o: { status: number; message: string }): string {
-  return o.status === 401 ? `${i18n.t('tokenRefused')}: ${o.message}` : o.status === 0 ? o.message : `${o.status} · ${o.message}`;
+  return o.status === 401 ? `${i18n.t('sessionEnded')}: ${o.message}` : o.status === 0 ? o.message : `${o.status} · ${o.message}`;
 }
 
 /** An inline message area next to a control: errors, confirmations, and a short "done". */
@@ -125,12 +133,20 @@ export function resultLabel(r: GameResult): string {
 
 const RESULTS: readonly Exclude<GameResult, '*'>[] = ['1-0', '1/2-1/2', '0-1'];
 
-/** The arbiter's name field; whatever is typed is remembered for every arbiter page. */
-export function arbiterNameField(i18n: I18n): HTMLElement {
-  const input = h('input', { type: 'text', class: 'arbiter-name', autocomplete: 'name', placeholder: i18n.t('arbiterName'), maxlength: '100' });
-  input.value = localStorage.getItem(NAME_KEY) ?? '';
-  input.oninput = () => localStorage.setItem(NAME_KEY, input.value);
-  return h('label', { class: 'arbiter-name-field' }, h('span', {}, i18n.t('arbiterName')), input);
+/**
+ * Who is logged in (the name the audit trail records) and a Log out button. Logging out is a
+ * POST (a form), so no link can do it by accident.
+ */
+export function sessionBar(ctx: ArbiterContext): HTMLElement {
+  const name = h('strong', { class: 'session-name' }, '…');
+  const logout = h('form', { method: 'post', action: '/logout', class: 'logout-form' }, h('button', { type: 'submit', class: 'logout' }, ctx.i18n.t('logout')));
+  void whoami().then((me) => {
+    if (!me) return;
+    setText(name, `${me.name ?? '(token)'} · ${me.role}`);
+    // An organiser runs rounds, not games: the game controls would only be refused (403).
+    document.body.dataset.role = me.role;
+  });
+  return h('div', { class: 'session-bar' }, h('span', {}, `${ctx.i18n.t('loggedInAs')} `), name, logout);
 }
 
 /**
@@ -187,10 +203,9 @@ function playerText(p: GameSummary['white']): string {
   return `${p.title ? `${p.title} ` : ''}${p.name}`;
 }
 
-/** A link to a game's arbiter page that keeps the token and language (a new tab has no sessionStorage). */
-export function arbiterGameHref(gameId: string, token: string | null): string {
+/** A link to a game's arbiter page that keeps the language; the session cookie does the rest (no secret in any URL). */
+export function arbiterGameHref(gameId: string): string {
   const q = new URLSearchParams();
-  if (token) q.set('token', token);
   const lang = new URLSearchParams(location.search).get('lang');
   if (lang) q.set('lang', lang);
   const qs = q.toString();
@@ -212,7 +227,7 @@ class DeskGameRow {
     private readonly ctx: ArbiterContext,
   ) {
     this.controls = new ResultControls(ctx, game.id, () => this.game.result);
-    const link = h('a', { class: 'dg-open', href: arbiterGameHref(game.id, ctx.token) }, `${ctx.i18n.t('open')} ›`);
+    const link = h('a', { class: 'dg-open', href: arbiterGameHref(game.id) }, `${ctx.i18n.t('open')} ›`);
     this.el = h('div', { class: 'desk-game', 'data-game': game.id }, this.table, this.players, this.status, this.result, this.plies, h('div', { class: 'dg-actions' }, this.controls.el), link);
     this.render();
   }
@@ -320,11 +335,11 @@ class DeskRoundRow {
 }
 
 /**
- * The arbiter's desk, `/arbiter?token=…`: every round with Start / Close, the selected round's
+ * The arbiter's desk, `/arbiter` (after /login): every round with Start / Close, the selected round's
  * games live (as on the overview, through the feed) with result buttons, and links to each game's
  * arbiter page. Every refusal from the API is shown next to the control that caused it.
  */
-export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedClient, token: string | null): Promise<void> {
+export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedClient): Promise<void> {
   const title = h('h1', {}, i18n.t('arbiterDesk'));
   document.title = `${i18n.t('arbiterDesk')} · boardcast`;
   const authBanner = h('div', { class: 'auth-banner', role: 'alert' });
@@ -332,9 +347,8 @@ export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedC
     authBanner.hidden = text === null;
     setText(authBanner, text ?? '');
   };
-  showAuth(token ? null : i18n.t('noToken'));
-  const ctx: ArbiterContext = { token, i18n, onUnauthorized: (m) => showAuth(`${i18n.t('tokenRefused')}: ${m}`) };
-  if (token) void checkToken(ctx);
+  showAuth(null);
+  const ctx: ArbiterContext = { i18n, onUnauthorized: (m) => showSessionEnded(authBanner, i18n, m) };
 
   const roundList = h('ul', { class: 'desk-rounds' });
   const gamesTitle = h('h2', {}, '');
@@ -358,7 +372,7 @@ export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedC
       'main',
       { class: 'desk' },
       authBanner,
-      h('div', { class: 'desk-bar' }, arbiterNameField(i18n), publicLink),
+      h('div', { class: 'desk-bar' }, sessionBar(ctx), publicLink),
       h('section', { class: 'desk-rounds-panel' }, h('h2', {}, i18n.t('rounds')), roundList),
       h('section', { class: 'desk-games-panel' }, gamesTitle, labels, gameRows, emptyNote),
     ),
@@ -530,7 +544,7 @@ export class GameArbiterPanel {
       'section',
       { class: 'arbiter-actions' },
       h('h2', {}, i18n.t('arbiterActions')),
-      arbiterNameField(i18n),
+      sessionBar(this.ctx),
       h('h3', {}, i18n.t('resultButtons')),
       this.results.el,
       this.reinstateWhat,

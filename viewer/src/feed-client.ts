@@ -32,7 +32,7 @@ export class FeedClient {
   /** Counts for tests and the debug overlay. */
   readonly counters = { connects: 0, snapshots: 0, deltas: 0, resumes: 0, gaps: 0 };
 
-  constructor(private readonly token: string | null = null) {
+  constructor() {
     this.connect();
   }
 
@@ -66,8 +66,8 @@ export class FeedClient {
 
   private connect(): void {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
-    const ws = new WebSocket(`${proto}//${location.host}${FEED_PATH}${q}`);
+    // An official's session cookie goes with the upgrade request; the URL carries no secret.
+    const ws = new WebSocket(`${proto}//${location.host}${FEED_PATH}`);
     this.ws = ws;
     this.setStatus('connecting');
     ws.onopen = () => {

@@ -1,6 +1,6 @@
 import type { GameState } from '../../protocols/feed/model.ts';
 import { applyToGame } from '../../protocols/feed/apply.ts';
-import { checkToken, GameArbiterPanel } from './arbiter-desk.ts';
+import { GameArbiterPanel, showSessionEnded } from './arbiter-desk.ts';
 import { replayText } from './replay-i18n.ts';
 import { BoardView } from './board.ts';
 import { h, setText } from './dom.ts';
@@ -12,10 +12,10 @@ import { header } from './shell.ts';
 /**
  * One game: board with the last move highlighted, clickable SAN move list (reviewing an earlier
  * position stops following the game until "back to live"), ticking clocks, players, result and
- * termination; with an arbiter token also the incidents with their FIDE article and consequence,
+ * termination; for a logged-in arbiter also the incidents with their FIDE article and consequence,
  * and the arbiter's controls (result, reinstate after the selected move, set a position).
  */
-export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId: string, arbiter: boolean, token: string | null = null): void {
+export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId: string, arbiter: boolean): void {
   const title = h('h1', {}, '');
   const board = new BoardView();
   const white = new PlayerRow('white');
@@ -31,14 +31,9 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
   let panel: GameArbiterPanel | null = null;
   if (arbiter) {
     const ctx = {
-      token,
       i18n,
-      onUnauthorized: (m: string) => {
-        authBanner.hidden = false;
-        setText(authBanner, `${i18n.t('tokenRefused')}: ${m}`);
-      },
+      onUnauthorized: (m: string) => showSessionEnded(authBanner, i18n, m),
     };
-    if (token) void checkToken(ctx);
     panel = new GameArbiterPanel(ctx, gameId, {
       reinstated: () => {
         reviewPly = null;
@@ -49,10 +44,6 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
         follow();
       },
     });
-    if (!token) {
-      authBanner.hidden = false;
-      setText(authBanner, i18n.t('noToken'));
-    }
     side.append(panel.el, incidents);
   }
   const deskLink = arbiter ? h('a', { class: 'desk-link', href: '/arbiter' }, `‹ ${i18n.t('arbiterDesk')}`) : null;

@@ -59,7 +59,8 @@ type Key =
   | 'white'
   | 'black'
   | 'arbiterDesk'
-  | 'arbiterName'
+  | 'loggedInAs'
+  | 'logout'
   | 'rounds'
   | 'games'
   | 'startRound'
@@ -74,8 +75,8 @@ type Key =
   | 'reason'
   | 'reasonHint'
   | 'open'
-  | 'tokenRefused'
-  | 'noToken'
+  | 'sessionEnded'
+  | 'logIn'
   | 'networkError'
   | 'changeResult'
   | 'confirm'
@@ -119,7 +120,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     white: 'White',
     black: 'Black',
     arbiterDesk: "Arbiter's desk",
-    arbiterName: 'Arbiter name',
+    loggedInAs: 'Logged in as',
+    logout: 'Log out',
     rounds: 'Rounds',
     games: 'Games',
     startRound: 'Start',
@@ -134,8 +136,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     reason: 'Reason',
     reasonHint: 'optional, e.g. White resigned',
     open: 'Open',
-    tokenRefused: 'The arbiter token was refused',
-    noToken: 'No arbiter token: open this page with ?token=…',
+    sessionEnded: 'Not logged in, or the session has ended',
+    logIn: 'Log in',
     networkError: 'No answer from the server',
     changeResult: 'Change the result to',
     confirm: 'Confirm',
@@ -178,7 +180,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     white: 'Beli',
     black: 'Črni',
     arbiterDesk: 'Sodniški pult',
-    arbiterName: 'Ime sodnika',
+    loggedInAs: 'Prijavljeni kot',
+    logout: 'Odjava',
     rounds: 'Kola',
     games: 'Partije',
     startRound: 'Začni',
@@ -193,8 +196,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     reason: 'Razlog',
     reasonHint: 'neobvezno, npr. beli je predal',
     open: 'Odpri',
-    tokenRefused: 'Sodniški žeton je bil zavrnjen',
-    noToken: 'Ni sodniškega žetona: odprite stran s ?token=…',
+    sessionEnded: 'Niste prijavljeni ali pa je seja potekla',
+    logIn: 'Prijava',
     networkError: 'Strežnik se ne odziva',
     changeResult: 'Spremeni izid v',
     confirm: 'Potrdi',
@@ -237,7 +240,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     white: 'Beli',
     black: 'Crni',
     arbiterDesk: 'Sudijski sto',
-    arbiterName: 'Ime sudije',
+    loggedInAs: 'Prijavljeni ste kao',
+    logout: 'Odjava',
     rounds: 'Kola',
     games: 'Partije',
     startRound: 'Počni',
@@ -252,8 +256,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     reason: 'Razlog',
     reasonHint: 'opciono, npr. beli je predao',
     open: 'Otvori',
-    tokenRefused: 'Sudijski token je odbijen',
-    noToken: 'Nema sudijskog tokena: otvorite stranicu sa ?token=…',
+    sessionEnded: 'Niste prijavljeni ili je sesija istekla',
+    logIn: 'Prijava',
     networkError: 'Server ne odgovara',
     changeResult: 'Promeni rezultat u',
     confirm: 'Potvrdi',
@@ -296,7 +300,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     white: 'Biely',
     black: 'Čierny',
     arbiterDesk: 'Pracovisko rozhodcu',
-    arbiterName: 'Meno rozhodcu',
+    loggedInAs: 'Prihlásený ako',
+    logout: 'Odhlásiť sa',
     rounds: 'Kolá',
     games: 'Partie',
     startRound: 'Začať',
@@ -311,8 +316,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     reason: 'Dôvod',
     reasonHint: 'nepovinné, napr. biely sa vzdal',
     open: 'Otvoriť',
-    tokenRefused: 'Token rozhodcu bol odmietnutý',
-    noToken: 'Chýba token rozhodcu: otvorte stránku s ?token=…',
+    sessionEnded: 'Nie ste prihlásený alebo relácia vypršala',
+    logIn: 'Prihlásiť sa',
     networkError: 'Server neodpovedá',
     changeResult: 'Zmeniť výsledok na',
     confirm: 'Potvrdiť',

@@ -96,6 +96,11 @@ export async function replayPage(root: HTMLElement, i18n: I18n, gameId: string, 
     root.replaceChildren(h('p', { class: 'error' }, `${t(i18n, 'unreachable')}: ${(e as Error).message}`));
     return;
   }
+  if (res.status === 401) {
+    // The session ended while the page was open: log in again and come back here.
+    location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+    return;
+  }
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
     root.replaceChildren(h('p', { class: 'error', 'data-status': String(res.status) }, `${res.status} · ${body?.error?.message ?? res.statusText}`));

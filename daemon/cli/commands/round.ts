@@ -2,7 +2,7 @@ import { UsageError, type Command } from '../command.ts';
 import { choiceOption, intOption, parseOptions } from '../args.ts';
 import { ARBITER_TOKEN_ENV } from '../../server/arbiter-auth.ts';
 import type { GameSummary, RoundInfo } from '../../../protocols/feed/model.ts';
-import { loadConfig } from '../../tournament/config.ts';
+import { callDaemon as call, daemonBase, type ApiError } from '../daemon-api.ts';
 
 const usage = `usage: boardcast round start <n> [options]
        boardcast round close <n> [--force] [options]
@@ -28,33 +28,6 @@ Options:
   --force           close with unfinished games
 
 Exit code 0 when done, 1 when the daemon refused or could not be reached, 2 on usage errors.`;
-
-/** Where the config's daemon answers: a wildcard listen address is reached on this machine. */
-function daemonUrl(host: string, port: number): string {
-  const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
-  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
-}
-
-interface ApiError {
-  error?: { status?: number; code?: string; message?: string };
-}
-
-async function call(url: string, init?: RequestInit): Promise<{ status: number; body: unknown } | string> {
-  try {
-    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text for the message
-    }
-    return { status: res.status, body };
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
-    return `no daemon answers at ${new URL(url).origin} (${cause}): is boardcast serve running with this config?`;
-  }
-}
 
 function describeGames(games: GameSummary[]): string[] {
   return games.map((g) => `  table ${g.table}: ${g.white.name} - ${g.black.name}  ${g.status}${g.result !== '*' ? ` ${g.result}` : ''}${g.ply > 0 ? ` (${g.ply} plies)` : ''}`);
@@ -85,18 +58,13 @@ const round: Command = {
     const n = nRaw === undefined ? undefined : intOption(nRaw, 'the round', { min: 1, message: 'the round must be a number (1, 2, …)' });
     if (v.force && verb !== 'close') throw new UsageError('--force only goes with close');
 
-    let base = v.url;
-    if (base !== undefined) {
-      if (!/^https?:\/\/[^/]+/.test(base)) throw new UsageError(`--url needs an http:// address, not ${base}`);
-      base = base.replace(/\/+$/, '');
-    } else {
-      const config = loadConfig(v.config);
-      if (!config.ok) {
-        for (const m of config.error.messages) console.error(m);
-        return 1;
-      }
-      base = daemonUrl(config.value.httpHost, config.value.httpPort);
+    const where = daemonBase(v.url, v.config);
+    if (!where.ok) {
+      if (where.usage) throw new UsageError(where.lines.join('; '));
+      for (const m of where.lines) console.error(m);
+      return 1;
     }
+    const base = where.value;
 
     if (verb === 'status') {
       const r = await call(`${base}/api/rounds`);

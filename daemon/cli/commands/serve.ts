@@ -37,7 +37,12 @@ the config or BOARDCAST_LICHESS_TOKEN). /health reports each output's state.
 
 A table whose board is a 5-digit serial number is matched to the serial port whose board reports
 that number (probed every 10 s while unmatched); BOARDCAST_DEVICE_DIRS adds colon-separated
-directories or dir/pattern entries (e.g. /tmp/hall/board?) to the ports probed.`;
+directories or dir/pattern entries (e.g. /tmp/hall/board?) to the ports probed.
+
+Officials (arbiters, organisers) log in at /login with the config's access.accounts (password
+hashes from \`boardcast hash-password\`; sessions last access.sessionHours), or once with a
+link from \`boardcast invite\`. Scripts may use the
+arbiter token from BOARDCAST_ARBITER_TOKEN as Authorization: Bearer (never in a URL).`;
 
 interface Args {
   config?: string;
