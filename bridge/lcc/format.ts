@@ -1,4 +1,5 @@
 import type { GameResult, GameState, GameSummary, LiveSource, MoveRecord, PlayerInfo, RoundInfo } from '../../protocols/feed/model.ts';
+import { movesBeforeBreak } from '../../protocols/feed/pgn.ts';
 
 /**
  * LiveChess Cloud JSON shapes, as relay platforms (lichess's RelayFetch `DgtJson`, tournament sites)
@@ -138,7 +139,8 @@ export function lccGame(g: GameState, serialNr: string | null): LccGame {
       c && g.status !== 'finished'
         ? { white: Math.max(0, Math.floor(c.whiteMs / 1000)), black: Math.max(0, Math.floor(c.blackMs / 1000)), time: c.readAt, run: c.running === null ? null : c.running === 'white' }
         : null,
-    moves: g.moves.map((m, i) => lccMove(m, g.moves[i - 1])),
+    // Readers replay the SANs: the list stops at a break in the record (its position is `fen`).
+    moves: movesBeforeBreak(g.moves).map((m, i) => lccMove(m, g.moves[i - 1])),
   };
 }
 

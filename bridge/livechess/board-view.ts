@@ -1,4 +1,5 @@
 import type { ClockState, GameState, GameSummary, LiveSource } from '../../protocols/feed/model.ts';
+import { movesBeforeBreak } from '../../protocols/feed/pgn.ts';
 import type { EboardEvent, LiveChessClock } from './messages.ts';
 
 /** The game a board's table is playing now: the live one, else the next pending, else the last one. */
@@ -53,8 +54,9 @@ export function resolveSetupPly(g: GameState, setupFen: string, knownPly: number
  * game's start without one; empty while the game has not reached the setup position.
  */
 export function sanSince(g: GameState, setup: { fen: string; ply: number | null } | null): string[] {
-  if (setup === null) return g.moves.map((m) => m.san);
-  return setup.ply === null ? [] : g.moves.slice(setup.ply).map((m) => m.san);
+  // The page replays the SANs: the list stops at a break in the record (the board is still right).
+  if (setup === null) return movesBeforeBreak(g.moves).map((m) => m.san);
+  return setup.ply === null ? [] : movesBeforeBreak(g.moves.slice(setup.ply)).map((m) => m.san);
 }
 
 export function eboardEvent(serialnr: string, g: GameState | undefined, setup: { fen: string; ply: number | null } | null): EboardEvent {

@@ -15,6 +15,7 @@ import type {
   GameResult,
   IllegalKind,
   Incident,
+  RecordBreak,
   RecordedMove,
   RulesConfig,
   SquareDifference,
@@ -126,6 +127,18 @@ export class GameEngine {
   private readonly repetitions = new Map<string, number>();
   private incidents: Incident[] = [];
   private illegalCounts = { white: 0, black: 0 };
+  /**
+   * The last illegal move reported, while the board still shows it: when the opponent then moves
+   * and presses, the illegal move stood (rapid and blitz after the opponent's move, or nobody
+   * noticed), and the record breaks there instead of holding the opponent's press against them.
+   */
+  private pendingIllegal: { by: Color; ply: number } | undefined;
+  /**
+   * The ply of the last break in the record until a move after it is seen made and pressed: the
+   * board it was taken from may still have had a piece in a hand, or the other side to move, so an
+   * irregular press meanwhile takes the break again from the board, and is held against nobody.
+   */
+  private breakGrace: number | undefined;
   private result: { result: GameResult; termination: Termination; ply: number } | undefined;
   private connected = true;
   private resyncPending = false;
@@ -215,7 +228,10 @@ export class GameEngine {
         }
         break;
       case 'replace-moves':
-        if (this.started) this.replaceMoves(cmd.fromPly, cmd.sans, cmd.at);
+        if (this.started) this.replaceMoves(cmd.fromPly, cmd.sans, cmd.at, cmd.replaces ?? cmd.sans.length);
+        break;
+      case 'accept-board':
+        if (this.started) this.acceptBoard(cmd.ply, cmd.at);
         break;
       case 'set-position': {
         const setup = parseFen(cmd.fen);
@@ -243,12 +259,13 @@ export class GameEngine {
   }
 
   /** See ArbiterCommand 'replace-moves'. Readings of presses stay with their plies. */
-  private replaceMoves(fromPly: number, sans: readonly string[], at: number): void {
+  private replaceMoves(fromPly: number, sans: readonly string[], at: number, replaces: number): void {
     const planned = planReplacement(
       this.history.map((p) => p.fen),
-      this.history.slice(1).map((p) => p.move!),
+      this.history.slice(1).map((p) => p.move ?? null),
       fromPly,
       sans,
+      replaces,
     );
     if (!planned.ok) {
       this.incident({
@@ -263,17 +280,121 @@ export class GameEngine {
       return;
     }
     const old = this.history.slice(fromPly + 1).map((p) => p.record!);
+    // Each new ply takes the press reading of the recorded ply in its place: the given moves those
+    // of the plies they replace (the last of them the last one's, when the counts differ: a break
+    // filled with the moves it hid keeps the press that ended it), the later moves their own.
+    const readingOf = (i: number): RecordedMove | undefined =>
+      i < sans.length ? (sans.length === replaces ? old[i] : i === sans.length - 1 ? old[replaces - 1] : undefined) : old[i - sans.length + replaces];
     this.takeback(fromPly, at);
     this.provisional = undefined;
     planned.value.forEach((m, i) => {
       const cur = this.top();
-      const was = old[i - 1];
-      if (i > 0 && was?.confirmed) this.confirmWith(this.plyCount(), was.clockAfter, at);
+      const was = i > 0 ? readingOf(i - 1) : undefined;
+      if (was?.confirmed) this.confirmWith(this.plyCount(), was.clockAfter, at);
       const s = this.successors(cur).find((x) => sameMove(x.move, m))!;
       this.makeMove(cur, s, at, false);
     });
-    const last = old[old.length - 1];
+    const last = readingOf(planned.value.length - 1);
     if (last?.confirmed) this.confirmWith(this.plyCount(), last.clockAfter, at);
+  }
+
+  /**
+   * An irregular press soon after a break (no move after it seen made and pressed yet): the break
+   * was taken from a board not yet right (a piece in a hand, the other side to move). It is taken
+   * again from the board as it is now, replacing the last break when no move came after it.
+   */
+  private rebreak(by: Color, at: number, seenAtPress: boolean): boolean {
+    const ply = this.breakGrace;
+    if (ply === undefined || ply > this.plyCount()) return false;
+    const gap = this.history[ply]?.record?.gap;
+    if (!gap) return false;
+    // Taken again in place of a break nothing followed yet: the arbiter was told of it already.
+    const replacing = ply === this.plyCount();
+    if (replacing) this.takeback(ply - 1, at);
+    if (!this.openBreak(by, at, gap.reason, false, replacing)) {
+      if (!this.outOfStep) this.outOfStep = 'silent';
+      return true;
+    }
+    this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+    return true;
+  }
+
+  /** See ArbiterCommand 'accept-board'. */
+  private acceptBoard(ply: number | undefined, at: number): void {
+    const n = this.plyCount();
+    const target = this.history[ply ?? n];
+    const gap = target?.record?.gap;
+    if (gap && !gap.accepted) {
+      gap.accepted = true;
+      const r = target.record!;
+      this.out.push({ type: 'move-amended', at, ply: r.ply, by: r.by, previousSan: r.san, san: r.san, uci: r.uci, fenAfter: r.fenAfter, gap: { ...gap } });
+      return;
+    }
+    if (gap) return;
+    // No break yet: the board as it stands, with the running clock's side to move.
+    if (this.board.mismatches === 0 || !this.acceptsMoves()) return;
+    const turn = this.running ?? other(this.posOf(this.top()).turn);
+    if (this.openBreak(other(turn), at, 'unexplained', true)) this.confirm(this.plyCount(), 'clock', at);
+  }
+
+  /**
+   * The record breaks: play goes on from the board as it stands, `by` having moved last. The break
+   * takes one ply with no move (RecordBreak); false when the board is no legal position with the
+   * other side to move (a piece still in a hand, a king missing), and the record stays out of step.
+   */
+  private openBreak(by: Color, at: number, reason: RecordBreak['reason'], accepted = false, quiet = false): boolean {
+    const top = this.top();
+    const turn = other(by);
+    const fields = top.fen.split(' ');
+    const before = this.posOf(top).turn;
+    const fullmove = Number(fields[5] ?? '1') + (before === 'white' && turn === 'black' ? 0 : 1);
+    const setup = parseFen(`${placementOf(this.board.seen)} ${turn === 'white' ? 'w' : 'b'} ${fields[2] ?? '-'} - 0 ${fullmove}`);
+    if (!setup.isOk) return false;
+    const pos = Chess.fromSetup(setup.value);
+    if (!pos.isOk) return false;
+    const n = this.plyCount();
+    const differences = this.board.differences().map((d) => d.square);
+    const prev = top.record;
+    if (prev && !prev.confirmed) this.confirm(n, 'opponent-moved', at);
+    const gap: RecordBreak = { reason, ...(accepted ? { accepted: true as const } : {}) };
+    const record: RecordedMove = { ply: n + 1, by, san: '--', uci: '0000', fenAfter: '', at, confirmed: false, gap };
+    const next = this.pushPly(pos.value, record, undefined, at);
+    record.fenAfter = next.fen;
+    next.inferred = true;
+    this.outOfStep = false;
+    this.provisional = undefined;
+    this.pendingIllegal = undefined;
+    this.breakGrace = record.ply;
+    this.out.push({
+      type: 'move-made',
+      at,
+      ply: record.ply,
+      by,
+      san: record.san,
+      uci: record.uci,
+      fenAfter: record.fenAfter,
+      ...(this.lastClock ? { clock: { ...this.lastClock } } : {}),
+      gap: { ...gap },
+    });
+    if (quiet) return true;
+    this.incident({
+      kind: 'illegal-position',
+      at,
+      ply: n,
+      article: reason === 'illegal-move-stood' ? '7.5.1 (rapid, blitz: A.4.2, B.3)' : '7.4 (2018: 7.5.1)',
+      consequences: [
+        {
+          kind: 'arbiter-decides',
+          note: `the record goes on from the board; give the missing moves (POST /api/arbiter/games/:id/moves {fromPly: ${n}, replaces: 1, sans}) or accept the board's position (POST /api/arbiter/games/:id/accept-board {ply: ${n + 1}})`,
+        },
+      ],
+      message:
+        reason === 'illegal-move-stood'
+          ? `The illegal move stood and play went on: the record breaks after ply ${n} and goes on from the board (${next.fen}).`
+          : `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.join(' ')}); the record goes on from it.`,
+      differences: [],
+    });
+    return true;
   }
 
   /** Confirms a ply with a reading known from before (an arbiter's re-ordering keeps it). */
@@ -282,7 +403,7 @@ export class GameEngine {
     if (!r || r.confirmed) return;
     r.confirmed = true;
     if (reading) r.clockAfter = { ...reading };
-    this.out.push({ type: 'move-confirmed', at, ply, by: 'clock', ...(reading ? { clock: { ...reading } } : {}) });
+    this.out.push({ type: 'move-confirmed', at, ply, by: 'clock', mover: r.by, ...(reading ? { clock: { ...reading } } : {}) });
   }
 
   snapshot(): EngineSnapshot {
@@ -456,6 +577,14 @@ export class GameEngine {
     if (this.posOf(top).turn !== by || fromStopped) {
       const last = top.record;
       if (last && !last.confirmed && last.by === by) this.confirm(n, 'clock', at, seenAtPress);
+      // Out of step, a press by the side that is not to move in the record says moves were missed
+      // (the record is a ply behind or ahead): the press fixes whose turn it is, so search with it,
+      // and when nothing fits the record breaks here as below.
+      if (this.posOf(top).turn !== by && seenAtPress && !fromStopped && this.outOfStep && this.board.mismatches > 2) {
+        if (this.searchJump(at, by)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+        else if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+        return;
+      }
       if (this.posOf(top).turn !== by || this.board.mismatches === 0) return;
     }
     // A press first seen in the reading after an outage was made while the board was away: the
@@ -480,6 +609,7 @@ export class GameEngine {
         if (this.outOfStep === 'silent') this.outOfStepReport(at);
         return;
       }
+      if (this.rebreak(by, at, seenAtPress)) return;
       this.illegal('clock-without-move', by, at, []);
       return;
     }
@@ -515,12 +645,24 @@ export class GameEngine {
     if (this.reviseJump(at, by, seenAtPress)) return;
     // The board lost the thread before this move (an outage, a dump nothing explained): what the
     // player did cannot be told from what the engine missed, so nothing is held against anyone.
-    // The arbiter hears once that play goes on from a board the record cannot reach.
+    // Play goes on, and so does the record: it breaks here and follows the board from now on (the
+    // arbiter is told, and may fill the break or accept it). A board that is no position yet (a
+    // piece still in a hand) stays out of step, said once.
     if (this.outOfStep) {
-      if (this.outOfStep === 'silent') this.outOfStepReport(at);
+      if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+      else if (this.outOfStep === 'silent') this.outOfStepReport(at);
       return;
     }
+    // The opponent of a player whose illegal move was reported moved on and pressed: the illegal
+    // move stood (Laws A.4.2, B.3 once the opponent has moved in rapid and blitz; or nobody saw it).
+    const stood = this.pendingIllegal;
+    if (stood && stood.by !== by && stood.ply === this.plyCount() && this.openBreak(by, at, 'illegal-move-stood')) {
+      this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+      return;
+    }
+    if (this.rebreak(by, at, seenAtPress)) return;
     this.illegal('illegal-move', by, at, this.board.differences());
+    this.pendingIllegal = { by, ply: this.plyCount() };
   }
 
   /**
@@ -601,6 +743,7 @@ export class GameEngine {
    */
   private evaluate(at: number, source: 'field' | 'dump' | 'resync', placed = false, trigger: 'field' | 'dump' = source === 'field' ? 'field' : 'dump'): void {
     if (this.started && this.board.mismatches === 0) {
+      this.pendingIllegal = undefined;
       // A piece put somewhere else and brought back ends that attempt (an illegal move corrected);
       // a piece only lifted and put back where it stood was touched, and that still counts for 4.4.2.
       if (this.board.displaced) this.settledSeq = this.seq;
@@ -891,6 +1034,7 @@ export class GameEngine {
     const prev = from.record;
     if (prev && !prev.confirmed) this.confirm(n, 'opponent-moved', at);
     this.outOfStep = false;
+    this.pendingIllegal = undefined;
     const next = this.play(from, s, at);
     next.movedSince = Math.max(from.sinceSeq, this.settledSeq);
     if (!seenInOrder) next.inferred = true;
@@ -988,7 +1132,8 @@ export class GameEngine {
     r.confirmed = true;
     if (by === 'clock' && withReading && this.lastClock) r.clockAfter = { ...this.lastClock };
     if (by === 'clock' && this.provisional && ply > this.provisional.end) this.provisional = undefined;
-    this.out.push({ type: 'move-confirmed', at, ply, by, ...(r.clockAfter ? { clock: { ...r.clockAfter } } : {}) });
+    if (by === 'clock' && this.breakGrace !== undefined && ply > this.breakGrace && !r.gap) this.breakGrace = undefined;
+    this.out.push({ type: 'move-confirmed', at, ply, by, mover: r.by, ...(r.clockAfter ? { clock: { ...r.clockAfter } } : {}) });
   }
 
   private takeback(toPly: number, at: number): void {

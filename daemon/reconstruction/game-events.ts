@@ -41,6 +41,19 @@ export interface ClockReading {
 export type Uncertainty = UncertainSpan;
 
 /** One move of the reconstructed game (also the snapshot's move list). `ply` counts from 1. */
+/**
+ * A break in the record: play went on from a board the game cannot reach (an outage longer than
+ * the search reaches, pieces set by hand, an illegal move that stood). It takes one ply of the
+ * record, with no move: `san` "--", `uci` "0000" (the null move's notations), `fenAfter` the board
+ * the game went on from. The arbiter closes it by giving the missing moves, or accepts the board's
+ * position (Laws 7.5.1, A.4.2, B.3).
+ */
+export interface RecordBreak {
+  reason: 'unexplained' | 'illegal-move-stood';
+  /** The arbiter accepted the board's position: the record goes on from it by decision. */
+  accepted?: true;
+}
+
 export interface RecordedMove {
   ply: number;
   by: Color;
@@ -56,6 +69,8 @@ export interface RecordedMove {
   confirmed: boolean;
   /** Inferred from a jump with more than one explanation. */
   uncertain?: Uncertainty;
+  /** Not a move: the record breaks here (see RecordBreak). */
+  gap?: RecordBreak;
 }
 
 /**
@@ -172,12 +187,16 @@ export type GameEvent =
       clock?: ClockReading;
       /** Inferred from a jump that several sequences explain. */
       uncertain?: Uncertainty;
+      /** Not a move: the record breaks here, and goes on from `fenAfter` (the board). */
+      gap?: RecordBreak;
     }
   | {
       type: 'move-confirmed';
       at: number;
       ply: number;
       by: 'clock' | 'opponent-moved';
+      /** Who made the move (after a break in the record the ply's parity no longer says). */
+      mover?: Color;
       clock?: ClockReading;
     }
   | {
@@ -190,6 +209,8 @@ export type GameEvent =
       san: string;
       uci: string;
       fenAfter: string;
+      /** A break the arbiter accepted stays a break. */
+      gap?: RecordBreak;
     }
   | {
       /** The board went back to an earlier position of the game: plies after `toPly` are gone. */
@@ -228,10 +249,16 @@ export type ArbiterCommand =
   | { type: 'reinstate'; at: number; ply: number }
   /**
    * The moves after `fromPly` are `sans` (another order of an inferred span, or moves the arbiter
-   * knows from the score sheets), then the game's later moves as they were. Refused (an incident)
-   * when any of them is not legal there.
+   * knows from the score sheets), then the game's later moves as they were. `replaces`: how many
+   * recorded plies they take the place of (default as many as given; 1 fills a break with the
+   * missing moves). Refused (an incident) when any of them is not legal there.
    */
-  | { type: 'replace-moves'; at: number; fromPly: number; sans: string[] };
+  | { type: 'replace-moves'; at: number; fromPly: number; sans: string[]; replaces?: number }
+  /**
+   * The arbiter accepts the board's position: a break at `ply` is marked accepted; with no break
+   * there and the record out of step, the record breaks now and goes on from the board.
+   */
+  | { type: 'accept-board'; at: number; ply?: number };
 
 export interface EngineSnapshot {
   started: boolean;

@@ -1,20 +1,22 @@
 import type { NormalMove } from 'chessops';
 import { Chess } from 'chessops/chess';
-import { parseFen } from 'chessops/fen';
+import { makeFen, parseFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { err, ok, type Result } from '../../protocols/result.ts';
 
 /**
- * The moves of a game once the plies after `fromPly` are replaced by `sans` and the game's later
- * moves follow as they were: what an arbiter's re-ordering of an inferred span (or moves taken
- * from the score sheets) makes of the record. `fens[i]` is the position after ply i (fens[0] the
- * start), `moves[i]` the move of ply i+1. Every move must be legal where it now stands; the
- * answer says which one is not.
+ * The moves of a game once the `replaces` plies after `fromPly` are replaced by `sans` and the
+ * game's later moves follow as they were: what an arbiter's re-ordering of an inferred span (or
+ * moves taken from the score sheets) makes of the record, or a break (a ply with no move, null
+ * here) filled with the moves it hid. `fens[i]` is the position after ply i (fens[0] the start),
+ * `moves[i]` the move of ply i+1. Every move must be legal where it now stands; the answer says
+ * which one is not.
  */
-export function planReplacement(fens: readonly string[], moves: readonly NormalMove[], fromPly: number, sans: readonly string[]): Result<NormalMove[], string> {
+export function planReplacement(fens: readonly string[], moves: readonly (NormalMove | null)[], fromPly: number, sans: readonly string[], replaces = sans.length): Result<NormalMove[], string> {
   if (!Number.isInteger(fromPly) || fromPly < 0 || fromPly >= fens.length) return err(`ply ${fromPly} is not in the game (it has ${fens.length - 1} plies)`);
   if (sans.length === 0) return err('no moves given');
-  if (fromPly + sans.length > moves.length) return err(`${sans.length} moves from ply ${fromPly} run past the game's ${moves.length} plies`);
+  if (!Number.isInteger(replaces) || replaces < 1) return err('replaces must be a positive number of plies');
+  if (fromPly + replaces > moves.length) return err(`${replaces} plies from ply ${fromPly} run past the game's ${moves.length} plies`);
   const setup = parseFen(fens[fromPly]!);
   if (!setup.isOk) return err('the game position cannot be read');
   const pos = Chess.fromSetup(setup.value);
@@ -27,8 +29,16 @@ export function planReplacement(fens: readonly string[], moves: readonly NormalM
     chess.play(m);
     out.push(m);
   }
-  for (const [i, m] of moves.slice(fromPly + sans.length).entries()) {
-    if (!chess.isLegal(m)) return err(`the game's later move at ply ${fromPly + sans.length + i + 1} is not legal after the moves given`);
+  // A break filled: the moves given must reach the board the game went on from.
+  if (moves.slice(fromPly, fromPly + replaces).includes(null)) {
+    const want = (fens[fromPly + replaces] ?? '').split(' ').slice(0, 2).join(' ');
+    const got = makeFen(chess.toSetup()).split(' ').slice(0, 2).join(' ');
+    if (got !== want) return err(`the moves given do not reach the position the game went on from (${want})`);
+  }
+  for (const [i, m] of moves.slice(fromPly + replaces).entries()) {
+    const ply = fromPly + replaces + i + 1;
+    if (m === null) return err(`the record breaks again at ply ${ply}: close that break on its own`);
+    if (!chess.isLegal(m)) return err(`the game's later move at ply ${ply} is not legal after the moves given`);
     chess.play(m);
     out.push(m);
   }

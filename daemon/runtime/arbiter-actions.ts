@@ -159,8 +159,16 @@ export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHand
     if (action.kind === 'moves') {
       // Refused before it is recorded: the arbiter hears which move does not fit, and the audit
       // trail holds only decisions that were applied.
-      const planned = replacementOf(g, action.fromPly, action.sans);
+      const planned = replacementOf(g, action.fromPly, action.sans, action.replaces);
       if (!planned.ok) return fail(409, 'moves-refused', planned.error);
+    }
+    if (action.kind === 'accept-board') {
+      // Something to accept: a break not yet accepted at the ply named, or (no ply) a record out
+      // of step with its board, or a last ply that is a break.
+      const at = action.ply !== undefined ? g.moves[action.ply - 1] : g.moves.at(-1);
+      const open = at?.gap !== undefined && at.gap.accepted === undefined;
+      if (action.ply !== undefined && !open) return fail(409, 'nothing-to-accept', `ply ${action.ply} is not a break in the record waiting for a decision`);
+      if (action.ply === undefined && !open && g.boardShown === undefined) return fail(409, 'nothing-to-accept', 'the record follows the board: there is no position to accept');
     }
     const wallMs = now();
     const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: router.track(g.table).lastEventId ?? 0, command: arbiterCommand(action, wallMs) };

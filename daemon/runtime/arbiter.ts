@@ -8,15 +8,20 @@ import type { AmendmentRow } from '../store/types.ts';
 import type { HallCommand } from './hall-router.ts';
 
 /** The arbiter actions the HTTP API accepts (POST /api/arbiter/games/:id/<kind>). */
-export type ArbiterActionKind = 'result' | 'reinstate' | 'position' | 'moves';
-export const ARBITER_ACTIONS: readonly ArbiterActionKind[] = ['result', 'reinstate', 'position', 'moves'];
+export type ArbiterActionKind = 'result' | 'reinstate' | 'position' | 'moves' | 'accept-board';
+export const ARBITER_ACTIONS: readonly ArbiterActionKind[] = ['result', 'reinstate', 'position', 'moves', 'accept-board'];
 
 export type ArbiterAction =
   | { kind: 'result'; result: '1-0' | '0-1' | '1/2-1/2'; reason: string; arbiter: string }
   | { kind: 'reinstate'; ply: number; reason: string; arbiter: string }
   | { kind: 'position'; fen: string; reason: string; arbiter: string }
-  /** The moves after `fromPly` are `sans`, the later ones kept (another order of an inferred span). */
-  | { kind: 'moves'; fromPly: number; sans: string[]; reason: string; arbiter: string };
+  /**
+   * The moves after `fromPly` are `sans`, the later ones kept (another order of an inferred span);
+   * `replaces` recorded plies give way to them (1 fills a break in the record with its moves).
+   */
+  | { kind: 'moves'; fromPly: number; sans: string[]; replaces?: number; reason: string; arbiter: string }
+  /** The board's position accepted: a break at `ply` marked so, or the record out of step broken now. */
+  | { kind: 'accept-board'; ply?: number; reason: string; arbiter: string };
 
 export interface ArbiterFailure {
   status: 400 | 404 | 409 | 500;
@@ -44,6 +49,12 @@ const ARBITER_BODIES = {
   moves: Type.Object({
     fromPly: Type.Integer({ minimum: 0, maximum: 10_000, 'x-message': 'must be a whole number of plies from 0 to 10000' }),
     sans: Type.Array(Type.String({ minLength: 2, maxLength: 10, pattern: '^[A-Za-z0-9=+#-]+$' }), { minItems: 1, maxItems: 64, 'x-message': 'must be a list of 1 to 64 moves in SAN' }),
+    replaces: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, 'x-message': 'must be a whole number of plies from 1 to 64' })),
+    reason: Text,
+    arbiter: Text,
+  }),
+  'accept-board': Type.Object({
+    ply: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, 'x-message': 'must be the ply of a break in the record (1 to 10000)' })),
     reason: Text,
     arbiter: Text,
   }),
@@ -53,6 +64,7 @@ const checkBody = {
   reinstate: validator(ARBITER_BODIES.reinstate, 'the body'),
   position: validator(ARBITER_BODIES.position, 'the body'),
   moves: validator(ARBITER_BODIES.moves, 'the body'),
+  'accept-board': validator(ARBITER_BODIES['accept-board'], 'the body'),
 };
 
 const bad = (message: string): Result<never, ArbiterFailure> => err({ status: 400, code: 'bad-request', message });
@@ -74,7 +86,11 @@ export function parseArbiterAction(kind: string, body: unknown): Result<ArbiterA
       return ok({ kind: 'reinstate', ply: (b as Static<typeof ARBITER_BODIES.reinstate>).ply, ...common });
     case 'moves': {
       const m = b as Static<typeof ARBITER_BODIES.moves>;
-      return ok({ kind: 'moves', fromPly: m.fromPly, sans: m.sans, ...common });
+      return ok({ kind: 'moves', fromPly: m.fromPly, sans: m.sans, ...(m.replaces !== undefined ? { replaces: m.replaces } : {}), ...common });
+    }
+    case 'accept-board': {
+      const a = b as Static<(typeof ARBITER_BODIES)['accept-board']>;
+      return ok({ kind: 'accept-board', ...(a.ply !== undefined ? { ply: a.ply } : {}), ...common });
     }
     case 'position': {
       const fen = (b as Static<typeof ARBITER_BODIES.position>).fen.trim();
@@ -94,7 +110,9 @@ export function arbiterCommand(a: ArbiterAction, at: number): ArbiterCommand {
     case 'position':
       return { type: 'set-position', at, fen: a.fen };
     case 'moves':
-      return { type: 'replace-moves', at, fromPly: a.fromPly, sans: a.sans };
+      return { type: 'replace-moves', at, fromPly: a.fromPly, sans: a.sans, ...(a.replaces !== undefined ? { replaces: a.replaces } : {}) };
+    case 'accept-board':
+      return { type: 'accept-board', at, ...(a.ply !== undefined ? { ply: a.ply } : {}) };
   }
 }
 
@@ -136,6 +154,6 @@ export function hallCommandOf(row: AmendmentRow): StoredHallCommand | null {
   if (typeof d.gameId !== 'string' || typeof d.table !== 'number') return null;
   const c = d.command as ArbiterCommand | undefined;
   if (typeof c !== 'object' || c === null || typeof c.at !== 'number') return null;
-  if (c.type !== 'set-result' && c.type !== 'reinstate' && c.type !== 'set-position' && c.type !== 'replace-moves') return null;
+  if (c.type !== 'set-result' && c.type !== 'reinstate' && c.type !== 'set-position' && c.type !== 'replace-moves' && c.type !== 'accept-board') return null;
   return { afterRawEventId: after, command: { kind: 'game', gameId: d.gameId, table: d.table, command: c } };
 }

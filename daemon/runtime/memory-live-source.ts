@@ -332,6 +332,7 @@ export class MemoryLiveSource implements LiveSource {
           at: this.stamp(ge.at),
           clockMs: ge.clock ? (ge.by === 'white' ? ge.clock.whiteMs : ge.clock.blackMs) : null,
           ...(ge.uncertain ? { uncertain: ge.uncertain } : {}),
+          ...(ge.gap ? { gap: { ...ge.gap } } : {}),
         };
         return [{ kind: 'move', gameId, move }];
       }
@@ -339,13 +340,15 @@ export class MemoryLiveSource implements LiveSource {
         // The clock press that confirms a move carries the mover's time: that is its %clk.
         const m = s.moves[ge.ply - 1];
         if (!m || !ge.clock) return [];
-        const moverWhite = ge.ply % 2 === 1 ? !s.startFen.includes(' b ') : s.startFen.includes(' b ');
+        const moverWhite = ge.mover ? ge.mover === 'white' : ge.ply % 2 === 1 ? !s.startFen.includes(' b ') : s.startFen.includes(' b ');
         const clockMs = moverWhite ? ge.clock.whiteMs : ge.clock.blackMs;
         if (m.clockMs === clockMs) return [];
         return [{ kind: 'amendment', gameId, fromPly: ge.ply, moves: [{ ...m, clockMs }, ...s.moves.slice(ge.ply)] }];
       }
       case 'move-amended': {
         const m = s.moves[ge.ply - 1];
+        // A break the arbiter accepted: the same ply, marked; the moves after it stay.
+        if (ge.gap && m) return [{ kind: 'amendment', gameId, fromPly: ge.ply, moves: [{ ...m, gap: { ...ge.gap } }, ...s.moves.slice(ge.ply)] }];
         const move: MoveRecord = { ply: ge.ply, san: ge.san, uci: ge.uci, fenAfter: ge.fenAfter, at: this.stamp(ge.at), clockMs: m?.clockMs ?? null };
         return [{ kind: 'amendment', gameId, fromPly: ge.ply, moves: [move] }];
       }

@@ -11,10 +11,15 @@ import { planReplacement } from '../reconstruction/replacement.ts';
  * same check the engine makes when it applies the command), so a refusal is answered before the
  * decision is recorded.
  */
-export function replacementOf(g: Pick<GameState, 'startFen' | 'moves'>, fromPly: number, sans: readonly string[]): Result<NormalMove[], string> {
+export function replacementOf(g: Pick<GameState, 'startFen' | 'moves'>, fromPly: number, sans: readonly string[], replaces = sans.length): Result<NormalMove[], string> {
   const fens = [g.startFen, ...g.moves.map((m) => m.fenAfter)];
-  const moves: NormalMove[] = [];
+  const moves: (NormalMove | null)[] = [];
   for (const [i, m] of g.moves.entries()) {
+    // A break in the record: a ply with no move.
+    if (m.gap) {
+      moves.push(null);
+      continue;
+    }
     const move = parseUci(m.uci);
     const setup = parseFen(fens[i]!);
     const pos = setup.isOk ? Chess.fromSetup(setup.value) : undefined;
@@ -24,5 +29,5 @@ export function replacementOf(g: Pick<GameState, 'startFen' | 'moves'>, fromPly:
     if (!('from' in normal)) return err(`ply ${m.ply} of the game cannot be read`);
     moves.push(normal);
   }
-  return planReplacement(fens, moves, fromPly, sans);
+  return planReplacement(fens, moves, fromPly, sans, replaces);
 }

@@ -86,7 +86,9 @@ export function describeCommand(c: HallCommand): string {
             ? `position after ply ${g.ply} reinstated`
             : g.type === 'replace-moves'
               ? `moves after ply ${g.fromPly} set to ${g.sans.join(' ')}`
-              : `position set: ${g.fen}`;
+              : g.type === 'accept-board'
+                ? `the board's position accepted${g.ply !== undefined ? ` at ply ${g.ply}` : ''}`
+                : `position set: ${g.fen}`;
       return `${c.gameId}: ${what}`;
     }
   }

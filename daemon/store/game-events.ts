@@ -54,7 +54,7 @@ export function applyGameEvent(store: Store, gameId: number, ev: GameEvent, wall
       });
     case 'move-confirmed': {
       // The mover of ply n is White when n is odd (plies count from the game's start position).
-      const by: Color = ev.ply % 2 === 1 ? 'white' : 'black';
+      const by: Color = ev.mover ?? (ev.ply % 2 === 1 ? 'white' : 'black');
       return store.confirmMove(gameId, ev.ply, moverClock(by, ev.clock));
     }
     case 'move-amended':

@@ -96,6 +96,19 @@ export interface MoveRecord {
   clockMs: number | null;
   /** Present on each move of an inferred span that several sequences explain. */
   uncertain?: UncertainSpan;
+  /**
+   * Not a move: the record breaks here (play went on from a board the game cannot reach: an outage
+   * longer than the search reaches, pieces set by hand, an illegal move that stood). `san` is "--",
+   * `uci` "0000", `fenAfter` the board the game went on from; the moves after it are played from
+   * there. The arbiter fills it with the moves it hid, or accepts the board's position.
+   */
+  gap?: RecordGap;
+}
+
+export interface RecordGap {
+  reason: 'unexplained' | 'illegal-move-stood';
+  /** The arbiter accepted the board's position (Laws 7.5.1, A.4.2, B.3). */
+  accepted?: true;
 }
 
 /** An arbiter-relevant irregularity. Only arbiter clients see these (never public feeds). */

@@ -1,4 +1,4 @@
-import type { GameState, LiveSource, PlayerInfo, RoundInfo, TournamentInfo, UncertainSpan } from './model.ts';
+import type { GameState, LiveSource, MoveRecord, PlayerInfo, RoundInfo, TournamentInfo, UncertainSpan } from './model.ts';
 import { INITIAL_FEN } from 'chessops/fen';
 import { ChildNode, makePgn, Node, type PgnNodeData } from 'chessops/pgn';
 
@@ -70,15 +70,64 @@ export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: Ga
   // chessops writes the tags (escaped), the move numbers (from the FEN's counters) and the comments.
   const moves = new Node<PgnNodeData>();
   let at: Node<PgnNodeData> = moves;
-  for (const m of g.moves) {
+  let gameComments: string[] | undefined;
+  for (const [i, m] of g.moves.entries()) {
+    if (m.gap) {
+      // Platforms replay the moves and stop at one that does not follow (lichess's relay keeps a
+      // chapter's root and adds moves by their path): the record up to the break stays valid
+      // PGN, and the break, the board the game went on from and the moves since are said here.
+      const note = breakComment(m, g.moves.slice(i + 1));
+      if (at === moves) gameComments = [note];
+      else (at as ChildNode<PgnNodeData>).data.comments = [...((at as ChildNode<PgnNodeData>).data.comments ?? []), note];
+      break;
+    }
     const comments = [...(m.clockMs !== null ? [`[%clk ${formatClk(m.clockMs)}]`] : []), ...(m.uncertain?.firstPly === m.ply ? [uncertainComment(m.uncertain)] : [])];
     const node = new ChildNode<PgnNodeData>({ san: m.san, ...(comments.length > 0 ? { comments } : {}) });
     at.children.push(node);
     at = node;
   }
-  const text = makePgn({ headers, moves });
+  const text = makePgn({ headers, moves, ...(gameComments ? { comments: gameComments } : {}) });
   const blank = text.indexOf('\n\n');
   return `${text.slice(0, blank + 2)}${wrapMovetext(text.slice(blank + 2).trimEnd())}\n`;
+}
+
+/** The moves from a position as a reader writes them: numbers from the FEN, "..." when Black starts. */
+function numberedLine(fen: string, moves: readonly MoveRecord[]): string {
+  const fields = fen.split(' ');
+  let white = fields[1] !== 'b';
+  let number = Number(fields[5] ?? '1') || 1;
+  const out: string[] = [];
+  for (const [i, m] of moves.entries()) {
+    if (m.gap) {
+      out.push('--');
+      const next = m.fenAfter.split(' ');
+      white = next[1] !== 'b';
+      number = Number(next[5] ?? number) || number;
+      continue;
+    }
+    if (white) out.push(`${number}. ${m.san}`);
+    else out.push(i === 0 || moves[i - 1]?.gap ? `${number}... ${m.san}` : m.san);
+    if (!white) number++;
+    white = !white;
+  }
+  return out.join(' ');
+}
+
+/**
+ * The moves a reader that replays them can take: the record up to its first break (MoveRecord.gap).
+ * PGN, LCC and the LiveChess API's move lists stop there; the position is still the board's.
+ */
+export function movesBeforeBreak(moves: readonly MoveRecord[]): MoveRecord[] {
+  const i = moves.findIndex((m) => m.gap);
+  return i < 0 ? [...moves] : moves.slice(0, i);
+}
+
+/** What a PGN reader is told at a break in the record (see MoveRecord.gap). */
+export function breakComment(gap: MoveRecord, after: readonly MoveRecord[]): string {
+  const why = gap.gap?.reason === 'illegal-move-stood' ? 'An illegal move stood and play went on' : 'The record breaks here: play went on from a board the moves recorded cannot reach';
+  const decided = gap.gap?.accepted ? '; the arbiter accepted the board position' : '; the arbiter may still give the missing moves';
+  const since = after.length > 0 ? ` Moves since: ${numberedLine(gap.fenAfter, after)}` : '';
+  return `${why}${decided}. Position: ${gap.fenAfter}.${since}`;
 }
 
 /** Alternatives named in the comment; the arbiter's API lists them all. */

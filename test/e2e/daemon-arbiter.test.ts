@@ -55,6 +55,12 @@ describe('arbiter actions on a running daemon', () => {
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('e5 is not a legal move at ply 1');
     expect((await post(`${url}/api/arbiter/games/r1-t1/moves`, { fromPly: 0, sans: [] }, TOKEN)).status).toBe(400);
+    // The record follows the board: there is no break to accept, and a ply that is no break is refused.
+    const nothing = await post(`${url}/api/arbiter/games/r1-t1/accept-board`, {}, TOKEN);
+    expect(nothing.status).toBe(409);
+    expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('nothing-to-accept');
+    expect((await post(`${url}/api/arbiter/games/r1-t1/accept-board`, { ply: 1 }, TOKEN)).status).toBe(409);
+    expect((await post(`${url}/api/arbiter/games/r1-t1/accept-board`, {})).status).toBe(401);
 
     const applied = await post(resultUrl, { result: '0-1', reason: 'White resigned', arbiter: 'IA Test' }, TOKEN);
     expect(applied.status).toBe(200);

@@ -21,6 +21,15 @@ describe('arbiter request bodies, checked against their schemas', () => {
     expect(parseArbiterAction('moves', { fromPly: 3, sans: ['Nf3', 'Nc6'] })).toMatchObject({ ok: true, value: { kind: 'moves', fromPly: 3, sans: ['Nf3', 'Nc6'] } });
     expect(parseArbiterAction('moves', { fromPly: 3, sans: [] })).toMatchObject({ ok: false, error: { message: 'sans must be a list of 1 to 64 moves in SAN' } });
     expect(parseArbiterAction('moves', { fromPly: 3, sans: ['<script>'] })).toMatchObject({ ok: false, error: { status: 400 } });
+    // A break in the record filled with the moves it hid: they take the place of one ply.
+    expect(parseArbiterAction('moves', { fromPly: 1, sans: ['e5', 'Nf3', 'Nc6'], replaces: 1 })).toMatchObject({ ok: true, value: { kind: 'moves', replaces: 1 } });
+    expect(parseArbiterAction('moves', { fromPly: 1, sans: ['e5'], replaces: 0 })).toMatchObject({ ok: false, error: { message: 'replaces must be a whole number of plies from 1 to 64' } });
+    expect(parseArbiterAction('accept-board', { ply: 2, reason: 'the illegal move stood (A.4.2)' })).toMatchObject({
+      ok: true,
+      value: { kind: 'accept-board', ply: 2, reason: 'the illegal move stood (A.4.2)' },
+    });
+    expect(parseArbiterAction('accept-board', {})).toMatchObject({ ok: true, value: { kind: 'accept-board' } });
+    expect(parseArbiterAction('accept-board', { ply: 0 })).toMatchObject({ ok: false, error: { message: 'ply must be the ply of a break in the record (1 to 10000)' } });
     expect(parseArbiterAction('result', { result: '1/2-1/2', arbiter: ' IA Novak ' })).toEqual({
       ok: true,
       value: { kind: 'result', result: '1/2-1/2', reason: 'arbiter decision', arbiter: 'IA Novak' },

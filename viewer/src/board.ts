@@ -6,7 +6,8 @@ import { turnOf } from './players.ts';
 
 /** UCI to the two squares chessground highlights (promotion letter dropped). */
 export function uciSquares(uci: string | null | undefined): Key[] | undefined {
-  if (!uci || uci.length < 4) return undefined;
+  // "0000" is a break in the record (no move): nothing to highlight.
+  if (!uci || uci.length < 4 || uci === '0000') return undefined;
   return [uci.slice(0, 2) as Key, uci.slice(2, 4) as Key];
 }
 

@@ -73,13 +73,19 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
   const renderMoves = (): void => {
     if (!game) return;
     moveList.replaceChildren();
-    const blackFirst = turnOf(game.startFen) === 'black';
-    const fullmove0 = Number(game.startFen.split(' ')[5] ?? '1') || 1;
     let row: HTMLElement | null = null;
     game.moves.forEach((m, i) => {
-      const isBlack = (i % 2 === 1) !== blackFirst;
-      if (!row || !isBlack) {
-        row = h('li', { class: 'move-row' }, h('span', { class: 'no' }, `${fullmove0 + Math.floor((i + (blackFirst ? 1 : 0)) / 2)}.`));
+      // Who moved and the move number come from the position before the move: after a break in the
+      // record (a ply with no move) the plies' parity no longer tells.
+      const before = (i === 0 ? game!.startFen : game!.moves[i - 1]!.fenAfter).split(' ');
+      const isBlack = m.gap ? m.fenAfter.split(' ')[1] === 'w' : before[1] === 'b';
+      const number = Number(before[5] ?? '1') || 1;
+      if (m.gap) {
+        row = h('li', { class: 'move-row gap' }, h('span', { class: 'no' }, ''));
+        moveList.append(row);
+        row = null;
+      } else if (!row || !isBlack) {
+        row = h('li', { class: 'move-row' }, h('span', { class: 'no' }, `${number}.`));
         if (isBlack) row.append(h('span', { class: 'san empty' }, '…'));
         moveList.append(row);
       }
@@ -88,7 +94,8 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
       const cell = h(
         'button',
         {
-          class: u ? 'san uncertain' : 'san',
+          class: m.gap ? 'san gap' : u ? 'san uncertain' : 'san',
+          ...(m.gap ? { title: i18n.t(m.gap.accepted ? 'recordBreakAccepted' : 'recordBreak') } : {}),
           type: 'button',
           'data-ply': String(m.ply),
           ...(u
@@ -100,13 +107,14 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
               }
             : {}),
         },
-        i18n.san(m.san),
+        m.gap ? '⋯' : i18n.san(m.san),
       );
       cell.onclick = () => {
         reviewPly = m.ply === game!.moves.length ? null : m.ply;
         showBoard();
       };
-      row.append(cell);
+      if (m.gap) moveList.lastElementChild!.append(cell);
+      else row!.append(cell);
     });
     if (reviewPly === null) moveList.scrollTop = moveList.scrollHeight;
   };

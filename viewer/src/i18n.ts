@@ -40,6 +40,8 @@ type Key =
   | 'result'
   | 'moves'
   | 'uncertainOrder'
+  | 'recordBreak'
+  | 'recordBreakAccepted'
   | 'boardOutOfStep'
   | 'incidents'
   | 'noIncidents'
@@ -102,6 +104,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     moves: 'Moves',
     boardOutOfStep: 'The record has lost the thread: this is the board as it stands; the moves continue once it is put right.',
     uncertainOrder: 'Not seen on the board: this order is a guess. Also possible:',
+    recordBreak: 'The record breaks here: play went on from a board the moves recorded cannot reach. The arbiter may still give the missing moves.',
+    recordBreakAccepted: 'The record breaks here: the arbiter accepted the board position.',
     incidents: 'Incidents',
     noIncidents: 'No incidents',
     language: 'Language',
@@ -162,6 +166,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     moves: 'Poteze',
     boardOutOfStep: 'Zapis je izgubil nit: to je plošča, kakršna je; poteze se nadaljujejo, ko bo popravljeno.',
     uncertainOrder: 'Ni bilo videti na plošči: ta vrstni red je ugibanje. Možno tudi:',
+    recordBreak: 'Zapis se tu prekine: igra se je nadaljevala s plošče, ki je zapisane poteze ne dosežejo. Sodnik lahko še vpiše manjkajoče poteze.',
+    recordBreakAccepted: 'Zapis se tu prekine: sodnik je sprejel pozicijo na plošči.',
     incidents: 'Nepravilnosti',
     noIncidents: 'Ni nepravilnosti',
     language: 'Jezik',
@@ -222,6 +228,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     moves: 'Potezi',
     boardOutOfStep: 'Zapis je izgubio nit: ovo je tabla kakva jeste; potezi se nastavljaju kada se ispravi.',
     uncertainOrder: 'Nije viđeno na tabli: ovaj redosled je pretpostavka. Moguće je i:',
+    recordBreak: 'Zapis se ovde prekida: igra je nastavljena sa table do koje zapisani potezi ne vode. Sudija još može da upiše poteze koji nedostaju.',
+    recordBreakAccepted: 'Zapis se ovde prekida: sudija je prihvatio poziciju na tabli.',
     incidents: 'Nepravilnosti',
     noIncidents: 'Nema nepravilnosti',
     language: 'Jezik',
@@ -282,6 +290,8 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     moves: 'Ťahy',
     boardOutOfStep: 'Záznam stratil niť: toto je doska, ako stojí; ťahy pokračujú, keď sa to napraví.',
     uncertainOrder: 'Nevidené na doske: toto poradie je odhad. Možné aj:',
+    recordBreak: 'Záznam sa tu prerušuje: hra pokračovala z dosky, ku ktorej zapísané ťahy nevedú. Rozhodca ešte môže doplniť chýbajúce ťahy.',
+    recordBreakAccepted: 'Záznam sa tu prerušuje: rozhodca prijal pozíciu na doske.',
     incidents: 'Nezrovnalosti',
     noIncidents: 'Žiadne nezrovnalosti',
     language: 'Jazyk',

@@ -118,18 +118,51 @@ describe('engine: disconnection and jumps', () => {
     expect(s.sans()).toHaveLength(3);
   });
 
-  it('a board nothing explains is reported once, at the first press on it, and no press is held against a player', () => {
+  it('a board nothing explains: the record breaks at the first press on it and follows the board; no press is held against a player', () => {
     const s = new Script().setUp().play('e2e4').unplug().lift('a1').lift('h8').lift('d1').place('d4', 'Q').plug();
     // A dump is often taken with a piece in the hand: nothing is said until someone presses.
     expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised']);
     // The first reading after the outage shows a press made while the board was away: not judged.
     s.press('black');
     expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised']);
-    s.move('b8', 'c6').press('white').move('g1', 'f3').press('black');
+    s.move('b8', 'c6').press('white');
     expect(s.incidentKinds()).toEqual(['board-disconnected', 'board-resynchronised', 'illegal-position']);
     const inc = s.engine.snapshot().incidents[2]!;
-    expect(inc.kind === 'illegal-position' && inc.differences.map((d) => d.square).sort()).toEqual(['a1', 'b8', 'c6', 'd1', 'd4', 'f3', 'g1', 'h8']);
+    expect(inc.message).toMatch(/^The record breaks after ply 1: play goes on from a board the game cannot reach \(it differs on a1 d1 d4 c6 b8 h8\)/);
+    // The break takes a ply with no move; the record goes on from the board, with the side to move
+    // the press says (White pressed: Black to move) and only the castling rights its rooks allow.
+    const gap = s.engine.snapshot().moves[1]!;
+    expect(gap).toMatchObject({ ply: 2, by: 'white', san: '--', uci: '0000', confirmed: true, gap: { reason: 'unexplained' } });
+    expect(gap.fenAfter).toBe('r1bqkbn1/pppppppp/2n5/8/3QP3/8/PPPP1PPP/1NB1KBNR b Kq - 0 2');
+    s.move('g8', 'f6').press('black');
+    expect(s.sans()).toEqual(['e4', '--', 'Nf6']);
     expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+    // The arbiter accepts the board's position: the break stays, marked accepted.
+    const accepted = s.engine.arbiter({ type: 'accept-board', at: s.t + 1, ply: 2 });
+    expect(accepted).toEqual([expect.objectContaining({ type: 'move-amended', ply: 2, gap: { reason: 'unexplained', accepted: true } })]);
+  });
+
+  it('a break the search cannot reach is filled by the arbiter with the moves it hid; the later moves and their presses follow', () => {
+    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
+    const s = new Script().setUp().play('e2e4').unplug();
+    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    // White pressed while the board was away; Black plays on and presses.
+    s.plug().press('white');
+    s.move('c5', 'b4').press('black');
+    expect(s.sans()).toEqual(['e4', '--']);
+    s.move('c1', 'd2').press('white');
+    expect(s.sans()).toEqual(['e4', '--', 'Bd2']);
+    const bd2 = s.engine.snapshot().moves[2]!;
+    const sans = ['e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'c3', 'Nf6', 'd4', 'exd4', 'cxd4', 'Bb4+'];
+    const wrong = s.engine.arbiter({ type: 'replace-moves', at: s.t + 1, fromPly: 1, replaces: 1, sans: sans.slice(0, -1) });
+    expect(wrong.map((e) => (e.type === 'incident' ? e.incident.message : e.type))).toEqual([expect.stringMatching(/do not reach the position the game went on from/)]);
+    s.engine.arbiter({ type: 'replace-moves', at: s.t + 2, fromPly: 1, replaces: 1, sans });
+    expect(s.sans()).toEqual(['e4', ...sans, 'Bd2']);
+    const moves = s.engine.snapshot().moves;
+    expect(moves.some((m) => m.gap)).toBe(false);
+    // Bd2 keeps its own press; the last of the moves given takes the press that ended the break.
+    expect(moves.at(-1)!.clockAfter).toEqual(bd2.clockAfter);
+    expect(moves.at(-2)!.confirmed).toBe(true);
   });
 
   it('a dump taken with a piece in the hand after an outage: the piece put down completes the picture', () => {
@@ -312,7 +345,7 @@ describe('engine: never freeze', () => {
     expect(s.engine.snapshot().moves.map((m) => m.san)).toEqual(['e4']);
   });
 
-  it("shows the arbiter's position while the pieces are put to it, and the board again once play resumes without them", () => {
+  it("shows the arbiter's position while the pieces are put to it; a press on a board still not put to it breaks the record there", () => {
     const s = new Script().setUp().play('e2e4', 'e7e5');
     const fen = '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1';
     const shownBy = (events: typeof s.events): (string | null)[] => events.flatMap((e) => (e.type === 'board-shown' ? [e.placement] : []));
@@ -321,8 +354,9 @@ describe('engine: never freeze', () => {
     s.dump();
     s.lift('a1');
     expect(shownBy(s.events)).toEqual([]);
-    // A press on a board that still is not the arbiter's position: play went on without it.
+    // Play went on without the arbiter's position: the record follows the board from the press.
     s.press('white');
-    expect(shownBy(s.events).at(-1)).toBe('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/1NBQKBNR');
+    expect(shownBy(s.events)).toEqual([]);
+    expect(s.engine.snapshot().moves).toEqual([expect.objectContaining({ san: '--', fenAfter: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/1NBQKBNR b - - 0 1' })]);
   });
 });
