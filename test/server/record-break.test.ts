@@ -65,3 +65,31 @@ describe('a break in the record, as each output writes it', () => {
     expect(sanSince(game(), null)).toEqual(['e4']);
   });
 });
+
+describe('a break in the record through the read model', () => {
+  it("the feed carries the break and the moves after it, each with its own mover's clock; the PGN says the rest", async () => {
+    const { Script } = await import('../reconstruction/engine/script.ts');
+    const { MemoryLiveSource } = await import('../../daemon/runtime/memory-live-source.ts');
+    const player = { name: 'P', title: null, rating: null, federation: null, fideId: null };
+    const live = new MemoryLiveSource({
+      tournament: T,
+      rounds: [{ round: 1, date: null, startsAt: null, status: 'live', gameCount: 1 }],
+      games: [{ id: 'g', round: 1, table: 1, white: player, black: player }],
+      eventTime: true,
+    });
+    const s = new Script();
+    s.onBoardEvent = (ev) => live.push('g', ev);
+    s.setUp().play('e2e4').unplug().lift('a1').lift('h8').lift('d1').place('d4', 'Q').plug();
+    s.press('black').move('b8', 'c6').press('white');
+    s.move('g8', 'f6').press('black');
+    const g = live.game('g')!;
+    expect(g.moves.map((m) => m.san)).toEqual(['e4', '--', 'Nf6']);
+    expect(g.moves[1]!.gap).toEqual({ reason: 'unexplained' });
+    // Nf6 is Black's although its ply is odd: its %clk is Black's time at the press.
+    const nf6 = s.engine.snapshot().moves[2]!;
+    expect(g.moves[2]!.clockMs).toBe(nf6.clockAfter!.blackMs);
+    const pgn = live.pgn('g')!;
+    expect(pgn).toContain('Moves since: 2... Nf6');
+    expect([...parsePgn(pgn)[0]!.moves.mainline()].map((n) => n.san)).toEqual(['e4']);
+  });
+});

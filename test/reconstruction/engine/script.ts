@@ -51,8 +51,12 @@ export class Script {
     return squareToField(this.reversed ? 63 - sq : sq);
   }
 
+  /** Told of every board event the script sends (to feed a read model alongside the engine). */
+  onBoardEvent: ((ev: BoardEvent) => void) | undefined;
+
   private send(ev: BoardEvent): this {
     this.events.push(...this.engine.push(ev));
+    this.onBoardEvent?.(ev);
     return this;
   }
 
