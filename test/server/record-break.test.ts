@@ -93,3 +93,14 @@ describe('a break in the record through the read model', () => {
     expect([...parsePgn(pgn)[0]!.moves.mainline()].map((n) => n.san)).toEqual(['e4']);
   });
 });
+
+describe('move numbers in the viewer come from the positions', () => {
+  it('labels a move by the side that made it, also after a break that left the other side to move', async () => {
+    const { moveNumberLabel } = await import('../../viewer/src/players.ts');
+    expect(moveNumberLabel('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', 'e4')).toBe('1.');
+    expect(moveNumberLabel('rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', 'e5')).toBe('1…');
+    expect(moveNumberLabel(BREAK_FEN, '--')).toBe('⋯');
+    // Ply 3, but Black's: the break before it left Black to move.
+    expect(moveNumberLabel(moves()[2]!.fenAfter, 'Nf6')).toBe('2…');
+  });
+});

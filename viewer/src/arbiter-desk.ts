@@ -1,6 +1,7 @@
 import type { GameResult, GameState, GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { applyToSummary } from '../../protocols/feed/apply.ts';
 import { h, setText } from './dom.ts';
+import { moveNumberLabel } from './players.ts';
 import type { FeedClient } from './feed-client.ts';
 import type { I18n } from './i18n.ts';
 import { chooseRound, fetchRounds } from './overview.ts';
@@ -569,7 +570,7 @@ export class GameArbiterPanel {
       return;
     }
     const move = ply > 0 ? game.moves[ply - 1] : undefined;
-    const label = move ? `${Math.ceil(ply / 2)}${ply % 2 === 1 ? '.' : '…'} ${this.ctx.i18n.san(move.san)}` : game.startFen.split(' ')[0]!;
+    const label = move ? `${moveNumberLabel(move.fenAfter, move.san)} ${this.ctx.i18n.san(move.san)}` : game.startFen.split(' ')[0]!;
     setText(this.reinstateWhat, `${label} (${ply}/${game.moves.length})`);
     this.reinstateWhat.dataset.ply = String(ply);
   }

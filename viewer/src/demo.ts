@@ -5,7 +5,7 @@ import { h, setText } from './dom.ts';
 import type { FeedClient } from './feed-client.ts';
 import type { I18n } from './i18n.ts';
 import { chooseRound } from './overview.ts';
-import { PlayerRow, turnOf } from './players.ts';
+import { moveNumberLabel, PlayerRow, turnOf } from './players.ts';
 
 /**
  * Demonstration board for screens in the hall: one large board, names and clocks big enough to
@@ -48,7 +48,7 @@ export async function demoPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
     black.setPlayer(g.black);
     // While the record cannot follow the board, the board itself is shown (never a frozen one).
     board.show(g.boardShown ?? g.fen, g.boardShown ? null : g.lastMove?.uci);
-    setText(lastMove, g.lastMove ? `${Math.ceil(g.ply / 2)}${g.ply % 2 === 1 ? '.' : '…'} ${i18n.san(g.lastMove.san)}` : '');
+    setText(lastMove, g.lastMove ? `${moveNumberLabel(g.fen, g.lastMove.san)} ${i18n.san(g.lastMove.san)}` : '');
     setText(result, g.result === '*' ? '' : g.result);
   };
 

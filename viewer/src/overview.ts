@@ -4,7 +4,7 @@ import { BoardView } from './board.ts';
 import { h, setText } from './dom.ts';
 import type { FeedClient } from './feed-client.ts';
 import type { I18n } from './i18n.ts';
-import { PlayerRow, turnOf } from './players.ts';
+import { moveNumberLabel, PlayerRow, turnOf } from './players.ts';
 import { header } from './shell.ts';
 
 export async function fetchRounds(): Promise<RoundInfo[]> {
@@ -72,7 +72,7 @@ class TableCard {
     // While the record cannot follow the board, the board itself is shown (never a frozen one).
     this.board.show(g.boardShown ?? g.fen, g.boardShown ? null : g.lastMove?.uci);
     setText(this.result, g.result === '*' ? '' : g.result);
-    setText(this.last, g.lastMove ? `${Math.ceil(g.ply / 2)}${g.ply % 2 === 1 ? '.' : '…'} ${this.i18n.san(g.lastMove.san)}` : '');
+    setText(this.last, g.lastMove ? `${moveNumberLabel(g.fen, g.lastMove.san)} ${this.i18n.san(g.lastMove.san)}` : '');
     this.el.dataset.ply = String(g.ply);
   }
 

@@ -163,3 +163,15 @@ export class PlayerRow {
 export function turnOf(fen: string): Color {
   return fen.split(' ')[1] === 'b' ? 'black' : 'white';
 }
+
+/**
+ * "12." or "12…" for the move that led to `fenAfter`, from the position itself: after a break in
+ * the record (a ply with no move, san "--") the ply's parity no longer says who moved.
+ */
+export function moveNumberLabel(fenAfter: string, san: string): string {
+  if (san === '--') return '⋯';
+  const fields = fenAfter.split(' ');
+  const blackMoved = fields[1] === 'w';
+  const fullmove = Number(fields[5] ?? '1') || 1;
+  return blackMoved ? `${fullmove - 1}…` : `${fullmove}.`;
+}
