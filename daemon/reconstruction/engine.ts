@@ -585,6 +585,13 @@ export class GameEngine {
         else if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return;
       }
+      // The opponent of a player whose illegal move was reported moved on and pressed: the illegal
+      // move stood (Laws A.4.2, B.3 once the opponent has moved in rapid and blitz; or nobody saw it).
+      const stood = this.pendingIllegal;
+      if (this.posOf(top).turn !== by && seenAtPress && stood && stood.by !== by && stood.ply === n && this.board.mismatches > 2) {
+        if (this.openBreak(by, at, 'illegal-move-stood')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+        return;
+      }
       if (this.posOf(top).turn !== by || this.board.mismatches === 0) return;
     }
     // A press first seen in the reading after an outage was made while the board was away: the
@@ -651,13 +658,6 @@ export class GameEngine {
     if (this.outOfStep) {
       if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       else if (this.outOfStep === 'silent') this.outOfStepReport(at);
-      return;
-    }
-    // The opponent of a player whose illegal move was reported moved on and pressed: the illegal
-    // move stood (Laws A.4.2, B.3 once the opponent has moved in rapid and blitz; or nobody saw it).
-    const stood = this.pendingIllegal;
-    if (stood && stood.by !== by && stood.ply === this.plyCount() && this.openBreak(by, at, 'illegal-move-stood')) {
-      this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
     if (this.rebreak(by, at, seenAtPress)) return;

@@ -104,3 +104,37 @@ describe('move numbers in the viewer come from the positions', () => {
     expect(moveNumberLabel(moves()[2]!.fenAfter, 'Nf6')).toBe('2…');
   });
 });
+
+describe('a break filled by the arbiter', () => {
+  it('the moves it hid take its place, the later moves follow, and the PGN is whole again (chessops reads every move)', async () => {
+    const { Script } = await import('../reconstruction/engine/script.ts');
+    const { MemoryLiveSource } = await import('../../daemon/runtime/memory-live-source.ts');
+    const player = { name: 'P', title: null, rating: null, federation: null, fideId: null };
+    const live = new MemoryLiveSource({
+      tournament: T,
+      rounds: [{ round: 1, date: null, startsAt: null, status: 'live', gameCount: 1 }],
+      games: [{ id: 'g', round: 1, table: 1, white: player, black: player }],
+      eventTime: true,
+    });
+    const s = new Script();
+    s.onBoardEvent = (ev) => live.push('g', ev);
+    // Ten plies while the board was away: more than the search reaches.
+    s.setUp().play('e2e4').unplug();
+    for (const u of ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4']) s.move(u.slice(0, 2), u.slice(2));
+    s.plug().press('white');
+    s.move('c5', 'b4').press('black');
+    s.move('c1', 'd2').press('white');
+    expect(live.game('g')!.moves.map((m) => m.san)).toEqual(['e4', '--', 'Bd2']);
+    const hidden = ['e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'c3', 'Nf6', 'd4', 'exd4', 'cxd4', 'Bb4+'];
+    live.arbiter('g', { type: 'replace-moves', at: s.t + 1, fromPly: 1, replaces: 1, sans: hidden });
+    const g = live.game('g')!;
+    expect(g.moves.map((m) => m.san)).toEqual(['e4', ...hidden, 'Bd2']);
+    expect(g.moves.map((m) => m.ply)).toEqual(g.moves.map((_, i) => i + 1));
+    const parsed = parsePgn(live.pgn('g')!)[0]!;
+    const sans = [...parsed.moves.mainline()].map((n) => n.san);
+    expect(sans).toEqual(['e4', ...hidden, 'Bd2']);
+    const pos = startingPosition(parsed.headers).unwrap();
+    for (const san of sans) pos.play(parseSan(pos, san)!);
+    expect(live.pgn('g')).not.toContain('record breaks');
+  });
+});

@@ -44,6 +44,25 @@ describe('engine: illegal moves (Art 7.5) under each edition and category', () =
     expect(s.sans()).toEqual(['e4']);
   });
 
+  it('an illegal move that stands in blitz: the opponent moves on and presses, the game goes on, the arbiter sees it', () => {
+    const s = new Script({ rules: { edition: '2018', category: 'blitz' } }).setUp();
+    s.move('b1', 'b3').press('white');
+    expect(s.incidentKinds()).toEqual(['illegal-move']);
+    // Nobody put it right: Black replies on the board as it stands and presses.
+    s.move('e7', 'e5').press('black');
+    const snap = s.engine.snapshot();
+    expect(snap.incidents.map((i) => i.kind)).toEqual(['illegal-move', 'illegal-position']);
+    expect(snap.incidents[1]!.message).toMatch(/^The illegal move stood and play went on: the record breaks after ply 0/);
+    expect(snap.illegalCounts).toEqual({ white: 1, black: 0 });
+    expect(snap.moves).toEqual([expect.objectContaining({ san: '--', gap: { reason: 'illegal-move-stood' }, fenAfter: 'rnbqkbnr/pppp1ppp/8/4p3/8/1N6/PPPPPPPP/R1BQKBNR w KQkq - 0 2' })]);
+    // The game goes on and is recorded from the board.
+    s.play('e2e4', 'g8f6');
+    expect(s.sans()).toEqual(['--', 'e4', 'Nf6']);
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 1, black: 0 });
+    // The arbiter lets it stand (A.4.2 / B.3): the break is marked accepted.
+    expect(s.engine.arbiter({ type: 'accept-board', at: s.t + 1, ply: 1 })).toEqual([expect.objectContaining({ type: 'move-amended', gap: { reason: 'illegal-move-stood', accepted: true } })]);
+  });
+
   it('an illegal move corrected before the clock press is no incident', () => {
     const s = new Script().setUp().move('b1', 'b3').move('b3', 'c3').press('white');
     expect(s.sans()).toEqual(['Nc3']);
