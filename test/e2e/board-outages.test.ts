@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Chess } from 'chessops/chess';
+import { makeBoardFen } from 'chessops/fen';
+import { parsePgn, startingPosition } from 'chessops/pgn';
+import { parseSan } from 'chessops/san';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
 import { startDaemon, type RunningDaemon } from '../../daemon/app/daemon.ts';
@@ -20,8 +23,12 @@ import { socatAvailable } from './socat.ts';
 // holds nothing of them), then plugged back. Table 2: a power blip with the serial link kept open
 // (the board comes back idle and silent). Table 3: its link lost for 4 plies while it stays
 // powered (it logs every change and every press). The engine's bridging of a 6-ply gap with no log
-// is not this test's business; what the board side guarantees is.
+// is not this test's business; what the board side guarantees is. Table 4: its USB cable pulled for
+// 10 plies, more than the search reaches: the live view shows the board, the record breaks and
+// follows it, the arbiter fills the break with the moves from the score sheets, the round PGN is whole.
 const socat = socatAvailable('board outages');
+const TOKEN = 'outages-arbiter-token';
+process.env.BOARDCAST_ARBITER_TOKEN = TOKEN;
 const root = mkdtempSync(join(tmpdir(), 'boardcast-outages-'));
 const logLines: string[] = [];
 let daemon: RunningDaemon | null = null;
@@ -83,7 +90,7 @@ function storedBoard(table: number): number[] {
 
 describe.skipIf(!socat)('boards that go away and come back, read by the daemon over real pseudo-terminals', () => {
   beforeAll(async () => {
-    for (let t = 1; t <= 3; t++) {
+    for (let t = 1; t <= 4; t++) {
       const board = new BoardEmulator({ serial: `4100${t}`, clock: { baseMs: 15 * 60_000, incrementMs: 10_000 }, whiteOnClock: 'left' });
       const device = new PtyDevice(board, join(root, `board${t}`), join(root, `board${t}.emu`));
       const opened = await device.open();
@@ -108,9 +115,9 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     const started = await startDaemon({ config: cfg.value, log: createLogger({ write: (_level, line) => logLines.push(line), pretty: false }), port: 0, host: '127.0.0.1', viewer: false });
     if (!started.ok) throw new Error(started.error);
     daemon = started.value;
-    await eventually(async () => ((await Promise.all([1, 2, 3].map(state))).every((s) => s === 'live') ? true : undefined), 20_000, 'three boards live');
+    await eventually(async () => ((await Promise.all([1, 2, 3, 4].map(state))).every((s) => s === 'live') ? true : undefined), 20_000, 'four boards live');
     // Black starts White's clock.
-    for (let t = 0; t < 3; t++) devices[t]!.withDevice((_d, at) => boards[t]!.act({ kind: 'press', at, by: 'black' }));
+    for (let t = 0; t < 4; t++) devices[t]!.withDevice((_d, at) => boards[t]!.act({ kind: 'press', at, by: 'black' }));
   }, 60_000);
 
   it('USB cable pulled for 6 plies: the board is read again when it is back (handshake, log), the daemon follows it and later changes arrive live', async () => {
@@ -181,4 +188,39 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     // Exactly the clock's readings at the four presses, from the board's log.
     expect(g.moves.slice(4, 8).map((m) => m.clockMs)).toEqual(shown);
   }, 90_000);
+
+  it('USB cable pulled for 10 plies: the live view shows the board, the record breaks and follows it, the arbiter fills the break, the round PGN is whole', async () => {
+    const pos = Chess.default();
+    for (const san of LONG_GAME.slice(0, 6)) await ply(4, pos, san);
+    await eventually(async () => ((await game(4)).ply === 6 ? true : undefined), 10_000, 'six plies on table 4');
+    await devices[3]!.remove('unplug');
+    await eventually(async () => ((await state(4)) === 'retrying' ? true : undefined), 10_000, 'table 4 lost');
+    for (const san of LONG_GAME.slice(6, 16)) await ply(4, pos, san);
+    const back = await devices[3]!.recreate();
+    if (!back.ok) throw new Error(back.error);
+    // Back, and nothing in 8 plies explains it: the live view shows the board as it stands.
+    const shown = await eventually(async () => (await game(4)).boardShown, 15_000, 'table 4 shown as it stands');
+    expect(shown).toBe(makeBoardFen(pos.board));
+    // Play goes on: at the first press the record breaks and follows the board from there.
+    for (const san of LONG_GAME.slice(16, 18)) await ply(4, pos, san);
+    const broken = await eventually(async () => ((await game(4)).ply === 8 ? game(4) : undefined), 10_000, 'the break and the move after it');
+    expect(broken.moves.map((m) => m.san)).toEqual([...LONG_GAME.slice(0, 6), '--', LONG_GAME[17]]);
+    expect(broken.boardShown).toBeUndefined();
+    expect(((await (await fetch(`${daemon!.url}/api/games/r1-t4`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as GameState).incidents.filter((i) => i.kind === 'illegal-move')).toEqual(
+      [],
+    );
+    // The arbiter gives the moves from the score sheets; the record is continuous again.
+    const res = await fetch(`${daemon!.url}/api/arbiter/games/r1-t4/moves`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ fromPly: 6, replaces: 1, sans: LONG_GAME.slice(6, 17), reason: 'score sheets' }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const pgn = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
+    const table4 = parsePgn(pgn).find((g) => g.headers.get('Board') === '4')!;
+    const sans = [...table4.moves.mainline()].map((n) => n.san);
+    expect(sans).toEqual(LONG_GAME.slice(0, 18));
+    const replay = startingPosition(table4.headers).unwrap();
+    for (const san of sans) replay.play(parseSan(replay, san)!);
+  }, 120_000);
 });
