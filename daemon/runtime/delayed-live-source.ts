@@ -1,5 +1,5 @@
 import type { ChangeListener, ClockState, GameChange, GameId, GameState, GameSummary, LiveSource, MoveRecord, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
-import { applyToGame } from '../../protocols/feed/apply.ts';
+import { applyToGame, summaryOf } from '../../protocols/feed/apply.ts';
 import { pgnFromReadModel } from '../../protocols/feed/pgn.ts';
 
 /** Time and timers, injectable so tests run the delay in virtual time. */
@@ -285,21 +285,4 @@ export function changesBetween(a: GameState, b: GameState): GameChange[] {
   if (a.result !== b.result || a.termination !== b.termination)
     out.push({ kind: 'result', gameId, result: b.result, termination: b.termination, ...(b.endedAt !== undefined ? { at: b.endedAt } : {}) });
   return out;
-}
-
-function summaryOf(s: GameState): GameSummary {
-  return {
-    id: s.id,
-    round: s.round,
-    table: s.table,
-    white: s.white,
-    black: s.black,
-    status: s.status,
-    result: s.result,
-    ply: s.ply,
-    fen: s.fen,
-    lastMove: s.lastMove,
-    clock: s.clock,
-    ...(s.boardShown !== undefined ? { boardShown: s.boardShown } : {}),
-  };
 }

@@ -1,5 +1,5 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import { applyToGame } from '../../protocols/feed/apply.ts';
+import { applyToGame, summaryOf } from '../../protocols/feed/apply.ts';
 import { GameEngine } from '../reconstruction/engine.ts';
 import type { ArbiterCommand, Consequence, EngineOptions, GameEvent, Incident, Termination } from '../reconstruction/game-events.ts';
 import { pgnFromReadModel } from '../../protocols/feed/pgn.ts';
@@ -398,21 +398,4 @@ export class MemoryLiveSource implements LiveSource {
 /** The clock as its last reading showed it, stopped: the times stand where the game ended. */
 function stoppedClock(c: ClockState): ClockState {
   return { ...c, running: null };
-}
-
-function summaryOf(s: GameState): GameSummary {
-  return {
-    id: s.id,
-    round: s.round,
-    table: s.table,
-    white: s.white,
-    black: s.black,
-    status: s.status,
-    result: s.result,
-    ply: s.ply,
-    fen: s.fen,
-    lastMove: s.lastMove,
-    clock: s.clock,
-    ...(s.boardShown !== undefined ? { boardShown: s.boardShown } : {}),
-  };
 }

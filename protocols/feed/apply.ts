@@ -102,3 +102,21 @@ export function applyToSummary(s: GameSummary, c: GameChange): void {
       break;
   }
 }
+
+/** The overview's summary of a full game (the same fields, without the move list and incidents). */
+export function summaryOf(s: GameState): GameSummary {
+  return {
+    id: s.id,
+    round: s.round,
+    table: s.table,
+    white: s.white,
+    black: s.black,
+    status: s.status,
+    result: s.result,
+    ply: s.ply,
+    fen: s.fen,
+    lastMove: s.lastMove,
+    clock: s.clock,
+    ...(s.boardShown !== undefined ? { boardShown: s.boardShown } : {}),
+  };
+}

@@ -66,19 +66,25 @@ describe('a break in the record, as each output writes it', () => {
   });
 });
 
+/** A read model fed by a scripted board: game "g", what the script's board sends. */
+async function scriptedGame() {
+  const { Script } = await import('../reconstruction/engine/script.ts');
+  const { MemoryLiveSource } = await import('../../daemon/runtime/memory-live-source.ts');
+  const player = { name: 'P', title: null, rating: null, federation: null, fideId: null };
+  const live = new MemoryLiveSource({
+    tournament: T,
+    rounds: [{ round: 1, date: null, startsAt: null, status: 'live', gameCount: 1 }],
+    games: [{ id: 'g', round: 1, table: 1, white: player, black: player }],
+    eventTime: true,
+  });
+  const s = new Script();
+  s.onBoardEvent = (ev) => live.push('g', ev);
+  return { live, s };
+}
+
 describe('a break in the record through the read model', () => {
   it("the feed carries the break and the moves after it, each with its own mover's clock; the PGN says the rest", async () => {
-    const { Script } = await import('../reconstruction/engine/script.ts');
-    const { MemoryLiveSource } = await import('../../daemon/runtime/memory-live-source.ts');
-    const player = { name: 'P', title: null, rating: null, federation: null, fideId: null };
-    const live = new MemoryLiveSource({
-      tournament: T,
-      rounds: [{ round: 1, date: null, startsAt: null, status: 'live', gameCount: 1 }],
-      games: [{ id: 'g', round: 1, table: 1, white: player, black: player }],
-      eventTime: true,
-    });
-    const s = new Script();
-    s.onBoardEvent = (ev) => live.push('g', ev);
+    const { live, s } = await scriptedGame();
     s.setUp().play('e2e4').unplug().lift('a1').lift('h8').lift('d1').place('d4', 'Q').plug();
     s.press('black').move('b8', 'c6').press('white');
     s.move('g8', 'f6').press('black');
@@ -107,17 +113,7 @@ describe('move numbers in the viewer come from the positions', () => {
 
 describe('a break filled by the arbiter', () => {
   it('the moves it hid take its place, the later moves follow, and the PGN is whole again (chessops reads every move)', async () => {
-    const { Script } = await import('../reconstruction/engine/script.ts');
-    const { MemoryLiveSource } = await import('../../daemon/runtime/memory-live-source.ts');
-    const player = { name: 'P', title: null, rating: null, federation: null, fideId: null };
-    const live = new MemoryLiveSource({
-      tournament: T,
-      rounds: [{ round: 1, date: null, startsAt: null, status: 'live', gameCount: 1 }],
-      games: [{ id: 'g', round: 1, table: 1, white: player, black: player }],
-      eventTime: true,
-    });
-    const s = new Script();
-    s.onBoardEvent = (ev) => live.push('g', ev);
+    const { live, s } = await scriptedGame();
     // Ten plies while the board was away: more than the search reaches.
     s.setUp().play('e2e4').unplug();
     for (const u of ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4']) s.move(u.slice(0, 2), u.slice(2));
