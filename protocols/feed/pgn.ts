@@ -67,11 +67,12 @@ export function clockTag(ms: number): string {
 
 /**
  * `%emt` of a move: the time from the previous move (the opponent's, which started this player's
- * clock) to this one, both as the board saw them. None for the first ply of the record: nothing
- * observed tells when that player's clock started.
+ * clock) to this one, both as the board saw them. None for the first ply of the record (nothing
+ * observed tells when that player's clock started), and none where either move was inferred
+ * from a jump several sequences explain (the board never showed when it was made).
  */
 function elapsedMs(moves: GameState['moves'], i: number): number | null {
-  if (i === 0) return null;
+  if (i === 0 || moves[i]!.uncertain || moves[i - 1]!.uncertain) return null;
   const before = moves[i - 1]!.at;
   const at = moves[i]!.at;
   return before > 0 && at >= before ? at - before : null;

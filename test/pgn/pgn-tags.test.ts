@@ -166,6 +166,13 @@ describe('PGN tags for platforms', () => {
     const pgn = gameToPgn(tournament(), round3, game());
     const nodes = [...parsePgn(pgn)[0]!.moves.mainline()];
     expect(nodes.map((n) => n.comments)).toEqual([['[%clk 1:30:30]'], ['[%clk 1:30:25] [%emt 0:00:35]'], ['[%clk 1:29:31] [%emt 0:01:28]'], ['[%clk 1:30:05] [%emt 0:00:50]']]);
+
+    // A move the board never showed being made (one of several sequences that fit a jump) gets no
+    // %emt, nor the move after it: neither time was observed.
+    const span = { firstPly: 2, plies: 1, candidates: [['c5'], ['c6']] };
+    const inferred = game({ moves: game().moves.map((m) => (m.ply === 2 ? { ...m, uncertain: span } : m)) });
+    const marks = [...parsePgn(gameToPgn(tournament(), round3, inferred))[0]!.moves.mainline()].map((n) => n.comments?.[0]);
+    expect(marks).toEqual(['[%clk 1:30:30]', '[%clk 1:30:25]', '[%clk 1:29:31]', '[%clk 1:30:05] [%emt 0:00:50]']);
   });
 
   it.skipIf(skipWithoutPgnExtract)('pgn-extract as the judge: it reports an illegal move and drops the game', () => {
