@@ -58,6 +58,21 @@ export function lichessTimeControl(tc: string): string {
   return m[2] !== undefined && m[2] !== '0' ? `${m[1]}+${m[2]}` : m[1]!;
 }
 
+/**
+ * The GameId tag: the event (its name, which is what the store knows it by, as a slug) and the
+ * game's round and table. Nothing of the board or the moment is in it, so a restart or a board
+ * swapped at the table writes the same id, and two events' games never share one.
+ */
+export function pgnGameId(t: Pick<TournamentInfo, 'id' | 'name'>, g: Pick<GameState, 'id'>): string {
+  const slug = t.name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${slug || t.id}/${g.id}`;
+}
+
 /** WhiteClock/BlackClock tag value, hh:mm:ss as lichess's relay reads it. */
 export function clockTag(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -134,7 +149,7 @@ export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: Ga
     if (g.termination !== standard) headers.set('TerminationDetail', g.termination);
   }
   headers.set('Board', String(g.table));
-  headers.set('GameId', `${t.id}/${g.id}`);
+  headers.set('GameId', pgnGameId(t, g));
   if (g.clock && g.status !== 'finished') {
     headers.set('WhiteClock', clockTag(g.clock.whiteMs));
     headers.set('BlackClock', clockTag(g.clock.blackMs));

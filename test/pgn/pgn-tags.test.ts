@@ -2,7 +2,7 @@ import { parsePgn, startingPosition } from 'chessops/pgn';
 import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import type { GameState, MoveRecord, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
-import { gameToPgn, lichessTimeControl, pgnTermination } from '../../protocols/feed/pgn.ts';
+import { gameToPgn, lichessTimeControl, pgnGameId, pgnTermination } from '../../protocols/feed/pgn.ts';
 import { pgnExtract, skipWithoutPgnExtract } from './pgn-extract.ts';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -151,6 +151,9 @@ describe('PGN tags for platforms', () => {
     // table or a restarted daemon writes the same GameId.
     const later = tags(gameToPgn(tournament(), round3, game({ moves: game().moves.slice(0, 1), clock: null })));
     expect(later.get('GameId')).toBe('ljubljana-open-2026/r3-t2');
+    // The event is named by its name (the daemon's tournament id is the same for every event).
+    expect(pgnGameId({ id: 'boardcast', name: 'Šahovski turnir Žalec 2026' }, { id: 'r1-t4' })).toBe('sahovski-turnir-zalec-2026/r1-t4');
+    expect(pgnGameId({ id: 'boardcast', name: '★' }, { id: 'r1-t4' })).toBe('boardcast/r1-t4');
   });
 
   it('carries the clocks as last read in WhiteClock/BlackClock while the game runs, none once it is over', () => {
