@@ -74,6 +74,9 @@ export function importPairings(store: Store, tournamentId: number, round: number
   if (errors.length > 0) return err(errors);
   try {
     store.replacePairings(r.id, parsed.pairings);
+    // Games already on the boards take their players now, with or without a daemon running
+    // (a running one also re-reads them for its live games: daemon/app/pairings-watch.ts).
+    store.linkGamesToPairings();
   } catch (e) {
     return err([`the database refused the pairings, nothing was imported: ${(e as Error).message}`]);
   }

@@ -246,6 +246,7 @@ describe('importPairings for rounds the hall played past rounds.count', () => {
       expect(store.gameIdsAt(null, table)).toEqual([played[table]![1]]);
     }
     expect(store.roundsPlayedBeyond()).toBe(1);
+    expect(store.gamesOfRound(round2.id).map((g) => [g.table, g.white?.name])).toEqual(csv.value.pairings.map((p) => [p.table, p.white.name]));
   });
 
   it('refuses a round the boards have not reached, saying how far they are', () => {
