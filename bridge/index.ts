@@ -8,6 +8,8 @@ export type { BoardInfo, LiveChessApi, LiveChessApiOptions, StartResult } from '
 export { startRelayPush, pushEndpoint } from './relay/push-client.ts';
 export type { RelayPush, RelayPushOptions, PushReport, RoundTarget } from './relay/push-client.ts';
 export { roundPgn } from './relay/round-pgn.ts';
+export { startPgnFolder } from './pgn-folder/writer.ts';
+export type { PgnFolder, PgnFolderOptions, PgnFolderState } from './pgn-folder/writer.ts';
 export { lccRouter } from './lcc/router.ts';
 export { relayRouter } from './relay/router.ts';
 

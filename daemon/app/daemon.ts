@@ -230,7 +230,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
           boardsLive: list.filter((t) => t.state === 'live').length,
           tables: list,
           store: { file: store.file, pendingRawEvents: writes.pending, droppedRawEvents: writes.dropped, lastCommitAt: writes.lastCommitAt, lastError: writes.lastError, backup: backups.state() },
-          outputs: outputs?.health() ?? { liveChessApi: null, lichessPush: null },
+          outputs: outputs?.health() ?? { liveChessApi: null, lichessPush: null, pgnFolder: null },
         };
       },
     });

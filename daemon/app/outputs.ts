@@ -1,4 +1,4 @@
-import { startLiveChessApi, startRelayPush, type BoardInfo, type LiveChessApi, type PushReport, type RelayPush } from '../../bridge/index.ts';
+import { startLiveChessApi, startPgnFolder, startRelayPush, type BoardInfo, type LiveChessApi, type PgnFolder, type PushReport, type RelayPush } from '../../bridge/index.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { Logger } from '../log/logger.ts';
 import { err, ok, type Result } from '../store/result.ts';
@@ -17,7 +17,7 @@ export interface OutputTable {
 
 export interface RunningOutputs {
   /** For /health: each output's state, null when it is off. */
-  health(): { liveChessApi: Record<string, unknown> | null; lichessPush: Record<string, unknown>[] | null };
+  health(): { liveChessApi: Record<string, unknown> | null; lichessPush: Record<string, unknown>[] | null; pgnFolder: Record<string, unknown> | null };
   stop(): Promise<void>;
 }
 
@@ -48,7 +48,7 @@ export function liveChessBoards(tables: readonly OutputTable[]): BoardInfo[] {
 
 /**
  * Starts the outputs the config turns on besides the HTTP port: the LiveChess eBoard API on its own
- * port and the lichess push client. A configured output that cannot start (the port is taken) is
+ * port, the lichess push client and the PGN folder. A configured output that cannot start (the port is taken) is
  * an error: `serve` then stops rather than run without what the organiser asked for.
  */
 export async function startOutputs(opts: { config: BoardcastConfig; source: LiveSource; tables: () => OutputTable[]; token: string | null; log: Logger }): Promise<Result<RunningOutputs, string>> {
@@ -68,12 +68,28 @@ export async function startOutputs(opts: { config: BoardcastConfig; source: Live
     push = startRelayPush({ source: opts.source, rounds: pc.rounds, token: opts.token, baseUrl: pc.baseUrl, onReport: pushLogger(plog) });
     plog.info('pushing rounds', { to: pc.baseUrl, rounds: pc.rounds.map((r) => `${r.round} → ${r.roundId}`).join(', ') });
   }
+  let folder: PgnFolder | null = null;
+  const pf = config.outputs.pgnFolder;
+  if (pf) {
+    const flog = log.child('pgn folder');
+    try {
+      folder = startPgnFolder({ source: opts.source, dir: pf.path, onError: (m) => flog.warn('could not write the PGN files: tried again on the next change', { error: m }) });
+    } catch (e) {
+      push?.stop();
+      await api?.close();
+      return err(`outputs.pgnFolder: cannot write into ${pf.path}: ${(e as Error).message}`);
+    }
+    flog.info('writing PGN files', { dir: pf.path });
+  }
   return ok({
     health: () => ({
       liveChessApi: api ? { url: api.url, connections: api.stats.connections, feedMessages: api.stats.feedMessages, badMessages: api.stats.badMessages } : null,
       lichessPush: push ? push.state().map((s) => ({ ...s })) : null,
+      pgnFolder: folder ? { ...folder.state() } : null,
     }),
     stop: async () => {
+      folder?.flush();
+      folder?.stop();
       push?.stop();
       await api?.close();
     },

@@ -18,10 +18,19 @@ export interface SetupWrites {
   setRoundStatus(roundId: number, status: 'live' | 'finished', wallMs: number): void;
   /** Replaces a round's pairings (the round must not have started). */
   replacePairings(roundId: number, pairings: readonly PairingInput[]): void;
+  /**
+   * Gives rounds beyond the tournament's rows (a hall that played on past `rounds.count`) their
+   * rows, up to `round`: each new round takes every table's oldest game kept outside the rounds,
+   * which is that round's game (daemon/runtime/derived-rows.ts keeps one per table and round, in
+   * order). Returns how many rounds were added.
+   */
+  adoptRounds(tournamentId: number, round: number): number;
 }
 
 export interface SetupQueries {
   tournament(id: number): TournamentRow | undefined;
+  /** How many rounds the hall played past the tournament's rows (the most games any table keeps outside the rounds). */
+  roundsPlayedBeyond(): number;
   tournamentByName(name: string): TournamentRow | undefined;
   rounds(tournamentId: number): RoundRow[];
   round(tournamentId: number, round: number): RoundRow | undefined;
@@ -149,6 +158,10 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
   const roundLive = db.prepare(`UPDATE rounds SET status = 'live', started_wall = ? WHERE id = ?`);
   const roundFinished = db.prepare(`UPDATE rounds SET status = 'finished', closed_wall = ? WHERE id = ?`);
   const roundStatus = db.prepare('SELECT status FROM rounds WHERE id = ?').pluck();
+  const beyondRounds = db.prepare('SELECT COALESCE(MAX(n), 0) FROM (SELECT COUNT(*) AS n FROM games WHERE round_id IS NULL GROUP BY table_number)').pluck();
+  const lastRound = db.prepare('SELECT COALESCE(MAX(number), 0) FROM rounds WHERE tournament_id = ?').pluck();
+  const tablesOutside = db.prepare('SELECT table_number, MIN(id) AS id FROM games WHERE round_id IS NULL GROUP BY table_number');
+  const moveToRound = db.prepare('UPDATE games SET round_id = ? WHERE id = ?');
   const pairingsOf = db.prepare(
     `SELECT p.id, p.round_id, p.table_number, ${PLAYER_COLUMNS('w', 'w')}, ${PLAYER_COLUMNS('b', 'b')}
      FROM pairings p JOIN players w ON w.id = p.white_player_id JOIN players b ON b.id = p.black_player_id
@@ -192,6 +205,15 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
     },
     upsertPlayer,
     setRoundStatus: (roundId, status, wallMs) => void (status === 'live' ? roundLive : roundFinished).run(wallMs, roundId),
+    adoptRounds: writeTransaction(db, (tournamentId: number, round: number): number => {
+      let added = 0;
+      for (let n = (lastRound.get(tournamentId) as number) + 1; n <= round; n++) {
+        const roundId = Number(upsertRound.run(tournamentId, n, null).lastInsertRowid);
+        for (const g of tablesOutside.all() as { id: number }[]) moveToRound.run(roundId, g.id);
+        added++;
+      }
+      return added;
+    }),
     replacePairings: writeTransaction(db, (roundId: number, pairings: readonly PairingInput[]) => {
       const status = roundStatus.get(roundId) as string | undefined;
       if (status === undefined) throw new Error(`no round with id ${roundId}`);
@@ -202,6 +224,7 @@ export function createSetup(db: Database): SetupWrites & SetupQueries {
       }
     }),
 
+    roundsPlayedBeyond: () => beyondRounds.get() as number,
     tournament: (id) => {
       const r = tournamentById.get(id) as TournamentDbRow | undefined;
       return r && toTournament(r);

@@ -165,6 +165,14 @@ export const CONFIG_SCHEMA = Type.Object(
               { additionalProperties: false },
             ),
           ),
+          pgnFolder: Type.Optional(
+            Type.Object(
+              {
+                path: Type.String({ minLength: 1, 'x-message': 'must be the folder to write the PGN files into (relative to the config file)' }),
+              },
+              { additionalProperties: false },
+            ),
+          ),
         },
         { additionalProperties: false, default: {} },
       ),

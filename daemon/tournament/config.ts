@@ -54,6 +54,11 @@ export interface LichessPushConfig {
   baseUrl: string;
 }
 
+/** The PGN folder output (bridge/pgn-folder): where the files go (absolute). */
+export interface PgnFolderConfig {
+  path: string;
+}
+
 export interface BoardcastConfig {
   /** The file it came from (absolute), or null for the embedded default. */
   source: string | null;
@@ -77,7 +82,7 @@ export interface BoardcastConfig {
   /** Public outputs show the games this many seconds late (0: live); officials always see them live. */
   broadcast: { delaySeconds: number };
   /** Outputs `serve` starts besides its own HTTP port; null: off. */
-  outputs: { liveChessApi: LiveChessApiConfig | null; lichessPush: LichessPushConfig | null };
+  outputs: { liveChessApi: LiveChessApiConfig | null; lichessPush: LichessPushConfig | null; pgnFolder: PgnFolderConfig | null };
 }
 
 export interface ConfigError {
@@ -233,7 +238,7 @@ function busChecks(tables: readonly { board: string; bus?: string | undefined }[
 }
 
 /**
- * Validates parsed JSON as a config. `baseDir` resolves relative paths (dataDir, emulate.games).
+ * Validates parsed JSON as a config. `baseDir` resolves relative paths (dataDir, emulate.games, outputs.pgnFolder.path).
  * Never throws for bad input: every problem found is listed.
  */
 export function parseConfig(json: unknown, source: string | null, baseDir: string): Result<BoardcastConfig, ConfigError> {
@@ -287,16 +292,17 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     feed: { maxConnections: c.feed!.maxConnections!, maxConnectionsPerIp: c.feed!.maxConnectionsPerIp! },
     access: { accounts: c.access!.accounts!.map((a) => ({ name: a.name, role: a.role, password: a.password })), sessionHours: c.access!.sessionHours!, secureCookie: c.access!.secureCookie! },
     broadcast: { delaySeconds: c.broadcast!.delaySeconds! },
-    outputs: outputsOf(c.outputs!),
+    outputs: outputsOf(c.outputs!, baseDir),
   });
 }
 
-function outputsOf(o: NonNullable<RawConfig['outputs']>): BoardcastConfig['outputs'] {
+function outputsOf(o: NonNullable<RawConfig['outputs']>, baseDir: string): BoardcastConfig['outputs'] {
   const lc = o.liveChessApi;
   const push = o.lichessPush;
   return {
     liveChessApi: lc ? { port: lc.port!, host: lc.host! } : null,
     lichessPush: push ? { rounds: push.rounds.map((r) => ({ round: r.round, roundId: r.roundId })), token: push.token ?? null, baseUrl: push.baseUrl! } : null,
+    pgnFolder: o.pgnFolder ? { path: resolve(baseDir, o.pgnFolder.path) } : null,
   };
 }
 

@@ -49,8 +49,18 @@ export interface ImportSummary {
 export function importPairings(store: Store, tournamentId: number, round: number, parsed: ParsedPairings): Result<ImportSummary, string[]> {
   const tournament = store.tournament(tournamentId);
   if (!tournament) return err([`no tournament with id ${tournamentId}`]);
-  const r = store.round(tournamentId, round);
-  if (!r) return err([`round ${round}: ${tournament.name} has ${tournament.roundCount} rounds`]);
+  let r = store.round(tournamentId, round);
+  if (!r) {
+    // The hall played on past rounds.count (each new game at a table is the next round): the
+    // rounds it reached get their rows and games, so their pairings (players) can be imported.
+    const reached = store.rounds(tournamentId).length + store.roundsPlayedBeyond();
+    if (round > reached)
+      return err([
+        `round ${round}: ${tournament.name} has ${tournament.roundCount} rounds (rounds.count)${reached > tournament.roundCount ? ` and the boards have played up to round ${reached}` : ''}`,
+      ]);
+    store.adoptRounds(tournamentId, round);
+    r = store.round(tournamentId, round)!;
+  }
   if (r.status !== 'upcoming') return err([`round ${round} is ${r.status}: its pairings can no longer change`]);
   const hall = new Set(store.hallTables().map((t) => t.number));
   const errors: string[] = [];
@@ -64,6 +74,9 @@ export function importPairings(store: Store, tournamentId: number, round: number
   if (errors.length > 0) return err(errors);
   try {
     store.replacePairings(r.id, parsed.pairings);
+    // Games already on the boards take their players now, with or without a daemon running
+    // (a running one also re-reads them for its live games: daemon/app/pairings-watch.ts).
+    store.linkGamesToPairings();
   } catch (e) {
     return err([`the database refused the pairings, nothing was imported: ${(e as Error).message}`]);
   }

@@ -17,6 +17,82 @@ function pgnDate(iso: string | null): string {
   return m ? `${m[1]}.${m[2]}.${m[3]}` : '????.??.??';
 }
 
+/**
+ * The Date tag: the day the game was played (its first move on the board, UTC), else the round's
+ * date, else the event's first day; "????.??.??" only when none is known.
+ */
+export function gameDate(t: TournamentInfo, round: RoundInfo | undefined, g: Pick<GameState, 'moves'>): string {
+  const first = g.moves[0];
+  if (first && first.at > 0) return pgnDate(new Date(first.at).toISOString());
+  return pgnDate(round?.date ?? t.startDate);
+}
+
+/** The PGN standard's Termination values (§9.8.1), the only ones lichess and PGN tools know. */
+export type PgnTermination = 'normal' | 'time forfeit' | 'rules infraction' | 'adjudication' | 'unterminated' | 'abandoned' | 'death' | 'emergency';
+const STANDARD_TERMINATIONS: ReadonlySet<string> = new Set<PgnTermination>(['normal', 'time forfeit', 'rules infraction', 'adjudication', 'unterminated', 'abandoned', 'death', 'emergency']);
+
+/**
+ * Our finer reason (the read model's text: "checkmate", "result set on the board", "arbiter
+ * decision", …) as a standard Termination value: a flag is a time forfeit, an arbiter's decision
+ * an adjudication, anything that ended over the board (mate, stalemate, a draw by rule, a result
+ * the players set with the pieces or kings, resignation, agreement) normal.
+ */
+export function pgnTermination(reason: string): PgnTermination {
+  const r = reason.trim().toLowerCase();
+  if (STANDARD_TERMINATIONS.has(r)) return r as PgnTermination;
+  if (/\b(time|flag)\b/.test(r)) return 'time forfeit';
+  if (/\b(arbiter|adjudicat)/.test(r)) return 'adjudication';
+  if (/\b(forfeit|infraction|illegal|default)\b/.test(r)) return 'rules infraction';
+  return 'normal';
+}
+
+/**
+ * The TimeControl tag as lichess reads it: its parser takes `seconds` or `seconds+increment` and
+ * nothing else (a `40/5400+30:1800+30` leaves the broadcast without a clock). A multi-period control
+ * is written as its first period: the clock the players start with, which is what lichess shows.
+ */
+export function lichessTimeControl(tc: string): string {
+  const first = tc.split(':')[0]!;
+  const m = /^(?:\d+\/)?(\d+)(?:\+(\d+))?$/.exec(first.trim());
+  if (!m) return tc;
+  return m[2] !== undefined && m[2] !== '0' ? `${m[1]}+${m[2]}` : m[1]!;
+}
+
+/**
+ * The GameId tag: the event (its name, which is what the store knows it by, as a slug) and the
+ * game's round and table. Nothing of the board or the moment is in it, so a restart or a board
+ * swapped at the table writes the same id, and two events' games never share one.
+ */
+export function pgnGameId(t: Pick<TournamentInfo, 'id' | 'name'>, g: Pick<GameState, 'id'>): string {
+  const slug = t.name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${slug || t.id}/${g.id}`;
+}
+
+/** WhiteClock/BlackClock tag value, hh:mm:ss as lichess's relay reads it. */
+export function clockTag(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
+/**
+ * `%emt` of a move: the time from the previous move (the opponent's, which started this player's
+ * clock) to this one, both as the board saw them. None for the first ply of the record (nothing
+ * observed tells when that player's clock started), and none where either move was inferred
+ * from a jump several sequences explain (the board never showed when it was made).
+ */
+function elapsedMs(moves: GameState['moves'], i: number): number | null {
+  if (i === 0 || moves[i]!.uncertain || moves[i - 1]!.uncertain) return null;
+  const before = moves[i - 1]!.at;
+  const at = moves[i]!.at;
+  return before > 0 && at >= before ? at - before : null;
+}
+
 function playerTags(side: 'White' | 'Black', p: PlayerInfo): [string, string][] {
   const out: [string, string][] = [];
   if (p.title) out.push([`${side}Title`, p.title]);
@@ -43,14 +119,17 @@ function wrapMovetext(line: string): string {
 
 /**
  * One game as PGN: the seven-tag roster first (PGN §8.1.1), then players' titles, ratings,
- * federations and FIDE ids, the time control, FEN/SetUp for non-standard starts, Termination,
- * and `{[%clk h:mm:ss]}` after every move that has a clock reading (as Lichess/ChessBase read it).
+ * federations and FIDE ids, the time control, FEN/SetUp for non-standard starts, Termination
+ * (a standard value, our finer reason in TerminationDetail), Board, GameId (round and table,
+ * never the board's serial: stable across restarts and board swaps), the clocks as last read
+ * (WhiteClock/BlackClock, so a platform shows them between moves), and `{[%clk h:mm:ss] [%emt
+ * h:mm:ss]}` after every move that has a clock reading (as lichess/ChessBase read it).
  */
 export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: GameState): string {
   const headers = new Map<string, string>([
     ['Event', t.name],
     ['Site', t.site ?? '?'],
-    ['Date', pgnDate(round?.date ?? t.startDate)],
+    ['Date', gameDate(t, round, g)],
     ['Round', `${g.round}.${g.table}`],
     ['White', g.white.name],
     ['Black', g.black.name],
@@ -58,14 +137,23 @@ export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: Ga
     ...playerTags('White', g.white),
     ...playerTags('Black', g.black),
   ]);
-  if (t.timeControl) headers.set('TimeControl', t.timeControl);
+  if (t.timeControl) headers.set('TimeControl', lichessTimeControl(t.timeControl));
   if (t.variant === 'chess960') headers.set('Variant', 'Chess960');
   if (t.variant === 'chess960' || g.startFen !== INITIAL_FEN) {
     headers.set('SetUp', '1');
     headers.set('FEN', g.startFen);
   }
-  if (g.termination) headers.set('Termination', g.termination);
+  if (g.termination) {
+    const standard = pgnTermination(g.termination);
+    headers.set('Termination', standard);
+    if (g.termination !== standard) headers.set('TerminationDetail', g.termination);
+  }
   headers.set('Board', String(g.table));
+  headers.set('GameId', pgnGameId(t, g));
+  if (g.clock && g.status !== 'finished') {
+    headers.set('WhiteClock', clockTag(g.clock.whiteMs));
+    headers.set('BlackClock', clockTag(g.clock.blackMs));
+  }
 
   // chessops writes the tags (escaped), the move numbers (from the FEN's counters) and the comments.
   const moves = new Node<PgnNodeData>();
@@ -81,7 +169,9 @@ export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: Ga
       else (at as ChildNode<PgnNodeData>).data.comments = [...((at as ChildNode<PgnNodeData>).data.comments ?? []), note];
       break;
     }
-    const comments = [...(m.clockMs !== null ? [`[%clk ${formatClk(m.clockMs)}]`] : []), ...(m.uncertain?.firstPly === m.ply ? [uncertainComment(m.uncertain)] : [])];
+    const emt = m.clockMs !== null ? elapsedMs(g.moves, i) : null;
+    const clk = m.clockMs !== null ? [`[%clk ${formatClk(m.clockMs)}]${emt !== null ? ` [%emt ${formatClk(emt)}]` : ''}`] : [];
+    const comments = [...clk, ...(m.uncertain?.firstPly === m.ply ? [uncertainComment(m.uncertain)] : [])];
     const node = new ChildNode<PgnNodeData>({ san: m.san, ...(comments.length > 0 ? { comments } : {}) });
     at.children.push(node);
     at = node;

@@ -14,7 +14,18 @@ const errors = (outputs: unknown): string[] => {
 describe('outputs config', () => {
   it('is off unless configured', () => {
     const r = parseConfig(base, null, '/tmp');
-    expect(r.ok && r.value.outputs).toEqual({ liveChessApi: null, lichessPush: null });
+    expect(r.ok && r.value.outputs).toEqual({ liveChessApi: null, lichessPush: null, pgnFolder: null });
+  });
+
+  it('turns the PGN folder on, its path relative to the config file', () => {
+    const r = parseConfig({ ...base, outputs: { pgnFolder: { path: 'broadcast/pgn' } } }, '/srv/open/boardcast.json', '/srv/open');
+    expect(r.ok && r.value.outputs.pgnFolder).toEqual({ path: '/srv/open/broadcast/pgn' });
+    expect(parse({ pgnFolder: { path: '/var/lib/pgn' } }).ok && (parse({ pgnFolder: { path: '/var/lib/pgn' } }) as { value: { outputs: { pgnFolder: unknown } } }).value.outputs.pgnFolder).toEqual({
+      path: '/var/lib/pgn',
+    });
+    expect(errors({ pgnFolder: {} })[0]).toContain('outputs.pgnFolder');
+    expect(errors({ pgnFolder: { path: '' } })[0]).toContain('outputs.pgnFolder.path: must be the folder to write the PGN files into');
+    expect(errors({ pgnFolder: { path: 'x', pth: 'y' } })).toContain('config error: outputs.pgnFolder.pth: unknown key');
   });
 
   it('turns the LiveChess API on with LiveChess defaults (127.0.0.1:1982)', () => {

@@ -167,7 +167,7 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
     const movetext = pgn.replace(/\s*\{[^}]*\}/g, '').replace(/\s+/g, ' ');
     expect(movetext).toContain('1. f3 e5 2. g4 Qh4# 0-1');
     expect(movetext).toContain('1. e4 e5 2. Nf3 1/2-1/2');
-    expect(pgn).toContain('[Termination "arbiter decision"]');
+    expect(pgn).toContain('[Termination "adjudication"]\n[TerminationDetail "arbiter decision"]');
 
     daemon.proc.kill('SIGTERM');
     expect(await daemon.exit).toBe(0);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -101,12 +101,20 @@ describe('outputs started by the daemon', () => {
       const first = await startDaemon({ config: cfg, log: quiet, port: 0, host: '127.0.0.1', viewer: false, pace: 20 });
       expect(first.ok).toBe(false);
       if (!first.ok) expect(first.error).toMatch(new RegExp(`outputs\\.liveChessApi: .*${port}.*EADDRINUSE`));
-      const again = await startDaemon({ config: { ...cfg, outputs: { liveChessApi: null, lichessPush: null } }, log: quiet, port: 0, host: '127.0.0.1', viewer: false, pace: 20 });
+      const again = await startDaemon({ config: { ...cfg, outputs: { liveChessApi: null, lichessPush: null, pgnFolder: null } }, log: quiet, port: 0, host: '127.0.0.1', viewer: false, pace: 20 });
       if (!again.ok) throw new Error(again.error);
       await again.value.stop();
     } finally {
       await new Promise<void>((resolve) => taken.close(() => resolve()));
     }
+  });
+
+  it('refuses to serve when the PGN folder cannot be made (a file is in the way), naming the key', async () => {
+    const blocker = join(root, 'not-a-folder');
+    writeFileSync(blocker, 'x');
+    const r = await startDaemon({ config: config('pgn-blocked', { pgnFolder: { path: join(blocker, 'pgn') } }), log: quiet, port: 0, host: '127.0.0.1', viewer: false, pace: 20 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(/^outputs\.pgnFolder: cannot write into .*not-a-folder\/pgn/);
   });
 
   it('refuses to start a push without a token before opening the store', async () => {

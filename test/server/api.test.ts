@@ -70,10 +70,13 @@ describe('HTTP API', () => {
     const r = await get('/api/games/r1-t1/pgn');
     expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
     const pgn = await r.text();
+    const game = (await (await get('/api/games/r1-t1')).json()) as GameState;
+    // The day the game was played (its first move), not the configured round date.
+    const played = new Date(game.moves[0]!.at).toISOString().slice(0, 10).replaceAll('-', '.');
     for (const tag of [
       '[Event "Ljubljana Open 2026"]',
       '[Site "Ljubljana SLO"]',
-      '[Date "2026.11.21"]',
+      `[Date "${played}"]`,
       '[Round "1.1"]',
       '[White "Lenart, Ana"]',
       '[Black "Petrović, Marko"]',
@@ -85,7 +88,9 @@ describe('HTTP API', () => {
     ]) {
       expect(pgn).toContain(tag);
     }
-    expect(pgn).toMatch(/1\. e4 \{ \[%clk 1:30:\d\d\] \} e5 \{ \[%clk 1:30:\d\d\] \} 2\. Nf3/);
+    expect(pgn).toMatch(/1\. e4 \{ \[%clk 1:30:\d\d\] \} e5 \{ \[%clk 1:30:\d\d\] \[%emt 0:\d\d:\d\d\] \} 2\. Nf3/);
+    expect(pgn).toContain('[GameId "ljubljana-open-2026/r1-t1"]');
+    expect(pgn).toMatch(/\[WhiteClock "\d\d:\d\d:\d\d"\]\n\[BlackClock "\d\d:\d\d:\d\d"\]/);
     expect(pgn.trim().endsWith('*')).toBe(true);
   });
 
@@ -96,8 +101,9 @@ describe('HTTP API', () => {
     expect(g.termination).toBe('checkmate');
     const pgn = await (await get('/api/games/r1-t4/pgn')).text();
     expect(pgn).toContain('[Result "0-1"]');
-    expect(pgn).toContain('[Termination "checkmate"]');
-    expect(pgn).toMatch(/2\. g4 \{ \[%clk [^\]]+\] \}\s+Qh4#\s+(\{ \[%clk [^\]]+\] \}\s+)?0-1\n$/);
+    expect(pgn).toContain('[Termination "normal"]\n[TerminationDetail "checkmate"]');
+    expect(pgn).not.toContain('WhiteClock');
+    expect(pgn).toMatch(/2\. g4\s+\{ \[%clk [^\]]+\] \[%emt [^\]]+\] \}\s+Qh4#\s+(\{ \[%clk [^\]]+\] \[%emt [^\]]+\] \}\s+)?0-1\n$/);
   });
 
   it('writes the PGN of a whole round', async () => {

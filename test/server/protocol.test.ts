@@ -88,7 +88,7 @@ describe('PGN writer', () => {
     expect(pgn).toContain('[Date "2026.01.02"]');
     expect(pgn).toContain('[Round "2.7"]');
     expect(pgn).toContain(`[SetUp "1"]\n[FEN "${startFen}"]`);
-    expect(pgn).toContain('[Termination "agreement"]');
+    expect(pgn).toContain('[Termination "normal"]\n[TerminationDetail "agreement"]');
     expect(pgn).toContain('[BlackFed "SVK"]');
     expect(pgn).not.toContain('WhiteElo');
     expect(pgn.endsWith('\n\n12... Nf6 { [%clk 1:02:03] } 13. Nc3 1/2-1/2\n')).toBe(true);

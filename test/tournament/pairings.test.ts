@@ -194,6 +194,66 @@ describe('importPairings into the store', () => {
     const csv = parsePairings(fixture('ljubljana-open-r4.csv'), 'csv', 10);
     if (!csv.ok) throw new Error('fixture should parse');
     const r = importPairings(store, tournamentId, 10, csv.value);
-    expect(r.ok ? [] : r.error).toEqual(['round 10: Ljubljana Open 2026 has 9 rounds']);
+    expect(r.ok ? [] : r.error).toEqual(['round 10: Ljubljana Open 2026 has 9 rounds (rounds.count)']);
+  });
+});
+
+describe('importPairings for rounds the hall played past rounds.count', () => {
+  let store: Store;
+  let cleanup: () => void;
+  let tournamentId: number;
+  /** Each table's games in creation order: round 2's, then round 3's (as derived-rows keeps them). */
+  const played: Record<number, number[]> = {};
+  beforeEach(() => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    store = mustOpen(join(t.dir, 'b.sqlite'));
+    tournamentId = store.upsertTournament({
+      name: 'Demo Hall',
+      site: null,
+      startDate: null,
+      endDate: null,
+      timeControl: '5400+30',
+      rulesEdition: '2018',
+      category: 'standard',
+      variant: 'standard',
+      roundCount: 1,
+      roundDates: [],
+    });
+    store.syncTables(Array.from({ length: 6 }, (_, i) => ({ number: i + 1, board: null, whiteOnClock: 'left' as const })));
+    const round1 = store.round(tournamentId, 1)!.id;
+    for (let table = 1; table <= 6; table++) {
+      store.createGame({ roundId: round1, pairingId: null, table, startFen: 'x', wallMs: 1 });
+      played[table] = [2, 3].map((r) => store.createGame({ roundId: null, pairingId: null, table, startFen: 'x', wallMs: r }));
+    }
+  });
+  afterEach(() => {
+    store.close();
+    cleanup();
+  });
+
+  it('imports round 2 while the boards play round 3 (rounds.count 1): round 2 gets its row and its games', () => {
+    const csv = parsePairings(fixture('ljubljana-open-r4.csv'), 'csv', 2);
+    if (!csv.ok) throw new Error('fixture should parse');
+    expect(store.roundsPlayedBeyond()).toBe(2);
+    const r = importPairings(store, tournamentId, 2, csv.value);
+    expect(r.ok ? r.value.games : r.error).toBe(6);
+    const round2 = store.round(tournamentId, 2)!;
+    expect(store.pairings(round2.id)).toHaveLength(6);
+    for (let table = 1; table <= 6; table++) {
+      expect(store.gameIdsAt(round2.id, table)).toEqual([played[table]![0]]);
+      // Round 3's game stays the first kept outside the rounds, where derived-rows looks for it.
+      expect(store.gameIdsAt(null, table)).toEqual([played[table]![1]]);
+    }
+    expect(store.roundsPlayedBeyond()).toBe(1);
+    expect(store.gamesOfRound(round2.id).map((g) => [g.table, g.white?.name])).toEqual(csv.value.pairings.map((p) => [p.table, p.white.name]));
+  });
+
+  it('refuses a round the boards have not reached, saying how far they are', () => {
+    const csv = parsePairings(fixture('ljubljana-open-r4.csv'), 'csv', 4);
+    if (!csv.ok) throw new Error('fixture should parse');
+    const r = importPairings(store, tournamentId, 4, csv.value);
+    expect(r.ok ? [] : r.error).toEqual(['round 4: Demo Hall has 1 rounds (rounds.count) and the boards have played up to round 3']);
+    expect(store.round(tournamentId, 2)).toBeUndefined();
   });
 });

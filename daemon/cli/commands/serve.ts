@@ -33,7 +33,9 @@ On start, the live state is rebuilt by replaying the stored raw board events.
 Outputs (config/README.md, docs/bridge.md): the round PGN (/relay/round-N.pgn) and LCC JSON (/lcc/)
 are always served on the HTTP port; the config's \`outputs.liveChessApi\` starts the LiveChess
 eBoard API on its own port, \`outputs.lichessPush\` pushes rounds to lichess broadcasts (token from
-the config or BOARDCAST_LICHESS_TOKEN). /health reports each output's state.
+the config or BOARDCAST_LICHESS_TOKEN), \`outputs.pgnFolder\` writes round-N.pgn and
+round-N/game-<table>.pgn into a folder (for uploaders such as lichess's Broadcaster app). /health
+reports each output's state.
 
 A table whose board is a 5-digit serial number is matched to the serial port whose board reports
 that number (probed every 10 s while unmatched); BOARDCAST_DEVICE_DIRS adds colon-separated
