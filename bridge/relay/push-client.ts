@@ -238,8 +238,10 @@ export function startRelayPush(opts: RelayPushOptions): RelayPush {
   const roundOf = (gameId: string, summaryRound?: number): number | undefined => summaryRound ?? opts.source.game(gameId)?.round;
 
   const unsubscribe = opts.source.subscribe((c) => {
-    // Incidents are arbiter-only and never reach a public PGN.
-    if (c.kind === 'incident') return;
+    // Incidents are arbiter-only and never reach a public PGN. A clock reading alone (about once a
+    // second per table) changes only the WhiteClock/BlackClock tags: it rides along with the next
+    // push a move or a result makes, instead of pushing the round every second (lichess's rate limit).
+    if (c.kind === 'incident' || c.kind === 'clock') return;
     const round = roundOf(c.gameId, c.kind === 'game' ? c.summary.round : undefined);
     for (const t of targets) {
       if (t.target.round !== round) continue;
