@@ -9,7 +9,14 @@ import type { DgtField, PieceCode } from './dgt/squares.ts';
  */
 export type BoardEvent =
   /** One square changed: a piece appeared (piece ≠ EMPTY) or the square emptied. */
-  | { type: 'field'; at: number; field: DgtField; piece: PieceCode }
+  | {
+      type: 'field';
+      at: number;
+      field: DgtField;
+      piece: PieceCode;
+      /** Read from the board's log (an EEPROM catch-up): the order is the board's, the time is not. */
+      logged?: true;
+    }
   /** A full scan of the board: 64 piece codes indexed by DgtField. */
   | { type: 'dump'; at: number; board: PieceCode[] }
   /** A clock reading. `running` is whose clock runs (null: stopped or paused). */

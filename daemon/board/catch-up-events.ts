@@ -49,7 +49,7 @@ export function caughtUpEvents(
       out.push({ type: 'clock', at: t, whiteMs, blackMs, running: other, whiteFlag: false, blackFlag: false, logged: true });
     }
     const f = caught.fields[i];
-    if (f) out.push({ type: 'field', at: times[i]!, field: f.field, piece: f.piece });
+    if (f) out.push({ type: 'field', at: times[i]!, field: f.field, piece: f.piece, logged: true });
   }
   return out;
 }

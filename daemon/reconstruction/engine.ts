@@ -139,6 +139,8 @@ export class GameEngine {
    * irregular press meanwhile takes the break again from the board, and is held against nobody.
    */
   private breakGrace: number | undefined;
+  /** The event sequence number of the last board change read from the board's log. */
+  private loggedSeq = -1;
   private result: { result: GameResult; termination: Termination; ply: number } | undefined;
   private connected = true;
   private resyncPending = false;
@@ -185,6 +187,9 @@ export class GameEngine {
     }
     switch (ev.type) {
       case 'field':
+        // A change read from the board's log has its order but not its time: how long a piece
+        // stood released before it was moved on (Art 4.7) cannot be told across it.
+        if (ev.logged) this.loggedSeq = this.seq;
         this.onField(ev.field, ev.piece, ev.at);
         break;
       case 'dump':
@@ -1076,7 +1081,7 @@ export class GameEngine {
     const oldMove = old.move!;
     // Art 4.7: the piece stood released on its first square (longer than a slide's flicker)
     // before the player moved it on. A move inferred from a jump was never seen released.
-    if (!old.inferred && !s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
+    if (!old.inferred && old.sinceSeq > this.loggedSeq && !s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
       const rested = this.board.vacatedAt[oldMove.to]! - old.sinceAt;
       if (this.board.vacatedSeq[oldMove.to]! > old.sinceSeq && rested >= RELEASE_MS) {
         this.incident({

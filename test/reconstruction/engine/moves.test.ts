@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PIECE } from '../../../protocols/dgt/squares.ts';
 import { Script } from './script.ts';
 
 const ITALIAN = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6'];
@@ -29,6 +30,18 @@ describe('engine: how hands make moves', () => {
     expect(s.sans()).toEqual(['e4', 'a6', 'Qh5']);
     expect(s.ofType('move-amended')).toEqual([expect.objectContaining({ ply: 3, previousSan: 'Qf3', san: 'Qh5' })]);
     expect(s.engine.snapshot().incidents).toEqual([expect.objectContaining({ kind: 'moved-after-release', releasedOn: 'f3', article: '4.7' })]);
+  });
+
+  it('a piece put down in a change read from the board log and moved on live is no 4.7: the log has the order, not the times', () => {
+    const s = new Script().setUp().play('e2e4', 'a7a6');
+    // Caught up from the log after an outage: the queen lifted and put on f3, times spread evenly.
+    s.engine.push({ type: 'field', at: s.t + 2000, field: s.field('d1'), piece: 0, logged: true });
+    s.engine.push({ type: 'field', at: s.t + 4000, field: s.field('f3'), piece: PIECE.WQUEEN, logged: true });
+    s.t += 4000;
+    // Back live: the player, still at the move, takes the queen on to h5 and presses.
+    s.lift('f3', 300).place('h5', 'Q', 300).press('white');
+    expect(s.sans()).toEqual(['e4', 'a6', 'Qh5']);
+    expect(s.incidentKinds()).toEqual([]);
   });
 
   const castlings: [string, (s: Script) => Script, string[]][] = [
