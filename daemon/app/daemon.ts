@@ -235,6 +235,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
       },
     });
   } catch (e) {
+    delayed?.close();
     stopPairings();
     stopNoiseReports();
     stopDeviceWatch();

@@ -1,5 +1,5 @@
 import type { ChangeListener, ClockState, GameChange, GameId, GameState, GameSummary, LiveSource, MoveRecord, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
-import { applyToGame, summaryOf } from '../../protocols/feed/apply.ts';
+import { applyToGame, moverAt, summaryOf, turnOf } from '../../protocols/feed/apply.ts';
 import { pgnFromReadModel } from '../../protocols/feed/pgn.ts';
 
 /** Time and timers, injectable so tests run the delay in virtual time. */
@@ -240,17 +240,15 @@ function frozen(g: GameState): GameState {
  */
 function delayedClock(g: GameState, moves: readonly MoveRecord[], ended: boolean, cutoff: number, delayMs: number): ClockState | null {
   if (!g.clock) return null;
-  const blackStarts = g.startFen.split(' ')[1] === 'b';
-  // Who made ply n: the side to move before it (after a break in the record parity does not tell).
-  const turnIn = (fen: string): 'white' | 'black' => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
-  const moverOf = (ply: number): 'white' | 'black' => (ply <= 1 ? (blackStarts ? 'black' : 'white') : turnIn(g.moves[ply - 2]?.fenAfter ?? g.startFen));
+  const blackStarts = turnOf(g.startFen) === 'black';
+  const moverOf = (ply: number): 'white' | 'black' => moverAt(g, ply - 1);
   const timeOf = (side: 'white' | 'black'): number => {
     for (let i = moves.length - 1; i >= 0; i--) if (moverOf(moves[i]!.ply) === side && moves[i]!.clockMs !== null) return moves[i]!.clockMs!;
     const first = g.moves.find((m) => moverOf(m.ply) === side && m.clockMs !== null);
     return first?.clockMs ?? (side === 'white' ? g.clock!.whiteMs : g.clock!.blackMs);
   };
   const last = moves.at(-1);
-  const toMove = last ? turnIn(last.fenAfter) : null;
+  const toMove = last ? turnOf(last.fenAfter) : null;
   const running = ended ? null : last ? toMove : g.moves.length > 0 || g.clock.running !== null ? (blackStarts ? 'black' : 'white') : null;
   return {
     whiteMs: timeOf('white'),

@@ -1,3 +1,4 @@
+import type { Color } from 'chessops';
 import type { GameChange, GameState, GameSummary, MoveRecord } from './model.ts';
 
 /**
@@ -119,4 +120,17 @@ export function summaryOf(s: GameState): GameSummary {
     clock: s.clock,
     ...(s.boardShown !== undefined ? { boardShown: s.boardShown } : {}),
   };
+}
+
+/** The side to move in a FEN. */
+export function turnOf(fen: string): Color {
+  return fen.split(' ')[1] === 'b' ? 'black' : 'white';
+}
+
+/**
+ * Who made the move at `index` of the move list: the side to move in the position before it. After
+ * a break in the record (a ply with no move, MoveRecord.gap) the ply's parity no longer tells.
+ */
+export function moverAt(g: Pick<GameState, 'startFen' | 'moves'>, index: number): Color {
+  return turnOf(index === 0 ? g.startFen : (g.moves[index - 1]?.fenAfter ?? g.startFen));
 }

@@ -28,6 +28,8 @@ import { socatAvailable } from './socat.ts';
 // follows it, the arbiter fills the break with the moves from the score sheets, the round PGN is whole.
 const socat = socatAvailable('board outages');
 const TOKEN = 'outages-arbiter-token';
+// The in-process daemon's server reads the arbiter token from the environment; put back after.
+const tokenBefore = process.env.BOARDCAST_ARBITER_TOKEN;
 process.env.BOARDCAST_ARBITER_TOKEN = TOKEN;
 const root = mkdtempSync(join(tmpdir(), 'boardcast-outages-'));
 const logLines: string[] = [];
@@ -36,6 +38,8 @@ const devices: PtyDevice[] = [];
 const boards: BoardEmulator[] = [];
 
 afterAll(async () => {
+  if (tokenBefore === undefined) delete process.env.BOARDCAST_ARBITER_TOKEN;
+  else process.env.BOARDCAST_ARBITER_TOKEN = tokenBefore;
   await daemon?.stop();
   for (const d of devices) await d.close();
   rmSync(root, { recursive: true, force: true });

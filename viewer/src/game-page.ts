@@ -1,5 +1,5 @@
 import type { GameState } from '../../protocols/feed/model.ts';
-import { applyToGame } from '../../protocols/feed/apply.ts';
+import { applyToGame, moverAt } from '../../protocols/feed/apply.ts';
 import { GameArbiterPanel, showSessionEnded } from './arbiter-desk.ts';
 import { replayText } from './replay-i18n.ts';
 import { BoardView } from './board.ts';
@@ -77,9 +77,8 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
     game.moves.forEach((m, i) => {
       // Who moved and the move number come from the position before the move: after a break in the
       // record (a ply with no move) the plies' parity no longer tells.
-      const before = (i === 0 ? game!.startFen : game!.moves[i - 1]!.fenAfter).split(' ');
-      const isBlack = m.gap ? m.fenAfter.split(' ')[1] === 'w' : before[1] === 'b';
-      const number = Number(before[5] ?? '1') || 1;
+      const isBlack = m.gap ? turnOf(m.fenAfter) === 'white' : moverAt(game!, i) === 'black';
+      const number = Number((i === 0 ? game!.startFen : game!.moves[i - 1]!.fenAfter).split(' ')[5] ?? '1') || 1;
       if (m.gap) {
         row = h('li', { class: 'move-row gap' }, h('span', { class: 'no' }, ''));
         moveList.append(row);

@@ -160,9 +160,7 @@ export class PlayerRow {
 }
 
 /** Side to move from a FEN. */
-export function turnOf(fen: string): Color {
-  return fen.split(' ')[1] === 'b' ? 'black' : 'white';
-}
+export { turnOf } from '../../protocols/feed/apply.ts';
 
 /**
  * "12." or "12…" for the move that led to `fenAfter`, from the position itself: after a break in
