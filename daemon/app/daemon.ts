@@ -10,7 +10,6 @@ import { lockDataDir } from '../runtime/data-lock.ts';
 import { FramePairing } from '../runtime/frame-pairing.ts';
 import { hallPairings } from '../runtime/hall-pairings.ts';
 import type { MemoryLiveSource } from '../runtime/memory-live-source.ts';
-import { hallRouter, newLiveSource } from '../runtime/store-replay.ts';
 import { gameTimeline } from '../runtime/timeline.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { DelayedLiveSource } from '../runtime/delayed-live-source.ts';
@@ -21,14 +20,13 @@ import { openStore, STORE_FILE, type Store } from '../store/store.ts';
 import type { IntegrityCheck } from '../store/integrity.ts';
 import { tournamentSetup, type BoardcastConfig } from '../tournament/config.ts';
 import { backedUpOnClose, loggedArbiter, loggedRounds } from './arbiter-log.ts';
-import { derivedWriter } from './derived-writer.ts';
 import { plugEmulatedBoards } from './emulated-hall.ts';
 import { portFree } from './port-check.ts';
 import { hallBoards } from './hall-boards.ts';
 import { watchPairings } from './pairings-watch.ts';
 import { startBackups } from './backups.ts';
 import { watchDevicePaths } from './device-watch.ts';
-import { rebuildFromStore } from './rebuild.ts';
+import { restoreHall } from './rebuild.ts';
 import { tableEventHandler } from './table-events.ts';
 import { tableLinks, type HallTable } from './table-links.ts';
 import { TableWatch, type TableHealthState } from './table-watch.ts';
@@ -141,11 +139,10 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   store.syncTables(boards.map((b) => ({ number: b.number, board: b.board, whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left' })));
   const tournamentId = store.upsertTournament(tournamentSetup(config));
 
-  // The games: rebuilt from the stored raw events, players from the pairings (or the demo's scores).
-  const live = newLiveSource(config, store);
-  const router = hallRouter(config, live, hallPairings(store, config, emulated?.source ?? null));
+  // The games: rebuilt from the stored raw events (from each table's last game boundary), players
+  // from the pairings (or the demo's scores); derived rows a crash left behind are written.
   const numbers = boards.map((b) => b.number);
-  const rebuilt = rebuildFromStore(store, router, numbers, log);
+  const { live, router, derived, rebuilt } = restoreHall(store, config, { tables: numbers, tournamentId, pairings: hallPairings(store, config, emulated?.source ?? null), log });
   if (emulated)
     plugEmulatedBoards(
       boards,
@@ -158,11 +155,6 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
     );
   const tables = tableLinks(boards, busLinks, router, config, wallTimers);
   const byNumber = new Map(tables.map((t) => [t.track.number, t]));
-
-  // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
-  const derived = derivedWriter(store, tournamentId, router, new Set(numbers), log.child('derived'));
-  for (const t of router.tracks()) for (const id of t.games) derived.reconcile(id);
-  derived.clockReadings(rebuilt.missedClocks);
 
   // Store before broadcast: only committed raw events reach the engines and the feed.
   const writer = new RawEventWriter(store, {

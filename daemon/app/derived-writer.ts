@@ -1,6 +1,7 @@
 import type { Logger } from '../log/logger.ts';
 import { DerivedRows, type ClockRow } from '../runtime/derived-rows.ts';
 import type { HallRouter } from '../runtime/hall-router.ts';
+import { recordSnapshotIfChanged } from '../runtime/checkpoint-restore.ts';
 import type { StoredRawEvent } from '../store/types.ts';
 import type { Store } from '../store/store.ts';
 
@@ -17,7 +18,11 @@ export interface DerivedWriter {
 export function derivedWriter(store: Store, tournamentId: number, router: HallRouter, tables: ReadonlySet<number>, log: Logger): DerivedWriter {
   const derived = new DerivedRows(store, (round) => store.round(tournamentId, round)?.id ?? null);
   const live = router.live;
+  const snapshots = new Map<string, string>();
   const reconcile = (gameId: string): void => {
+    // A game put back from its snapshot is what the store holds: nothing to write until a
+    // decision gives it its engine again.
+    if (!live.hasEngine(gameId)) return;
     const g = live.game(gameId);
     if (!g) return;
     // One game's rows failing must not keep the others from being written; the raw events are
@@ -27,6 +32,14 @@ export function derivedWriter(store: Store, tournamentId: number, router: HallRo
       for (const p of r.problems) log.warn('derived row not written', { gameId, problem: p });
     } catch (e) {
       log.error('derived rows not written', { gameId, error: String(e) });
+    }
+    // A game its table has left (the next one opened, or the table waits for the next round):
+    // its read model is what a restart puts back instead of replaying it.
+    if (router.track(g.table).gameId === gameId) return;
+    try {
+      recordSnapshotIfChanged(store, live, gameId, snapshots);
+    } catch (e) {
+      log.error('game snapshot not written (the next start replays its table)', { gameId, error: String(e) });
     }
   };
   const clockReadings = (rows: ClockRow[]): void => {

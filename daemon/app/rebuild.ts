@@ -1,13 +1,21 @@
 import type { Logger } from '../log/logger.ts';
 import type { ClockRow } from '../runtime/derived-rows.ts';
-import type { HallRouter } from '../runtime/hall-router.ts';
-import { replayStore } from '../runtime/store-replay.ts';
+import { recordCheckpoint } from '../runtime/checkpoint-restore.ts';
+import type { HallRouter, PairingLookup } from '../runtime/hall-router.ts';
+import type { MemoryLiveSource } from '../runtime/memory-live-source.ts';
+import { gameRebuilder, hallRouter, newLiveSource, replayStoreFrom } from '../runtime/store-replay.ts';
 import type { Store } from '../store/store.ts';
+import type { BoardcastConfig } from '../tournament/config.ts';
+import { derivedWriter, type DerivedWriter } from './derived-writer.ts';
 
 export interface Rebuilt {
   /** Raw events replayed. */
   events: number;
   games: number;
+  /** Games put back from their snapshots (their tables moved on before the restart). */
+  restoredGames: number;
+  /** Tables rebuilt from a checkpoint rather than from their first event. */
+  fromCheckpoint: number;
   ms: number;
   /** Clock readings the store holds raw but not derived (a crash came between): to be written. */
   missedClocks: ClockRow[];
@@ -19,13 +27,63 @@ export function rebuildFromStore(store: Store, router: HallRouter, tables: reado
   // Clock readings a crash kept from the store (they follow the last stored one) are written below.
   const lastClockRaw = store.lastClockRawEventId();
   const missedClocks: ClockRow[] = [];
-  const events = replayStore(store, router, tables, (step) => {
-    const ev = step.event.event;
-    if (ev?.type !== 'clock' || step.event.id <= lastClockRaw || step.gameId === null) return;
-    const game = router.live.progress(step.gameId);
-    if (game) missedClocks.push({ game, rawEventId: step.event.id, wallMs: step.event.wallMs, reading: ev });
+  // Each table from its latest game boundary, the games before it from their snapshots.
+  const replay = replayStoreFrom(store, router, tables, {
+    fromCheckpoints: true,
+    onEvent: (step) => {
+      const ev = step.event.event;
+      if (ev?.type !== 'clock' || step.event.id <= lastClockRaw || step.gameId === null) return;
+      const game = router.live.progress(step.gameId);
+      if (game) missedClocks.push({ game, rawEventId: step.event.id, wallMs: step.event.wallMs, reading: ev });
+    },
   });
-  const rebuilt = { events, games: router.tracks().reduce((n, t) => n + t.games.length, 0), ms: performance.now() - t0, missedClocks };
-  log.info('live state rebuilt from the store', { rawEvents: events, games: rebuilt.games, ms: Math.round(rebuilt.ms) });
+  const rebuilt = {
+    events: replay.events,
+    games: router.tracks().reduce((n, t) => n + t.games.length, 0),
+    restoredGames: replay.restoredGames,
+    fromCheckpoint: replay.fromCheckpoint.length,
+    ms: performance.now() - t0,
+    missedClocks,
+  };
+  for (const w of replay.whole) log.warn('table replayed from its first event: its checkpoint cannot be used', w);
+  log.info('live state rebuilt from the store', {
+    rawEvents: replay.events,
+    games: rebuilt.games,
+    fromSnapshots: replay.restoredGames,
+    tablesFromCheckpoint: replay.fromCheckpoint.length,
+    ms: Math.round(rebuilt.ms),
+  });
   return rebuilt;
+}
+
+export interface RestoredHall {
+  live: MemoryLiveSource;
+  router: HallRouter;
+  derived: DerivedWriter;
+  rebuilt: Rebuilt;
+}
+
+/**
+ * The hall as a start finds it in the store: the read model and router rebuilt (each table from
+ * its last game boundary, docs/store.md "Restart"), the derived rows a crash left behind written,
+ * and the router checkpointing every later game boundary.
+ */
+export function restoreHall(store: Store, config: BoardcastConfig, opts: { tables: readonly number[]; tournamentId: number; pairings: PairingLookup; log: Logger }): RestoredHall {
+  const { log } = opts;
+  const live = newLiveSource(config, store);
+  const router = hallRouter(config, live, opts.pairings, (track, rawEventId) => {
+    try {
+      recordCheckpoint(store, track, rawEventId);
+    } catch (e) {
+      log.error('table checkpoint not written (the next start replays more)', { table: track.number, error: String(e) });
+    }
+  });
+  const rebuildGame = gameRebuilder(store, config, opts.pairings);
+  live.onHydrate((id) => rebuildGame(live, id));
+  const rebuilt = rebuildFromStore(store, router, opts.tables, log);
+  // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
+  const derived = derivedWriter(store, opts.tournamentId, router, new Set(opts.tables), log.child('derived'));
+  for (const t of router.tracks()) for (const id of t.games) derived.reconcile(id);
+  derived.clockReadings(rebuilt.missedClocks);
+  return { live, router, derived, rebuilt };
 }

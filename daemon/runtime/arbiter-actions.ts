@@ -154,8 +154,11 @@ export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHand
   const { store, tournamentId, router } = deps;
   const now = deps.now ?? Date.now;
   return (gameId, action) => {
-    const g = router.live.game(gameId);
-    if (!g) return fail(404, 'unknown-game', `no game ${JSON.stringify(gameId)}`);
+    if (!router.live.game(gameId)) return fail(404, 'unknown-game', `no game ${JSON.stringify(gameId)}`);
+    // A game a restart put back from its snapshot gets its engine again (replayed from the store)
+    // before the decision is recorded, so that replay does not hold the decision already.
+    if (!router.live.ensureEngine(gameId)) return fail(500, 'not-rebuilt', `game ${gameId} could not be rebuilt from the store to take the decision`);
+    const g = router.live.game(gameId)!;
     if (action.kind === 'moves') {
       // Refused before it is recorded: the arbiter hears which move does not fit, and the audit
       // trail holds only decisions that were applied.

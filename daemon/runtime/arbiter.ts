@@ -134,6 +134,8 @@ export type RoundAmendmentDetail =
 
 /** A hall command read back from the audit trail, with the place in the event stream it goes. */
 export interface StoredHallCommand {
+  /** The audit trail row it came from. */
+  amendmentId: number;
   afterRawEventId: number;
   command: HallCommand;
 }
@@ -147,13 +149,13 @@ export function hallCommandOf(row: AmendmentRow): StoredHallCommand | null {
   const after = d.afterRawEventId;
   if (d.kind === 'start-round' || d.kind === 'close-round') {
     if (!isCount(d.round) || d.round < 1 || typeof d.at !== 'number') return null;
-    if (d.kind === 'close-round') return { afterRawEventId: after, command: { kind: 'close-round', round: d.round, at: d.at } };
+    if (d.kind === 'close-round') return { amendmentId: row.id, afterRawEventId: after, command: { kind: 'close-round', round: d.round, at: d.at } };
     if (!Array.isArray(d.tables) || !d.tables.every(isCount)) return null;
-    return { afterRawEventId: after, command: { kind: 'start-round', round: d.round, tables: d.tables as number[], at: d.at } };
+    return { amendmentId: row.id, afterRawEventId: after, command: { kind: 'start-round', round: d.round, tables: d.tables as number[], at: d.at } };
   }
   if (typeof d.gameId !== 'string' || typeof d.table !== 'number') return null;
   const c = d.command as ArbiterCommand | undefined;
   if (typeof c !== 'object' || c === null || typeof c.at !== 'number') return null;
   if (c.type !== 'set-result' && c.type !== 'reinstate' && c.type !== 'set-position' && c.type !== 'replace-moves' && c.type !== 'accept-board') return null;
-  return { afterRawEventId: after, command: { kind: 'game', gameId: d.gameId, table: d.table, command: c } };
+  return { amendmentId: row.id, afterRawEventId: after, command: { kind: 'game', gameId: d.gameId, table: d.table, command: c } };
 }

@@ -96,6 +96,12 @@ export interface HallRouterOptions {
   pairings?: PairingLookup;
   /** Engine options of every game (the config's rules edition, category, Chess960). */
   engine?: EngineOptions;
+  /**
+   * A table reached a game boundary at a stored raw event: its board shows a start position after
+   * a game that is over. Called before the next game opens, with the track as it then stands (what
+   * `resumeAt` takes back after a restart).
+   */
+  onBoundary?: (track: TableTrack, rawEventId: number) => void;
 }
 
 /**
@@ -134,6 +140,11 @@ export class HallRouter {
     return this.opts.mode;
   }
 
+  /** The engine options every game of the hall opens with. */
+  get engineOptions(): EngineOptions | undefined {
+    return this.opts.engine;
+  }
+
   /** Routes one committed event of a table; returns the game it went to (null: none). */
   route(table: number, ev: BoardEvent, rawEventId?: number): GameId | null {
     const t = this.track(table);
@@ -147,15 +158,32 @@ export class HallRouter {
       return t.gameId;
     }
     if (atStart && this.isOver(t.gameId)) {
-      if (this.opts.mode === 'arbiter') {
-        t.gameId = null;
-        return null;
-      }
-      this.open(t, t.round + 1, ev.at);
-      return t.gameId;
+      if (rawEventId !== undefined) this.opts.onBoundary?.(t, rawEventId);
+      return this.nextGame(t, ev);
     }
     this.live.push(t.gameId, ev);
     return t.gameId;
+  }
+
+  /** After a game boundary: the table's next round opens ('board'), or waits for the arbiter. */
+  private nextGame(t: TableTrack, ev: BoardEvent): GameId | null {
+    if (this.opts.mode === 'arbiter') {
+      t.gameId = null;
+      return null;
+    }
+    this.open(t, t.round + 1, ev.at);
+    return t.gameId;
+  }
+
+  /**
+   * Takes a table back to a game boundary stored before a restart: `track` as `onBoundary` gave it
+   * at raw event `rawEventId` (whose event is `ev`), the games it lists already in the live source.
+   * Goes on exactly as `route` went on from there.
+   */
+  resumeAt(track: TableTrack, ev: BoardEvent, rawEventId: number): GameId | null {
+    track.lastEventId = rawEventId;
+    this.byTable.set(track.number, track);
+    return this.nextGame(track, ev);
   }
 
   /** Applies a hall command to the whole hall (as the arbiter takes it). */

@@ -40,6 +40,19 @@ export interface MemorySourceConfig {
    * move the time it was played, not the time of the rebuild.
    */
   eventTime?: boolean;
+  /**
+   * Builds the engine of a game restored from a snapshot (its table moved on before a restart) when
+   * an arbiter decision reaches it: a source holding the game replayed from the store. Without it,
+   * such a game takes no further decisions.
+   */
+  hydrate?: (id: GameId) => MemoryLiveSource | undefined;
+}
+
+/** A game's read model as a restart restores it without replaying it (daemon/runtime/checkpoint-restore.ts). */
+export interface GameSnapshotState {
+  state: GameState;
+  lastReading: ClockState | null;
+  nextIncidentId: number;
 }
 
 /**
@@ -85,7 +98,8 @@ function consequenceText(c: Consequence): string {
 
 interface Table {
   cfg: MemoryGameConfig;
-  engine: GameEngine;
+  /** Null for a game restored from its snapshot until a decision needs it (`hydrate`). */
+  engine: GameEngine | null;
   state: GameState;
   nextIncidentId: number;
   /** The table's latest clock reading, published or not (the drift filter skips most). */
@@ -157,6 +171,61 @@ export class MemoryLiveSource implements LiveSource {
         incidents: [],
       },
     });
+  }
+
+  /**
+   * Puts back a game its table has left, from its snapshot: the read model as it was, no engine
+   * (one is rebuilt from the store if an arbiter decision reaches the game). No change is emitted:
+   * this is the state subscribers will read, not news.
+   */
+  restoreGame(cfg: MemoryGameConfig, snap: GameSnapshotState): void {
+    this.cfg.games.push(cfg);
+    this.tables.set(cfg.id, { cfg, engine: null, state: snap.state, lastReading: snap.lastReading, nextIncidentId: snap.nextIncidentId });
+    if (!this.cfg.rounds.some((r) => r.round === cfg.round)) {
+      this.cfg.rounds.push({ round: cfg.round, date: null, startsAt: null, status: 'upcoming', gameCount: 0 });
+      this.cfg.rounds.sort((a, b) => a.round - b.round);
+    }
+  }
+
+  /** What a snapshot of the game holds (its JSON is what the store keeps and digests). */
+  snapshot(id: GameId): GameSnapshotState | undefined {
+    const t = this.tables.get(id);
+    return t && { state: t.state, lastReading: t.lastReading, nextIncidentId: t.nextIncidentId };
+  }
+
+  /** Whether the game runs on an engine (false: restored from a snapshot and not needed since). */
+  hasEngine(id: GameId): boolean {
+    return this.tables.get(id)?.engine != null;
+  }
+
+  /**
+   * Where the engine of a game restored from its snapshot comes from (set once by the runtime,
+   * which knows the store): a source holding the game replayed from the store.
+   */
+  onHydrate(fn: (id: GameId) => MemoryLiveSource | undefined): void {
+    this.cfg.hydrate = fn;
+  }
+
+  /**
+   * Makes sure the game runs on an engine, rebuilding it from the store for a game restored from
+   * its snapshot; false when it cannot. Call before recording a decision for the game, so the
+   * replay that rebuilds it does not already hold that decision.
+   */
+  ensureEngine(id: GameId): boolean {
+    const t = this.tables.get(id);
+    return t !== undefined && this.engineOf(t) !== null;
+  }
+
+  /** The game's engine, rebuilt from the store for a game restored from its snapshot. */
+  private engineOf(t: Table): GameEngine | null {
+    if (t.engine) return t.engine;
+    const from = this.cfg.hydrate?.(t.cfg.id)?.tables.get(t.cfg.id);
+    if (!from?.engine) return null;
+    t.engine = from.engine;
+    t.state = from.state;
+    t.lastReading = from.lastReading;
+    t.nextIncidentId = from.nextIncidentId;
+    return t.engine;
   }
 
   /** Status and plies of a game without copying it (the router asks on every start-position check). */
@@ -240,7 +309,8 @@ export class MemoryLiveSource implements LiveSource {
       const c = this.clockChange(t, ev);
       if (c) changes.push(c);
     }
-    for (const ge of t.engine.push(ev)) changes.push(...this.translate(t, ge));
+    const engine = this.engineOf(t);
+    if (engine) for (const ge of engine.push(ev)) changes.push(...this.translate(t, ge));
     this.emit(t, changes);
     return changes;
   }
@@ -250,7 +320,9 @@ export class MemoryLiveSource implements LiveSource {
     const t = this.tables.get(id);
     if (!t) return [];
     const changes: GameChange[] = [];
-    for (const ge of t.engine.arbiter(cmd)) changes.push(...this.translate(t, ge));
+    const engine = this.engineOf(t);
+    if (!engine) return [];
+    for (const ge of engine.arbiter(cmd)) changes.push(...this.translate(t, ge));
     // A game whose board never showed its start (a player did not come: a forfeit) has no engine
     // game to end, but the arbiter's result stands all the same.
     if (cmd.type === 'set-result' && changes.length === 0 && t.state.status === 'pending') {

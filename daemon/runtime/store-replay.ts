@@ -1,14 +1,15 @@
 import type { EngineOptions } from '../reconstruction/game-events.ts';
 import { MemoryLiveSource } from './memory-live-source.ts';
-import type { GameChange, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
+import type { GameChange, GameId, RoundInfo, TournamentInfo } from '../../protocols/feed/model.ts';
 import type { Store } from '../store/store.ts';
 import type { StoredRawEvent } from '../store/types.ts';
 import type { BoardcastConfig } from '../tournament/config.ts';
 import { pgnTimeControl } from '../tournament/time-control.ts';
 import { hallCommandOf, type StoredHallCommand } from './arbiter.ts';
 import { resolveGameSource } from './demo-games.ts';
-import { HallRouter, type HallCommand, type PairingLookup } from './hall-router.ts';
+import { HallRouter, type HallCommand, type HallRouterOptions, type PairingLookup } from './hall-router.ts';
 import { hallPairings } from './hall-pairings.ts';
+import { tablePlan, type TablePlan } from './checkpoint-restore.ts';
 
 /** Every table that has raw events in the store, in table order. */
 export function storedTables(store: Store): number[] {
@@ -48,8 +49,8 @@ export function engineOptions(config: BoardcastConfig): EngineOptions {
 }
 
 /** A router for the config's hall (its round mode, players and rules). */
-export function hallRouter(config: BoardcastConfig, live: MemoryLiveSource, pairings?: PairingLookup): HallRouter {
-  return new HallRouter(live, { mode: config.rounds.start, engine: engineOptions(config), ...(pairings ? { pairings } : {}) });
+export function hallRouter(config: BoardcastConfig, live: MemoryLiveSource, pairings?: PairingLookup, onBoundary?: HallRouterOptions['onBoundary']): HallRouter {
+  return new HallRouter(live, { mode: config.rounds.start, engine: engineOptions(config), ...(pairings ? { pairings } : {}), ...(onBoundary ? { onBoundary } : {}) });
 }
 
 /** The arbiter's decisions stored in the audit trail, in the order they were taken. */
@@ -74,8 +75,17 @@ export type ReplayStep =
  * reporting what each step changed: the arbiter's view of a disputed sequence, and the path the
  * daemon's start-up rebuild takes (so what it shows is what the broadcast showed).
  */
-export function* replayTable(store: Store, router: HallRouter, table: number, commands = storedCommands(store)): Generator<ReplayStep> {
-  const mine = commands.filter((c) => concerns(c.command, table));
+export function* replayTable(store: Store, router: HallRouter, table: number, commands = storedCommands(store), plan?: Extract<TablePlan, { kind: 'checkpoint' }>): Generator<ReplayStep> {
+  let mine = commands.filter((c) => concerns(c.command, table));
+  let fromId = 0;
+  if (plan) {
+    // From a checkpoint: the games before it come back from their snapshots (their amendments
+    // included), the commands taken before the boundary are in the checkpoint's track.
+    for (const g of plan.games) router.live.restoreGame(g.cfg, g.snapshot);
+    const restored = new Set(plan.games.map((g) => g.cfg.id));
+    mine = mine.filter((c) => c.afterRawEventId >= plan.rawEventId && !(c.command.kind === 'game' && restored.has(c.command.gameId)));
+    fromId = plan.rawEventId;
+  }
   let next = 0;
   let changes: GameChange[] = [];
   const off = router.live.subscribe((c) => changes.push(c));
@@ -85,11 +95,12 @@ export function* replayTable(store: Store, router: HallRouter, table: number, co
     return { kind: 'command', command: c.command, afterRawEventId: c.afterRawEventId, changes };
   };
   try {
-    for (const event of store.readRawEvents(table)) {
+    for (const event of store.readRawEvents(table, fromId)) {
       while (next < mine.length && mine[next]!.afterRawEventId < event.id) yield command(mine[next++]!);
       changes = [];
       let gameId: string | null;
-      if (event.event) gameId = router.route(table, event.event, event.id);
+      if (plan && event.id === plan.rawEventId && event.event) gameId = router.resumeAt(structuredClone(plan.track), event.event, event.id);
+      else if (event.event) gameId = router.route(table, event.event, event.id);
       else {
         router.track(table).lastEventId = event.id;
         gameId = router.track(table).gameId;
@@ -102,28 +113,74 @@ export function* replayTable(store: Store, router: HallRouter, table: number, co
   }
 }
 
+/** How a replay of the store went: raw events replayed, and the tables taken from a checkpoint. */
+export interface StoreReplay {
+  events: number;
+  /** Tables rebuilt from their latest checkpoint (their earlier games from snapshots). */
+  fromCheckpoint: number[];
+  /** Games restored from snapshots. */
+  restoredGames: number;
+  /** Tables replayed whole although they had a checkpoint, and why. */
+  whole: { table: number; why: string }[];
+}
+
 /**
  * Rebuilds the hall's live games from the store: every table's raw events (`tables`, plus any
- * table a stored command names), table by table, then the round closes. Returns the raw events replayed.
+ * table a stored command names), table by table, then the round closes. `fromCheckpoints`: each
+ * table from its latest trusted checkpoint (a restart), else from its first event (the arbiter's
+ * replay, the verification).
  */
-export function replayStore(store: Store, router: HallRouter, tables: readonly number[] = storedTables(store), onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void): number {
+export function replayStoreFrom(
+  store: Store,
+  router: HallRouter,
+  tables: readonly number[],
+  opts: { fromCheckpoints: boolean; onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void },
+): StoreReplay {
   const commands = storedCommands(store);
   const all = new Set(tables);
   for (const c of commands) {
     if (c.command.kind === 'game') all.add(c.command.table);
     else if (c.command.kind === 'start-round') for (const t of c.command.tables) all.add(t);
   }
-  let n = 0;
+  const out: StoreReplay = { events: 0, fromCheckpoint: [], restoredGames: 0, whole: [] };
   for (const table of [...all].sort((a, b) => a - b)) {
     router.track(table);
-    for (const step of replayTable(store, router, table, commands)) {
+    const plan = opts.fromCheckpoints ? tablePlan(store, table, commands, router.engineOptions) : undefined;
+    if (plan?.kind === 'whole' && plan.why !== 'no checkpoint') out.whole.push({ table, why: plan.why });
+    const usable = plan?.kind === 'checkpoint' ? plan : undefined;
+    if (usable) {
+      out.fromCheckpoint.push(table);
+      out.restoredGames += usable.games.length;
+    }
+    for (const step of replayTable(store, router, table, commands, usable)) {
       if (step.kind !== 'event') continue;
-      n++;
-      onEvent?.(step);
+      out.events++;
+      opts.onEvent?.(step);
     }
   }
   for (const c of commands) if (c.command.kind === 'close-round') router.apply(c.command);
-  return n;
+  return out;
+}
+
+/** The whole replay from every table's first event (the arbiter's replay, export, verification); returns the raw events replayed. */
+export function replayStore(store: Store, router: HallRouter, tables: readonly number[] = storedTables(store), onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void): number {
+  return replayStoreFrom(store, router, tables, { fromCheckpoints: false, ...(onEvent ? { onEvent } : {}) }).events;
+}
+
+/**
+ * Rebuilds one game of a table from the store (the table's raw events and commands from its first
+ * event, in a scratch source), for a game a restart restored from its snapshot when a decision
+ * reaches it. The scratch source holds the table's games; the caller takes the one it needs.
+ */
+export function gameRebuilder(store: Store, config: BoardcastConfig, pairings?: PairingLookup): (live: MemoryLiveSource, id: GameId) => MemoryLiveSource | undefined {
+  return (live, id) => {
+    const table = live.progress(id)?.table;
+    if (table === undefined) return undefined;
+    const scratch = newLiveSource(config, store);
+    const router = hallRouter(config, scratch, pairings);
+    for (const step of replayTable(store, router, table)) void step;
+    return scratch.progress(id) ? scratch : undefined;
+  };
 }
 
 /** The players of the stored games: imported pairings, or the demo hall's scores. */

@@ -165,6 +165,28 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE clock_readings ADD COLUMN raw_event_id INTEGER REFERENCES raw_events (id);
   CREATE UNIQUE INDEX clock_readings_by_raw_event ON clock_readings (raw_event_id);
   `,
+  // 3: what a restart loads instead of replaying history (docs/store.md, "Restart"). A table's
+  // checkpoint is the router's view of it at a game boundary (the raw event that showed the next
+  // game's start position); a game snapshot is the read model of a game the table has left, with
+  // its digest and the last amendment it includes. Both are derived: deleting them only makes the
+  // next start replay more.
+  `
+  CREATE TABLE table_checkpoints (
+    table_number INTEGER NOT NULL,
+    raw_event_id INTEGER NOT NULL REFERENCES raw_events (id),
+    track_json   TEXT NOT NULL,
+    written_wall INTEGER NOT NULL,
+    PRIMARY KEY (table_number, raw_event_id)
+  ) STRICT;
+  CREATE TABLE game_snapshots (
+    live_id             TEXT PRIMARY KEY,
+    table_number        INTEGER NOT NULL,
+    state_json          TEXT NOT NULL,
+    digest              TEXT NOT NULL,
+    through_amendment   INTEGER NOT NULL,
+    written_wall        INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { classifySqliteError, type StoreOpenError } from './errors.ts';
 import { checkBeforeOpen, type IntegrityCheck } from './integrity.ts';
+import { createCheckpoints, type CheckpointQueries, type CheckpointWrites } from './checkpoints.ts';
 import { createGames, type GameQueries, type GameWrites } from './games.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.ts';
 import { createRawEventLog, type RawEventLog } from './raw-events.ts';
@@ -38,7 +39,9 @@ export type Store = RawEventLog &
   SetupWrites &
   SetupQueries &
   GameWrites &
-  GameQueries & {
+  GameQueries &
+  CheckpointWrites &
+  CheckpointQueries & {
     /** Absolute path of the database file. */
     readonly file: string;
     /** Runs `fn` in one IMMEDIATE transaction (all or nothing); nested calls join the outer one. */
@@ -119,6 +122,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
     ...createRawEventLog(db),
     ...createSetup(db),
     ...createGames(db),
+    ...createCheckpoints(db),
     file,
     settings: () => ({
       journalMode: db.pragma('journal_mode', { simple: true }) as string,
