@@ -17,7 +17,22 @@ describe('openStore: migrations', () => {
     expect(store.settings().schemaVersion).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
     const tables = withSql(store.file, (db) => db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
-    expect(tables).toEqual(['amendments', 'board_serials', 'clock_readings', 'game_snapshots', 'games', 'hall_tables', 'incidents', 'moves', 'pairings', 'players', 'raw_events', 'rounds', 'table_checkpoints', 'tournaments']);
+    expect(tables).toEqual([
+      'amendments',
+      'board_serials',
+      'clock_readings',
+      'game_snapshots',
+      'games',
+      'hall_tables',
+      'incidents',
+      'moves',
+      'pairings',
+      'players',
+      'raw_events',
+      'rounds',
+      'table_checkpoints',
+      'tournaments',
+    ]);
     expect(store.settings().journalMode).toBe('wal');
     expect(store.settings().synchronous).toBe(2); // FULL
     store.close();
