@@ -75,7 +75,14 @@ export type ReplayStep =
  * reporting what each step changed: the arbiter's view of a disputed sequence, and the path the
  * daemon's start-up rebuild takes (so what it shows is what the broadcast showed).
  */
-export function* replayTable(store: Store, router: HallRouter, table: number, commands = storedCommands(store), plan?: Extract<TablePlan, { kind: 'checkpoint' }>): Generator<ReplayStep> {
+export function* replayTable(
+  store: Store,
+  router: HallRouter,
+  table: number,
+  commands = storedCommands(store),
+  plan?: Extract<TablePlan, { kind: 'checkpoint' }>,
+  withBytes = true,
+): Generator<ReplayStep> {
   let mine = commands.filter((c) => concerns(c.command, table));
   let fromId = 0;
   if (plan) {
@@ -95,7 +102,7 @@ export function* replayTable(store: Store, router: HallRouter, table: number, co
     return { kind: 'command', command: c.command, afterRawEventId: c.afterRawEventId, changes };
   };
   try {
-    for (const event of store.readRawEvents(table, fromId)) {
+    for (const event of store.readRawEvents(table, fromId, { withBytes })) {
       while (next < mine.length && mine[next]!.afterRawEventId < event.id) yield command(mine[next++]!);
       changes = [];
       let gameId: string | null;
@@ -152,7 +159,8 @@ export function replayStoreFrom(
       out.fromCheckpoint.push(table);
       out.restoredGames += usable.games.length;
     }
-    for (const step of replayTable(store, router, table, commands, usable)) {
+    // A start needs the decoded events only; the arbiter's replay and the CLI show the bytes too.
+    for (const step of replayTable(store, router, table, commands, usable, !opts.fromCheckpoints)) {
       if (step.kind !== 'event') continue;
       out.events++;
       opts.onEvent?.(step);
@@ -178,7 +186,7 @@ export function gameRebuilder(store: Store, config: BoardcastConfig, pairings?: 
     if (table === undefined) return undefined;
     const scratch = newLiveSource(config, store);
     const router = hallRouter(config, scratch, pairings);
-    for (const step of replayTable(store, router, table)) void step;
+    for (const step of replayTable(store, router, table, storedCommands(store), undefined, false)) void step;
     return scratch.progress(id) ? scratch : undefined;
   };
 }

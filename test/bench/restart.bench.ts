@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { restoreHall } from '../../daemon/app/rebuild.ts';
+import { createLogger } from '../../daemon/log/logger.ts';
+import { hallPairings } from '../../daemon/runtime/hall-pairings.ts';
+import { hallRouter, newLiveSource, replayStore } from '../../daemon/runtime/store-replay.ts';
+import { openStore, type Store } from '../../daemon/store/store.ts';
+import { loadConfig, tournamentSetup, type BoardcastConfig } from '../../daemon/tournament/config.ts';
+import { writeHallStore } from './hall-store.ts';
+
+// Restart time against rounds stored (issue 14). A 50-table open at a classical pace (the clock's
+// 1 Hz readings as DGT clocks send them: several thousand raw events per game), round after
+// round: after each round is stored, one daemon start runs on it (writing the checkpoints and
+// snapshots a running daemon writes at each game boundary), then a restart is timed the way
+// `serve` does it before it answers: open the store, rebuild the hall, write what a crash left
+// out. The last line is the same store replayed from every table's first event (the old start).
+// RESTART_TABLES and RESTART_ROUNDS scale it (defaults 50 and 9).
+
+const TABLES = Number(process.env.RESTART_TABLES ?? 50);
+const ROUNDS = Number(process.env.RESTART_ROUNDS ?? 9);
+const quiet = createLogger({ write: () => {} });
+
+function open(file: string): Store {
+  const r = openStore(file);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+/** A daemon start on the store, as `serve` does it before serving; returns its figures. */
+function start(file: string, config: BoardcastConfig, tables: number[]): { ms: number; events: number; games: number; restored: number } {
+  const t0 = performance.now();
+  const store = open(file);
+  const tournamentId = store.upsertTournament(tournamentSetup(config));
+  const { rebuilt } = restoreHall(store, config, { tables, tournamentId, pairings: hallPairings(store, config, null), log: quiet });
+  const ms = performance.now() - t0;
+  store.close();
+  return { ms, events: rebuilt.events, games: rebuilt.games, restored: rebuilt.restoredGames };
+}
+
+export default async function restartBench(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'boardcast-bench-restart-'));
+  try {
+    const file = join(dir, 'boardcast.sqlite');
+    const cfg = loadConfig();
+    if (!cfg.ok) throw new Error(cfg.error.messages.join('\n'));
+    const config: BoardcastConfig = { ...cfg.value, emulate: null, rounds: { ...cfg.value.rounds, start: 'board', count: ROUNDS } };
+    const tables = Array.from({ length: TABLES }, (_, i) => i + 1);
+    let stored = 0;
+    console.log(`${TABLES} tables, classical pace with 1 Hz clock readings; restart = open store + rebuild + derived-row check (best of 2)`);
+    console.log('rounds stored | raw events stored | store MB | events replayed | games (from snapshots) | restart ms');
+    for (let round = 1; round <= ROUNDS; round++) {
+      const setup = open(file);
+      stored += writeHallStore(setup, { tables: TABLES, firstRound: round, rounds: round, seed: 3 }).rawEvents;
+      setup.close();
+      start(file, config, tables); // the daemon that ran during the round
+      const runs = [start(file, config, tables), start(file, config, tables)];
+      const best = runs.reduce((a, b) => (a.ms <= b.ms ? a : b));
+      const mb = (statSync(file).size + walSize(file)) / 1e6;
+      console.log(`${round} | ${stored} | ${mb.toFixed(0)} | ${best.events} | ${best.games} (${best.restored}) | ${best.ms.toFixed(0)}`);
+    }
+    const t0 = performance.now();
+    const store = open(file);
+    const live = newLiveSource(config, store);
+    const events = replayStore(store, hallRouter(config, live, hallPairings(store, config, null)), tables);
+    store.close();
+    console.log(`the same store replayed from every table's first event (the start before checkpoints): ${events} events, ${(performance.now() - t0).toFixed(0)} ms`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function walSize(file: string): number {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
