@@ -27,6 +27,7 @@ import { watchPairings } from './pairings-watch.ts';
 import { startBackups } from './backups.ts';
 import { watchDevicePaths } from './device-watch.ts';
 import { restoreHall } from './rebuild.ts';
+import { startStoreUpkeep, type StoreUpkeep } from './store-upkeep.ts';
 import { tableEventHandler } from './table-events.ts';
 import { tableLinks, type HallTable } from './table-links.ts';
 import { TableWatch, type TableHealthState } from './table-watch.ts';
@@ -142,7 +143,8 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   // The games: rebuilt from the stored raw events (from each table's last game boundary), players
   // from the pairings (or the demo's scores); derived rows a crash left behind are written.
   const numbers = boards.map((b) => b.number);
-  const { live, router, derived, rebuilt } = restoreHall(store, config, { tables: numbers, tournamentId, pairings: hallPairings(store, config, emulated?.source ?? null), log });
+  const pairings = hallPairings(store, config, emulated?.source ?? null);
+  const { live, router, derived, rebuilt } = restoreHall(store, config, { tables: numbers, tournamentId, pairings, log });
   if (emulated)
     plugEmulatedBoards(
       boards,
@@ -194,6 +196,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   if (delayed) log.info('public outputs delayed', { seconds: config.broadcast.delaySeconds });
   // Started once the server is up; /health reports them from then on.
   let outputs: RunningOutputs | null = null;
+  let upkeep: StoreUpkeep | null = null;
   let server: RunningServer;
   try {
     server = await startServer({
@@ -221,7 +224,16 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
           uptimeMs: Date.now() - startedAt,
           boardsLive: list.filter((t) => t.state === 'live').length,
           tables: list,
-          store: { file: store.file, pendingRawEvents: writes.pending, droppedRawEvents: writes.dropped, lastCommitAt: writes.lastCommitAt, lastError: writes.lastError, backup: backups.state() },
+          store: {
+            file: store.file,
+            pendingRawEvents: writes.pending,
+            droppedRawEvents: writes.dropped,
+            lastCommitAt: writes.lastCommitAt,
+            lastError: writes.lastError,
+            backup: backups.state(),
+            verification: upkeep?.verification() ?? null,
+            wal: upkeep?.wal() ?? null,
+          },
           outputs: outputs?.health() ?? { liveChessApi: null, lichessPush: null, pgnFolder: null },
         };
       },
@@ -238,6 +250,8 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
     return err(`cannot serve on port ${opts.port ?? config.httpPort}: ${(e as Error).message}`);
   }
   if (server.viewerError) log.warn('viewer not served', { reason: server.viewerError });
+  // Serving: now prove the start (a whole replay in the background), and keep the WAL bounded.
+  upkeep = startStoreUpkeep(store, config, numbers, pairings, log.child('store'));
   for (const t of tables) if (!sources.has(t.track.number)) t.session.start();
   sources.start();
   log.info('serving', { url: server.url, tables: tables.length, store: store.file });
@@ -248,6 +262,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
     stopped = true;
     // Outputs first: nothing more goes out once the boards stop being read.
     await outputs?.stop();
+    upkeep?.stop();
     stopPairings();
     stopNoiseReports();
     stopDeviceWatch();

@@ -25,6 +25,11 @@ export interface OpenStoreOptions {
   allowNew?: boolean;
   /** FULL (default: a committed event survives a power cut) or NORMAL (benchmarks compare the two). */
   synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * A read-only connection (boardcast doctor --replay beside a running daemon): nothing is written,
+   * not even a migration, so the file must exist at this release's schema version.
+   */
+  readonly?: boolean;
 }
 
 /** How the connection is set up, for checks and `boardcast` tools. */
@@ -80,9 +85,28 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
   }
   let db: Database.Database;
   try {
-    db = new Database(file, { timeout: options.busyTimeoutMs ?? 2000 });
+    db = new Database(file, { timeout: options.busyTimeoutMs ?? 2000, ...(options.readonly ? { readonly: true, fileMustExist: true } : {}) });
   } catch (e) {
     return err(classifySqliteError(file, e));
+  }
+  if (options.readonly) {
+    try {
+      const version = schemaVersion(db);
+      if (version !== SCHEMA_VERSION) {
+        db.close();
+        return err({
+          kind: 'newer-schema',
+          file,
+          fileVersion: version,
+          knownVersion: SCHEMA_VERSION,
+          message: `schema version ${version}, not this release's ${SCHEMA_VERSION}: ${version < SCHEMA_VERSION ? 'start boardcast serve on it once to bring it up to date' : 'upgrade boardcast'}`,
+        });
+      }
+    } catch (e) {
+      db.close();
+      return err(classifySqliteError(file, e));
+    }
+    return ok(storeOn(db, file));
   }
 
   try {
@@ -118,7 +142,11 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
     return err(classifySqliteError(file, e));
   }
 
-  const store: Store = {
+  return ok(storeOn(db, file));
+}
+
+function storeOn(db: Database.Database, file: string): Store {
+  return {
     ...createRawEventLog(db),
     ...createSetup(db),
     ...createGames(db),
@@ -136,5 +164,4 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Result<
     },
     close: () => db.close(),
   };
-  return ok(store);
 }

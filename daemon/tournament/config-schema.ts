@@ -98,6 +98,15 @@ export const CONFIG_SCHEMA = Type.Object(
         { additionalProperties: false, default: {} },
       ),
     ),
+    store: Type.Optional(
+      Type.Object(
+        {
+          verifyAfterStart: Type.Optional(Type.Boolean({ default: true, 'x-message': 'must be true or false' })),
+          walCheckpointMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1440, default: 5, 'x-message': "must be a whole number of minutes from 0 (SQLite's own checkpoints only) to 1440" })),
+        },
+        { additionalProperties: false, default: {} },
+      ),
+    ),
     backup: Type.Optional(
       Type.Object(
         {

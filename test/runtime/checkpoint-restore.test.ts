@@ -12,6 +12,10 @@ import { openStore, type Store } from '../../daemon/store/store.ts';
 import { loadConfig, tournamentSetup, type BoardcastConfig } from '../../daemon/tournament/config.ts';
 import { writeHallStore } from '../bench/hall-store.ts';
 import { withSql } from '../store/helpers.ts';
+import { startDaemon } from '../../daemon/app/daemon.ts';
+import { verifyStore, runInBackground, type VerificationResult } from '../../daemon/runtime/store-verification.ts';
+import { parseConfig } from '../../daemon/tournament/config.ts';
+import { eventually, getJson } from './daemon-child.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -119,5 +123,113 @@ describe('restart from game boundaries (issue 14)', () => {
     expect(warnings.join('\n')).toMatch(/r2-t3 does not match its digest/);
     expect(games(hall.live)).toEqual(whole.games);
     hall.store.close();
+  });
+});
+
+function verify(file: string, config: BoardcastConfig): VerificationResult {
+  const store = open(file);
+  try {
+    const steps = verifyStore(store, config, TABLES, hallPairings(store, config, null));
+    let r = steps.next();
+    while (!r.done) r = steps.next();
+    return r.value;
+  } finally {
+    store.close();
+  }
+}
+
+describe('the verification: a whole replay compared with what the store derived (issue 14)', () => {
+  it('finds nothing on a sound store, and names an altered move row and an altered snapshot', () => {
+    const { file, config } = setup();
+    start(file, config).store.close();
+    const sound = verify(file, config);
+    expect(sound.games).toBe(TABLES.length * 2);
+    expect(sound.events).toBeGreaterThan(5_000);
+    expect(sound.differences).toEqual([]);
+
+    // A move row changed behind the daemon's back (not the raw events: they cannot be updated).
+    withSql(file, (db) => {
+      const id = db.prepare(`SELECT m.id FROM moves m JOIN games g ON g.id = m.game_id WHERE g.table_number = 1 AND m.ply = 3 ORDER BY g.id LIMIT 1`).pluck().get() as number;
+      db.prepare(`UPDATE moves SET san = 'Qh5', uci = 'd1h5' WHERE id = ?`).run(id);
+    });
+    withSql(file, (db) => db.prepare(`UPDATE game_snapshots SET state_json = replace(state_json, '"ply":1,', '"ply":1,"x":1,') WHERE live_id = 'r1-t3'`).run());
+    const found = verify(file, config).differences;
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ gameId: 'r1-t1', row: 'moves', detail: expect.stringMatching(/^ply 3: Qh5 \(d1h5\) stored, /) }),
+        expect.objectContaining({ gameId: 'r1-t3', row: 'snapshot' }),
+      ]),
+    );
+  });
+
+  it('runs in slices between other work and gives the same result', async () => {
+    const { file, config } = setup();
+    start(file, config).store.close();
+    const store = open(file);
+    // Other work scheduled beside it gets turns while it runs.
+    let turns = 0;
+    let finished = false;
+    const other = (): void => {
+      turns++;
+      if (!finished) setImmediate(other);
+    };
+    setImmediate(other);
+    const result = await new Promise<VerificationResult>((resolve, reject) => runInBackground(verifyStore(store, config, TABLES, hallPairings(store, config, null)), resolve, reject, 0));
+    finished = true;
+    store.close();
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(result.differences).toEqual([]);
+  });
+
+  it('a daemon restarted on a store with an altered derived row reports it on /health and in its log', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'boardcast-verify-daemon-'));
+    dirs.push(dir);
+    const cfg = parseConfig(
+      {
+        event: { name: 'verify' },
+        rounds: { count: 3, start: 'board' },
+        timeControl: '90+30',
+        dataDir: join(dir, 'data'),
+        // Boards on paths that are not there: the tables retry, the stored games are served.
+        tables: TABLES.map((n) => ({ number: n, board: join(dir, `tty${n}`) })),
+      },
+      null,
+      dir,
+    );
+    if (!cfg.ok) throw new Error(cfg.error.messages.join('\n'));
+    const config = cfg.value;
+    const file = join(config.dataDir, 'boardcast.sqlite');
+    const store = openStore(file, { allowNew: true });
+    if (!store.ok) throw new Error(store.error.message);
+    writeHallStore(store.value, { tables: TABLES.length, rounds: 3, thinkMs: 4000, maxPlies: 60, lastRoundPlayed: 0.5, seed: 7 });
+    store.value.close();
+    const lines: string[] = [];
+    const run = async () => {
+      const started = await startDaemon({ config, log: createLogger({ write: (_l, line) => lines.push(line) }), port: 0, host: '127.0.0.1', viewer: false });
+      if (!started.ok) throw new Error(started.error);
+      return started.value;
+    };
+    type Health = { store: { verification: { state: string; games: number; differences: { gameId: string; row: string }[] } } };
+    const first = await run();
+    const passed = await eventually(async () => ((await getJson<Health>(`${first.url}/health`)).store.verification.state === 'passed' ? true : undefined), 30_000, 'verification passed');
+    expect(passed).toBe(true);
+    await first.stop();
+
+    withSql(file, (db) => db.prepare(`UPDATE games SET result = '1-0' WHERE table_number = 2 AND id = (SELECT MIN(id) FROM games WHERE table_number = 2)`).run());
+    lines.length = 0;
+    const second = await run();
+    expect(second.rebuilt.games).toBe(TABLES.length * 3);
+    const h = await eventually(
+      async () => {
+        const r = await getJson<Health>(`${second.url}/health`);
+        return r.store.verification.state === 'running' ? undefined : r;
+      },
+      30_000,
+      'verification done',
+    );
+    await second.stop();
+    expect(h.store.verification.state).toBe('differences');
+    expect(h.store.verification.differences).toEqual([expect.objectContaining({ gameId: 'r1-t2', row: 'game' })]);
+    expect(lines.join('\n')).toMatch(/store verification: a derived row differs/);
   });
 });
