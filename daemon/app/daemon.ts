@@ -76,7 +76,7 @@ export interface RunningDaemon {
   store: Store;
   tables(): TableStatus[];
   /** Raw events replayed at start, and how long the rebuild took. */
-  rebuilt: { events: number; games: number; ms: number };
+  rebuilt: { events: number; games: number; restoredGames: number; ms: number };
   stop(): Promise<void>;
 }
 
@@ -285,7 +285,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
     url: server.url,
     live,
     store,
-    rebuilt: { events: rebuilt.events, games: rebuilt.games, ms: rebuilt.ms },
+    rebuilt: { events: rebuilt.events, games: rebuilt.games, restoredGames: rebuilt.restoredGames, ms: rebuilt.ms },
     tables: tableList,
     stop,
   });

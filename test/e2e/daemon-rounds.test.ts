@@ -10,6 +10,7 @@ import { openStore } from '../../daemon/store/store.ts';
 import { eventually, getJson, runCli, servingUrl, stopChildren, waitForOutput, type Child } from '../runtime/daemon-child.ts';
 import { socatAvailable } from './socat.ts';
 import { withSql } from '../store/helpers.ts';
+import { decodeStoredEvent } from '../../daemon/store/raw-events.ts';
 
 const socat = socatAvailable('daemon-rounds');
 const TOKEN = 'rounds-e2e-secret';
@@ -190,11 +191,11 @@ describe.skipIf(!socat)("a round on the running daemon ('arbiter' mode), boards 
     expect([...new Set(serials.map((r) => `${r.table_number}:${r.serial.slice(-5)}`))]).toEqual(['1:12001', '2:12002']);
     // Clock readings are derived rows too: one per clock message routed to a game, kept once across the restart.
     const clocks = withSql(store.value.file, (db) =>
-      db.prepare('SELECT c.raw_event_id AS raw, r.event_json AS ev FROM clock_readings c JOIN raw_events r ON r.id = c.raw_event_id WHERE c.game_id = ?').all(rows[0]!.id),
-    ) as { raw: number; ev: string }[];
+      db.prepare('SELECT c.raw_event_id AS raw, r.event_json AS ev, r.mono_ms AS mono FROM clock_readings c JOIN raw_events r ON r.id = c.raw_event_id WHERE c.game_id = ?').all(rows[0]!.id),
+    ) as { raw: number; ev: string; mono: number }[];
     expect(clocks.length).toBeGreaterThan(3);
     expect(new Set(clocks.map((c) => c.raw)).size).toBe(clocks.length);
-    expect(clocks.every((c) => JSON.parse(c.ev).type === 'clock')).toBe(true);
+    expect(clocks.every((c) => decodeStoredEvent(c.ev, c.mono).type === 'clock')).toBe(true);
     store.value.close();
 
     // The arbiter's tools read the same story from the store: replay shows the decisions in place,

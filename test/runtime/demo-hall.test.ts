@@ -89,5 +89,26 @@ describe.skipIf(!shared)('demo hall replaying real games', () => {
     expect(exported).toContain('[White "Esipenko, Andrey"]');
     expect(exported).toContain('[BlackFideId "1503014"]');
     expect(exported).toContain('[Result "1/2-1/2"]');
+
+    // A restart puts the finished game back from its snapshot (its table moved on) and replays
+    // only the game on the table; the verification that follows replays everything and agrees.
+    const before = await getJson<GameState>(`${url}/api/games/${g!.id}`);
+    await daemon.stop();
+    const again = await startDaemon({ config: cfg.value, log: createLogger({ write: () => {} }), port: 0, host: '127.0.0.1', pace: 100, viewer: false });
+    if (!again.ok) throw new Error(again.error);
+    daemon = again.value;
+    expect(daemon.rebuilt.restoredGames).toBe(1);
+    expect(await getJson<GameState>(`${daemon.url}/api/games/${g!.id}`)).toEqual(before);
+    type Verification = { state: string; games: number; differences: unknown[] };
+    const verified = await eventually(
+      async () => {
+        const v = (await getJson<{ store: { verification: Verification } }>(`${daemon!.url}/health`)).store.verification;
+        return v.state === 'running' ? undefined : v;
+      },
+      30_000,
+      'the verification after the restart',
+    );
+    expect(verified).toMatchObject({ state: 'passed', differences: [] });
+    expect(verified.games).toBeGreaterThanOrEqual(1);
   }, 90_000);
 });

@@ -31,6 +31,35 @@ const countOnDisk = () => {
 };
 
 describe('raw events', () => {
+  it('keeps clock readings compact and gives back the same events (old JSON rows too)', () => {
+    const clock = (at: number, extra: object): RawEventInput => ({
+      tableNumber: 1,
+      boardSerial: null,
+      monoMs: at,
+      wallMs: 1_763_700_000_000 + Math.round(at),
+      event: { type: 'clock', at, whiteMs: 5_399_000, blackMs: 5_400_000, running: 'white', whiteFlag: false, blackFlag: false, ...extra } as RawEventInput['event'],
+      raw: Uint8Array.from([0x8d]),
+    });
+    const inputs = [
+      clock(1000, {}),
+      clock(2000.5, { running: null, whiteFlag: true }),
+      clock(3000, { running: 'black', blackFlag: true, logged: true }),
+      // A reading whose time is not its row's mono_ms is kept whole.
+      { ...clock(4000, {}), monoMs: 4001 },
+    ];
+    store.appendRawEvents(inputs);
+    const jsons = withSql(file, (db) => db.prepare('SELECT event_json FROM raw_events ORDER BY id').pluck().all()) as string[];
+    expect(jsons.slice(0, 3)).toEqual(['[5399000,5400000,1,0]', '[5399000,5400000,0,1]', '[5399000,5400000,2,6]']);
+    expect(jsons[3]).toMatch(/^\{"type":"clock"/);
+    // A row an earlier release wrote: the whole JSON.
+    withSql(file, (db) =>
+      db
+        .prepare("INSERT INTO raw_events (table_number, board_serial, mono_ms, wall_ms, kind, event_json, raw) VALUES (1, NULL, 5000, 0, 'clock', ?, x'8d')")
+        .run(JSON.stringify(clock(5000, { running: 'black' }).event)),
+    );
+    expect([...store.readRawEvents(1)].map((e) => e.event)).toEqual([...inputs.map((i) => i.event), clock(5000, { running: 'black' }).event]);
+  });
+
   it('round-trips the decoded event and the exact raw bytes, per table, in order', () => {
     const fieldFrame: RawEventInput = {
       tableNumber: 2,
