@@ -2,6 +2,7 @@ import type { Logger } from '../log/logger.ts';
 import { DerivedRows, type ClockRow } from '../runtime/derived-rows.ts';
 import type { HallRouter } from '../runtime/hall-router.ts';
 import { recordSnapshotIfChanged } from '../runtime/checkpoint-restore.ts';
+import { ClockThinning } from '../runtime/clock-thinning.ts';
 import type { StoredRawEvent } from '../store/types.ts';
 import type { Store } from '../store/store.ts';
 
@@ -14,8 +15,11 @@ export interface DerivedWriter {
   committed: (batch: readonly StoredRawEvent[]) => void;
 }
 
-/** `tables`: the hall's tables; raw events of others (a store written by another config) are not routed. */
-export function derivedWriter(store: Store, tournamentId: number, router: HallRouter, tables: ReadonlySet<number>, log: Logger): DerivedWriter {
+/**
+ * `tables`: the hall's tables; raw events of others (a store written by another config) are not
+ * routed. `thinning`: which clock readings become rows (the start-up replay primed it).
+ */
+export function derivedWriter(store: Store, tournamentId: number, router: HallRouter, tables: ReadonlySet<number>, log: Logger, thinning = new ClockThinning()): DerivedWriter {
   const derived = new DerivedRows(store, (round) => store.round(tournamentId, round)?.id ?? null);
   const live = router.live;
   const snapshots = new Map<string, string>();
@@ -66,7 +70,9 @@ export function derivedWriter(store: Store, tournamentId: number, router: HallRo
         const to = router.route(e.tableNumber, e.event, e.id);
         if (!to) continue;
         touched.add(to);
-        if (e.event.type === 'clock') clocks.push({ game: live.progress(to)!, rawEventId: e.id, wallMs: e.wallMs, reading: e.event });
+        if (e.event.type !== 'clock') continue;
+        const row: ClockRow = { game: live.progress(to)!, rawEventId: e.id, wallMs: e.wallMs, reading: e.event };
+        if (thinning.keep(row)) clocks.push(row);
       }
       clockReadings(clocks);
       for (const id of touched) reconcile(id);

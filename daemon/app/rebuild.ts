@@ -1,6 +1,7 @@
 import type { Logger } from '../log/logger.ts';
 import type { ClockRow } from '../runtime/derived-rows.ts';
 import { recordCheckpoint } from '../runtime/checkpoint-restore.ts';
+import { ClockThinning } from '../runtime/clock-thinning.ts';
 import type { HallRouter, PairingLookup } from '../runtime/hall-router.ts';
 import type { MemoryLiveSource } from '../runtime/memory-live-source.ts';
 import { gameRebuilder, hallRouter, newLiveSource, replayStoreFrom } from '../runtime/store-replay.ts';
@@ -17,12 +18,12 @@ export interface Rebuilt {
   /** Tables rebuilt from a checkpoint rather than from their first event. */
   fromCheckpoint: number;
   ms: number;
-  /** Clock readings the store holds raw but not derived (a crash came between): to be written. */
+  /** Clock readings the store holds raw but not derived (a crash came between), thinned: to be written. */
   missedClocks: ClockRow[];
 }
 
 /** The live state rebuilt by replaying the stored raw events of the hall's tables. */
-export function rebuildFromStore(store: Store, router: HallRouter, tables: readonly number[], log: Logger): Rebuilt {
+export function rebuildFromStore(store: Store, router: HallRouter, tables: readonly number[], log: Logger, thinning = new ClockThinning()): Rebuilt {
   const t0 = performance.now();
   // Clock readings a crash kept from the store (they follow the last stored one) are written below.
   const lastClockRaw = store.lastClockRawEventId();
@@ -32,9 +33,13 @@ export function rebuildFromStore(store: Store, router: HallRouter, tables: reado
     fromCheckpoints: true,
     onEvent: (step) => {
       const ev = step.event.event;
-      if (ev?.type !== 'clock' || step.event.id <= lastClockRaw || step.gameId === null) return;
+      if (ev?.type !== 'clock' || step.gameId === null) return;
       const game = router.live.progress(step.gameId);
-      if (game) missedClocks.push({ game, rawEventId: step.event.id, wallMs: step.event.wallMs, reading: ev });
+      if (!game) return;
+      // Every reading goes through the thinning (so it decides as the running daemon did); the
+      // kept ones after the last stored reading are the ones a crash left out.
+      const row = { game, rawEventId: step.event.id, wallMs: step.event.wallMs, reading: ev };
+      if (thinning.keep(row) && step.event.id > lastClockRaw) missedClocks.push(row);
     },
   });
   const rebuilt = {
@@ -80,9 +85,10 @@ export function restoreHall(store: Store, config: BoardcastConfig, opts: { table
   });
   const rebuildGame = gameRebuilder(store, config, opts.pairings);
   live.onHydrate((id) => rebuildGame(live, id));
-  const rebuilt = rebuildFromStore(store, router, opts.tables, log);
+  const thinning = new ClockThinning();
+  const rebuilt = rebuildFromStore(store, router, opts.tables, log, thinning);
   // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
-  const derived = derivedWriter(store, opts.tournamentId, router, new Set(opts.tables), log.child('derived'));
+  const derived = derivedWriter(store, opts.tournamentId, router, new Set(opts.tables), log.child('derived'), thinning);
   for (const t of router.tracks()) for (const id of t.games) derived.reconcile(id);
   derived.clockReadings(rebuilt.missedClocks);
   return { live, router, derived, rebuilt };

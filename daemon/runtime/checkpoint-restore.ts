@@ -48,9 +48,12 @@ export function recordSnapshotIfChanged(store: Store, live: MemoryLiveSource, id
 export type TablePlan = { kind: 'checkpoint'; rawEventId: number; track: TableTrack; games: { cfg: MemoryGameConfig; snapshot: GameSnapshotState }[] } | { kind: 'whole'; why: string };
 
 /** Decides how to rebuild a table; `commands` the audit trail's replayable rows. */
-export function tablePlan(store: Store, table: number, commands: readonly StoredHallCommand[], engine: MemoryGameConfig['engine']): TablePlan {
+export function tablePlan(store: Store, table: number, commands: readonly StoredHallCommand[], engine: MemoryGameConfig['engine'], lastClockRaw: number): TablePlan {
   const c = store.latestCheckpoint(table);
   if (!c) return { kind: 'whole', why: 'no checkpoint' };
+  // Clock readings before the boundary that the store may not have derived yet (a crash between a
+  // batch's raw commit and its derived writes): only a replay of them can write them.
+  if (store.hasRawEventBetween(table, 'clock', lastClockRaw, c.rawEventId)) return { kind: 'whole', why: 'clock readings before its last game boundary may not all be derived (a crash)' };
   const track = JSON.parse(c.trackJson) as TableTrack;
   if (track.number !== table || !Array.isArray(track.games)) return { kind: 'whole', why: 'checkpoint of another table' };
   const games: { cfg: MemoryGameConfig; snapshot: GameSnapshotState }[] = [];

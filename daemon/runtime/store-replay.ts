@@ -150,9 +150,10 @@ export function replayStoreFrom(
     else if (c.command.kind === 'start-round') for (const t of c.command.tables) all.add(t);
   }
   const out: StoreReplay = { events: 0, fromCheckpoint: [], restoredGames: 0, whole: [] };
+  const lastClockRaw = opts.fromCheckpoints ? store.lastClockRawEventId() : 0;
   for (const table of [...all].sort((a, b) => a - b)) {
     router.track(table);
-    const plan = opts.fromCheckpoints ? tablePlan(store, table, commands, router.engineOptions) : undefined;
+    const plan = opts.fromCheckpoints ? tablePlan(store, table, commands, router.engineOptions, lastClockRaw) : undefined;
     if (plan?.kind === 'whole' && plan.why !== 'no checkpoint') out.whole.push({ table, why: plan.why });
     const usable = plan?.kind === 'checkpoint' ? plan : undefined;
     if (usable) {

@@ -22,6 +22,8 @@ export interface RawEventLog {
   lastRawEventId(): number;
   /** Every table that has raw events, in table order. */
   tablesWithRawEvents(): number[];
+  /** Whether the table has a raw event of `kind` with an id strictly between `afterId` and `beforeId`. */
+  hasRawEventBetween(tableNumber: number, kind: string, afterId: number, beforeId: number): boolean;
 }
 
 interface RawRow {
@@ -76,6 +78,7 @@ export function createRawEventLog(db: Database): RawEventLog {
     `SELECT id, table_number, board_serial, mono_ms, wall_ms, event_json FROM raw_events
      WHERE table_number = ? AND id >= ? ORDER BY id LIMIT ${PAGE}`,
   );
+  const between = db.prepare('SELECT EXISTS (SELECT 1 FROM raw_events WHERE table_number = ? AND id > ? AND id < ? AND kind = ?)').pluck();
   const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM raw_events').pluck();
 
   const appendAll = writeTransaction(db, (batch: readonly RawEventInput[]): StoredRawEvent[] => {
@@ -122,6 +125,7 @@ export function createRawEventLog(db: Database): RawEventLog {
     appendRawEvents: (batch) => (batch.length === 0 ? [] : appendAll(batch)),
     readRawEvents,
     lastRawEventId: () => maxId.get() as number,
+    hasRawEventBetween: (table, kind, afterId, beforeId) => between.get(table, afterId, beforeId, kind) === 1,
     tablesWithRawEvents: () => db.prepare('SELECT DISTINCT table_number FROM raw_events ORDER BY table_number').pluck().all() as number[],
   };
 }
