@@ -126,6 +126,39 @@ describe('restart from game boundaries (issue 14)', () => {
   });
 });
 
+describe('a store written by an earlier release (schema 2, clock readings as whole JSON)', () => {
+  it('is migrated, replayed whole once, and then starts from checkpoints, with the same games as a store written now', () => {
+    const { file, config } = setup();
+    const now = wholeReplay(file, config).games;
+    // The same raw events as the release before this one wrote them: no checkpoint or snapshot
+    // tables, schema version 2, every event its whole JSON.
+    const old = join(dirs.at(-1)!, 'old.sqlite');
+    const created = open(old);
+    created.close();
+    withSql(old, (db) => {
+      db.exec('DROP TABLE table_checkpoints; DROP TABLE game_snapshots; PRAGMA user_version = 2;');
+      const insert = db.prepare('INSERT INTO raw_events (id, table_number, board_serial, mono_ms, wall_ms, kind, event_json, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      const source = open(file);
+      db.transaction(() => {
+        for (const t of TABLES)
+          for (const e of source.readRawEvents(t))
+            insert.run(e.id, e.tableNumber, e.boardSerial, e.monoMs, e.wallMs, e.event?.type ?? 'undecoded', e.event ? JSON.stringify(e.event) : null, Buffer.from(e.raw));
+      })();
+      source.close();
+    });
+    expect(withSql(old, (db) => db.prepare("SELECT event_json FROM raw_events WHERE kind = 'clock' LIMIT 1").pluck().get())).toMatch(/^\{"type":"clock"/);
+    const first = start(old, config);
+    expect(first.store.settings().schemaVersion).toBe(3);
+    expect(first.rebuilt.fromCheckpoint).toBe(0);
+    expect(games(first.live)).toEqual(now);
+    first.store.close();
+    const second = start(old, config);
+    expect(second.rebuilt.fromCheckpoint).toBe(TABLES.length);
+    expect(games(second.live)).toEqual(now);
+    second.store.close();
+  });
+});
+
 function verify(file: string, config: BoardcastConfig): VerificationResult {
   const store = open(file);
   try {
