@@ -189,7 +189,7 @@ export const CONFIG_SCHEMA = Type.Object(
     emulate: Type.Optional(
       Type.Object(
         {
-          count: Type.Integer({ minimum: 1, maximum: 500 }),
+          count: Type.Integer({ minimum: 1, maximum: 1000 }),
           games: Type.Optional(Type.String({ minLength: 1, default: 'random', 'x-message': 'must be "random" or a path to a PGN file or directory' })),
           seed: Type.Optional(Type.Integer({ default: 1 })),
           noise: Type.Optional(Type.String({ minLength: 1, default: 'clean' })),

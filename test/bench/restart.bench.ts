@@ -15,10 +15,12 @@ import { writeHallStore } from './hall-store.ts';
 // snapshots a running daemon writes at each game boundary), then a restart is timed the way
 // `serve` does it before it answers: open the store, rebuild the hall, write what a crash left
 // out. The last line is the same store replayed from every table's first event (the old start).
-// RESTART_TABLES and RESTART_ROUNDS scale it (defaults 50 and 9).
+// RESTART_TABLES and RESTART_ROUNDS scale it (defaults 50 and 9). Then the Olympiad-sized hall
+// (RESTART_LARGE_TABLES, default 1000; 0 skips it): see `large`.
 
 const TABLES = Number(process.env.RESTART_TABLES ?? 50);
 const ROUNDS = Number(process.env.RESTART_ROUNDS ?? 9);
+const LARGE_TABLES = Number(process.env.RESTART_LARGE_TABLES ?? 1000);
 const quiet = createLogger({ write: () => {} });
 
 function open(file: string): Store {
@@ -65,9 +67,31 @@ export default async function restartBench(): Promise<void> {
     const events = replayStore(store, hallRouter(config, live, hallPairings(store, config, null)), tables);
     store.close();
     console.log(`the same store replayed from every table's first event (the start before checkpoints): ${events} events, ${(performance.now() - t0).toFixed(0)} ms`);
+    if (LARGE_TABLES > 0) large(join(dir, 'large.sqlite'), config);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * An Olympiad-sized hall: LARGE_TABLES tables (default 1,000) with 10 finished rounds (quick
+ * games, their snapshots are what a restart loads) and the 11th round live, every game half-way
+ * at a classical pace (its raw events are what a restart replays).
+ */
+function large(file: string, base: BoardcastConfig): void {
+  const config: BoardcastConfig = { ...base, rounds: { ...base.rounds, count: 11 } };
+  const tables = Array.from({ length: LARGE_TABLES }, (_, i) => i + 1);
+  const setup = open(file);
+  let stored = writeHallStore(setup, { tables: LARGE_TABLES, rounds: 10, thinkMs: 0, maxPlies: 80, seed: 9 }).rawEvents;
+  stored += writeHallStore(setup, { tables: LARGE_TABLES, firstRound: 11, rounds: 11, lastRoundPlayed: 0.5, seed: 9 }).rawEvents;
+  setup.close();
+  const first = start(file, config, tables);
+  const again = start(file, config, tables);
+  const mb = (statSync(file).size + walSize(file)) / 1e6;
+  console.log(
+    `${LARGE_TABLES} tables, 10 finished rounds and the 11th live (half-way, classical pace): ${stored} raw events, ${mb.toFixed(0)} MB; ` +
+      `first start (whole replay, writes the checkpoints) ${first.ms.toFixed(0)} ms; restart ${again.ms.toFixed(0)} ms: ${again.restored} games from snapshots, ${again.events} raw events of the live games replayed, ${again.games} games in all`,
+  );
 }
 
 function walSize(file: string): number {
