@@ -33,7 +33,8 @@ const CHILD = process.env.BOARDCAST_SCALE_BENCH_CHILD === '1';
 const MOVE = /"change":\{"kind":"move","gameId":"[^"]+","move":\{[^}]*"at":(\d+)/;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-type FromChild = { type: 'ready'; connected: number; failed: number } | { type: 'latencies'; ms: number[] };
+/** Latencies as a histogram: [ms, count] pairs (millions of deliveries, too many to send one by one). */
+type FromChild = { type: 'ready'; connected: number; failed: number } | { type: 'latencies'; histogram: [number, number][] };
 
 function scopeFor(i: number, tables: number): Scope {
   const r = i % 10;
@@ -47,46 +48,57 @@ async function runViewers(): Promise<void> {
   const url = process.env.SCALE_URL!;
   const count = Number(process.env.SCALE_COUNT);
   const tables = Number(process.env.SCALE_TABLES);
-  const latencies: number[] = [];
+  const histogram = new Map<number, number>();
   let measuring = false;
   let connected = 0;
   let failed = 0;
   const sockets: WebSocket[] = [];
-  await new Promise<void>((done) => {
-    let pending = count;
-    const settle = (): void => {
-      if (--pending === 0) done();
-    };
-    for (let i = 0; i < count; i++) {
-      const ws = new WebSocket(url);
-      let first = true;
-      ws.on('open', () => ws.send(encode({ v: 1, type: 'subscribe', scope: scopeFor(i + Number(process.env.SCALE_OFFSET), tables) })));
-      ws.on('message', (data) => {
-        if (first) {
-          first = false;
-          connected++;
-          settle();
-          return;
-        }
-        if (!measuring) return;
-        const m = MOVE.exec((data as Buffer).toString('utf8'));
-        if (m) latencies.push(Date.now() - Number(m[1]));
-      });
-      ws.on('error', () => {
-        if (first) {
-          first = false;
-          failed++;
-          settle();
-        }
-      });
-      sockets.push(ws);
-    }
-  });
+  // Viewers arrive in waves of BATCH (a hall's spectators do not all connect in the same
+  // millisecond); each wave waits for its snapshots.
+  const BATCH = 250;
+  for (let from = 0; from < count; from += BATCH) await wave(from, Math.min(count, from + BATCH));
+  async function wave(from: number, to: number): Promise<void> {
+    await new Promise<void>((done) => {
+      let pending = to - from;
+      const settle = (): void => {
+        if (--pending === 0) done();
+      };
+      for (let i = from; i < to; i++) {
+        const ws = new WebSocket(url);
+        let first = true;
+        ws.on('open', () => ws.send(encode({ v: 1, type: 'subscribe', scope: scopeFor(i + Number(process.env.SCALE_OFFSET), tables) })));
+        ws.on('message', (data) => {
+          if (first) {
+            first = false;
+            connected++;
+            settle();
+            return;
+          }
+          if (!measuring) return;
+          const m = MOVE.exec((data as Buffer).toString('utf8'));
+          if (m) {
+            const ms = Math.max(0, Date.now() - Number(m[1]));
+            histogram.set(ms, (histogram.get(ms) ?? 0) + 1);
+          }
+        });
+        const lost = (): void => {
+          if (first) {
+            first = false;
+            failed++;
+            settle();
+          }
+        };
+        ws.on('error', lost);
+        ws.on('close', lost);
+        sockets.push(ws);
+      }
+    });
+  }
   process.send!({ type: 'ready', connected, failed } satisfies FromChild);
   process.on('message', (m: { type: string }) => {
     if (m.type === 'measure') measuring = true;
     if (m.type === 'stop') {
-      process.send!({ type: 'latencies', ms: latencies } satisfies FromChild, () => {
+      process.send!({ type: 'latencies', histogram: [...histogram] } satisfies FromChild, () => {
         for (const s of sockets) s.terminate();
         process.exit(0);
       });
@@ -112,10 +124,6 @@ async function start(root: string, boards: number): Promise<RunningDaemon> {
   const d = await startDaemon({ config: cfg.value, log: createLogger({ write: () => {} }), port: 0, host: '127.0.0.1', viewer: false });
   if (!d.ok) throw new Error(d.error);
   return d.value;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function measure(d: RunningDaemon, viewers: number, boards: number): Promise<string> {
@@ -152,22 +160,27 @@ async function measure(d: RunningDaemon, viewers: number, boards: number): Promi
   const cpu = process.cpuUsage(cpu0);
   const wall = performance.now() - t0;
   const events = d.store.lastRawEventId() - events0;
-  const latencies = (
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<number[]>((r) => {
-            c.once('message', (m: FromChild) => r(m.type === 'latencies' ? m.ms : []));
-            c.send({ type: 'stop' });
-          }),
-      ),
-    )
-  )
-    .flat()
-    .sort((a, b) => a - b);
+  const merged = new Map<number, number>();
+  for (const h of await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<[number, number][]>((r) => {
+          c.once('message', (m: FromChild) => r(m.type === 'latencies' ? m.histogram : []));
+          c.send({ type: 'stop' });
+        }),
+    ),
+  ))
+    for (const [ms, n] of h) merged.set(ms, (merged.get(ms) ?? 0) + n);
+  const buckets = [...merged].sort((a, b) => a[0] - b[0]);
+  const total = buckets.reduce((n, [, c]) => n + c, 0);
+  const at = (p: number): number => {
+    let seen = 0;
+    for (const [ms, c] of buckets) if ((seen += c) > (p / 100) * total) return ms;
+    return buckets.at(-1)?.[0] ?? NaN;
+  };
   const live = d.tables().filter((t) => t.state === 'live').length;
   const cpuPct = (100 * (cpu.user + cpu.system)) / 1000 / wall;
-  const lat = viewers > 0 ? ` | ${latencies.length} | ${percentile(latencies, 50)} / ${percentile(latencies, 99)} / ${latencies.at(-1) ?? NaN}` : ' | – | –';
+  const lat = viewers > 0 ? ` | ${total} | ${at(50)} / ${at(99)} / ${buckets.at(-1)?.[0] ?? NaN}` : ' | – | –';
   return `${boards} (${live} live) | ${viewers > 0 ? `${connected} of ${viewers}` : 0} | ${((events * 1000) / wall).toFixed(0)} | ${cpuPct.toFixed(0)} % | ${(rssMax / 2 ** 20).toFixed(0)} MiB${lat}`;
 }
 
