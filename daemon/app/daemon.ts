@@ -182,7 +182,8 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
     pathTables.map((b) => ({ path: b.board, retryNow: () => byNumber.get(b.number)?.session.retryNow?.() })),
     log,
   );
-  const stopPairings = watchPairings(store, router, log);
+  // New players for a game its table has left: its snapshot must say so for the next start.
+  const stopPairings = watchPairings(store, router, log, undefined, (ids) => ids.forEach(derived.snapshot));
   const backups = startBackups(store, config.dataDir, config.backup, log.child('backup'));
   const closeRoundsBackedUp = backedUpOnClose(loggedRounds(roundHandler({ store, tournamentId, router, tables: numbers, reconcile: derived.reconcile }), log.child('arbiter')), backups);
 

@@ -10,6 +10,8 @@ import type { Store } from '../store/store.ts';
 export interface DerivedWriter {
   /** Brings one game's derived rows up to its engine's state. */
   reconcile: (gameId: string) => void;
+  /** Writes the snapshot of a game its table has left when its read model changed (players re-read from the pairings). */
+  snapshot: (gameId: string) => void;
   clockReadings: (rows: ClockRow[]) => void;
   /** Routes a committed batch of raw events into the games' engines, then writes what they derived. */
   committed: (batch: readonly StoredRawEvent[]) => void;
@@ -37,9 +39,13 @@ export function derivedWriter(store: Store, tournamentId: number, router: HallRo
     } catch (e) {
       log.error('derived rows not written', { gameId, error: String(e) });
     }
-    // A game its table has left (the next one opened, or the table waits for the next round):
-    // its read model is what a restart puts back instead of replaying it.
-    if (router.track(g.table).gameId === gameId) return;
+    snapshot(gameId);
+  };
+  // A game its table has left (the next one opened, or the table waits for the next round): its
+  // read model is what a restart puts back instead of replaying it.
+  const snapshot = (gameId: string): void => {
+    const g = live.progress(gameId);
+    if (!g || router.track(g.table).gameId === gameId) return;
     try {
       recordSnapshotIfChanged(store, live, gameId, snapshots);
     } catch (e) {
@@ -55,6 +61,7 @@ export function derivedWriter(store: Store, tournamentId: number, router: HallRo
   };
   return {
     reconcile,
+    snapshot,
     clockReadings,
     committed: (batch) => {
       const touched = new Set<string>();

@@ -10,7 +10,7 @@ export const PAIRINGS_CHECK_MS = 3_000;
  * own process, often after the boards were set up for the round): the games take their players.
  * Returns the stop function.
  */
-export function watchPairings(store: Store, router: HallRouter, log: Logger, everyMs = PAIRINGS_CHECK_MS): () => void {
+export function watchPairings(store: Store, router: HallRouter, log: Logger, everyMs = PAIRINGS_CHECK_MS, onPlayersChanged: (gameIds: string[]) => void = () => {}): () => void {
   let seen = store.pairingsVersion();
   const timer = setInterval(() => {
     try {
@@ -19,6 +19,7 @@ export function watchPairings(store: Store, router: HallRouter, log: Logger, eve
       seen = v;
       const changed = router.refreshPlayers();
       store.linkGamesToPairings();
+      onPlayersChanged(changed);
       log.info('pairings changed in the store', { gamesWithNewPlayers: changed });
     } catch (e) {
       log.warn('pairings not re-read', { error: String(e) });

@@ -91,5 +91,8 @@ export function restoreHall(store: Store, config: BoardcastConfig, opts: { table
   const derived = derivedWriter(store, opts.tournamentId, router, new Set(opts.tables), log.child('derived'), thinning);
   for (const t of router.tracks()) for (const id of t.games) derived.reconcile(id);
   derived.clockReadings(rebuilt.missedClocks);
+  // Games put back from snapshots carry the players of their last write: pairings imported or
+  // corrected since (while the daemon was down) are applied as a whole replay would, and saved.
+  for (const id of router.refreshPlayers()) derived.snapshot(id);
   return { live, router, derived, rebuilt };
 }

@@ -112,6 +112,23 @@ describe('restart from game boundaries (issue 14)', () => {
     next.store.close();
   });
 
+  it('gives a restored game the players of pairings imported while the daemon was down', () => {
+    const { file, config } = setup();
+    start(file, config).store.close();
+    const store = open(file);
+    const round1 = store.round(store.upsertTournament(tournamentSetup(config)), 1)!;
+    const player = (name: string) => ({ name, title: null, rating: 2500, federation: 'SLO', fideId: null });
+    store.replacePairings(round1.id, [{ table: 2, white: player('Novak, Ana'), black: player('Kranjc, Eva') }]);
+    store.close();
+    const hall = start(file, config);
+    expect(hall.rebuilt.fromCheckpoint).toBe(TABLES.length);
+    expect(hall.live.game('r1-t2')?.white.name).toBe('Novak, Ana');
+    expect(games(hall.live)).toEqual(wholeReplay(file, config).games);
+    hall.store.close();
+    // The snapshot was written again with them: the verification finds nothing.
+    expect(verify(file, config).differences).toEqual([]);
+  });
+
   it('replays a table whole when a snapshot was altered, and says so', () => {
     const { file, config } = setup();
     start(file, config).store.close();
