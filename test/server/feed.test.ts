@@ -75,9 +75,16 @@ describe('websocket feed', () => {
     // Snapshot + deltas give exactly the state a fresh snapshot gives.
     const g = gameOf(snap);
     for (const d of c.deltas('game:r1-t1')) applyToGame(g, d.change);
+    // A client joining now may get a snapshot a moment old followed by the deltas since: together
+    // they are the present.
     const fresh = await client(wsUrl);
     fresh.send({ v: 1, type: 'subscribe', scope: { kind: 'game', gameId: 'r1-t1' } });
-    const now = gameOf(await fresh.next(isType('snapshot')));
+    const freshSnap = await fresh.next(isType('snapshot'));
+    const now = gameOf(freshSnap);
+    const last = c.deltas('game:r1-t1').at(-1)!.seq;
+    await waitFor(() => freshSnap.seq + fresh.deltas('game:r1-t1').length === last, 'the deltas after the joining snapshot');
+    expect(fresh.deltas('game:r1-t1').map((d) => d.seq)).toEqual(Array.from({ length: last - freshSnap.seq }, (_, i) => freshSnap.seq + 1 + i));
+    for (const d of fresh.deltas('game:r1-t1')) applyToGame(now, d.change);
     expect(g.moves).toEqual(now.moves);
     expect(g.fen).toBe(hall.fen('r1-t1'));
     expect(g.clock).toEqual(now.clock);
