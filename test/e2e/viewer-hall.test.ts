@@ -202,4 +202,27 @@ describe.skipIf(!socat)("the organiser's hall page on a daemon reading boards ov
     await expect.poll(() => p.locator('tr.hall-row[data-table="1"] .ht-game a').getAttribute('href'), { timeout: 10_000 }).toBe('/arbiter/r1-t1');
     await arbiter.close();
   });
+
+  it('on a phone the table scrolls sideways inside its panel; when the daemon goes away the page says so instead of looking current', async () => {
+    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const p = await phone.newPage();
+    p.on('pageerror', (e) => pageErrors.push(`phone hall: ${e.message}`));
+    await p.goto(`${daemon!.url}/hall?lang=en`);
+    await p.locator('#login-name').fill(ORGANISER.name);
+    await p.locator('#login-password').fill(ORGANISER.password);
+    await p.locator('.login-form button[type="submit"]').click();
+    await expect.poll(() => p.locator('tr.hall-row').count(), { timeout: 10_000 }).toBe(3);
+    // The page itself is no wider than the phone: only the table's own box scrolls.
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await p.screenshot({ path: `${SHOTS}/hall-phone.png`, fullPage: true });
+
+    const stale = p.locator('.hall-stale');
+    expect(await stale.isVisible()).toBe(false);
+    await daemon!.stop();
+    await expect.poll(() => stale.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await stale.textContent()).toMatch(/^The daemon cannot be reached: these are the last known states \(\d+\.\d s ago;/);
+    // The last known rows stay, marked stale by the banner above them.
+    expect(await p.locator('tr.hall-row').count()).toBe(3);
+    await phone.close();
+  });
 });

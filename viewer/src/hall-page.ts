@@ -38,11 +38,12 @@ class HallRow {
   ) {
     const td = (cls: string): HTMLTableCellElement => h('td', { class: cls });
     this.cells = {
+      // State and its age first: on a phone they are what shows without scrolling sideways.
       table: td('ht-table'),
-      serial: td('ht-serial'),
-      device: td('ht-device'),
       state: td('ht-state'),
       since: td('ht-since'),
+      serial: td('ht-serial'),
+      device: td('ht-device'),
       clock: td('ht-clock'),
       battery: td('ht-battery'),
       discarded: td('ht-discarded'),
@@ -65,6 +66,7 @@ class HallRow {
     setText(c.serial, t.serial ?? t.board);
     c.serial.title = t.board;
     setText(c.device, t.device ?? this.t('unknown'));
+    c.device.title = t.device ?? '';
     const state = stateText(this.i18n.lang, t.state);
     setText(c.state, t.state === 'out-of-step' && t.outOfStepSquares !== null ? `${state} (${t.outOfStepSquares} ${this.t('squares')})` : state);
     setText(c.since, t.sinceLastEventMs === null ? this.t('never') : `${agoText(t.sinceLastEventMs)} ${this.t('ago')}`);
@@ -142,7 +144,7 @@ export async function hallPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
   const head = h(
     'tr',
     {},
-    ...(['table', 'board', 'device', 'state', 'sinceLastEvent', 'clock', 'battery', 'discarded', 'game', 'lastMove'] as const).map((k) =>
+    ...(['table', 'state', 'sinceLastEvent', 'board', 'device', 'clock', 'battery', 'discarded', 'game', 'lastMove'] as const).map((k) =>
       h('th', { scope: 'col' }, k === 'table' ? i18n.t('table') : t(k)),
     ),
   );
