@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Timers } from '../board/timers.ts';
 import type { Logger } from '../log/logger.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
+import { problemsFirst, type HallReport, type OutputsHealth, type TableConnection } from '../../protocols/feed/hall.ts';
 import { gameActionHandler, roundHandler } from '../runtime/arbiter-actions.ts';
 import type { BoardSources } from '../runtime/board-sources.ts';
 import type { BusTableLink } from '../runtime/bus-tables.ts';
@@ -30,7 +31,7 @@ import { restoreHall } from './rebuild.ts';
 import { startStoreUpkeep, type StoreUpkeep } from './store-upkeep.ts';
 import { tableEventHandler } from './table-events.ts';
 import { tableLinks, type HallTable } from './table-links.ts';
-import { TableWatch, type TableHealthState } from './table-watch.ts';
+import { TableWatch } from './table-watch.ts';
 import { lichessToken, startOutputs, type RunningOutputs } from './outputs.ts';
 
 export interface DaemonOptions {
@@ -50,25 +51,8 @@ export interface DaemonOptions {
   viewer?: boolean;
 }
 
-export interface TableStatus {
-  table: number;
-  board: string;
-  serial: string | null;
-  /** The device path the board is on: a path table's own, a serial table's match (null while searching). */
-  device: string | null;
-  /**
-   * 'searching': a table configured by serial number whose board has not been found (or vanished);
-   * 'out-of-step': live, but the board's last dump disagreed with the board the host holds.
-   */
-  state: TableHealthState;
-  /** ms since the table's link last reported anything (null: never). */
-  sinceLastEventMs: number | null;
-  /** Squares the last dump showed differently (while out of step), else null. */
-  outOfStepSquares: number | null;
-  /** Bytes of line noise thrown away on this table's link since the start. */
-  discardedBytes: number;
-  gameId: string | null;
-}
+/** A table's board connection as /health and the hall page report it (protocols/feed/hall.ts). */
+export type TableStatus = TableConnection;
 
 export interface RunningDaemon {
   url: string;
@@ -198,6 +182,14 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   // Started once the server is up; /health reports them from then on.
   let outputs: RunningOutputs | null = null;
   let upkeep: StoreUpkeep | null = null;
+  const outputsHealth = (): OutputsHealth => outputs?.health() ?? { liveChessApi: null, lichessPush: null, pgnFolder: null };
+  // The hall page: the connections /health lists, problems first, with each game's last move as
+  // officials see it (live: /health is public, so it names no move ahead of the broadcast delay).
+  const hallReport = (): HallReport => ({
+    at: Date.now(),
+    tables: problemsFirst(tableList()).map((t) => ({ ...t, lastMove: t.gameId === null ? null : (live.game(t.gameId)?.lastMove?.san ?? null) })),
+    outputs: outputsHealth(),
+  });
   let server: RunningServer;
   try {
     server = await startServer({
@@ -216,6 +208,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
       // One line per failed request; the client gets JSON, never a stack trace.
       onAccess: (message, fields) => log.child('access').info(message, fields),
       onRequestError: (p) => (p.status >= 500 ? hlog.error('request failed', p) : hlog.info('request failed', p)),
+      hall: hallReport,
       health: () => {
         const list = tableList();
         const writes = writer.state();
@@ -235,7 +228,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
             verification: upkeep?.verification() ?? null,
             wal: upkeep?.wal() ?? null,
           },
-          outputs: outputs?.health() ?? { liveChessApi: null, lichessPush: null, pgnFolder: null },
+          outputs: outputsHealth(),
         };
       },
     });
@@ -309,6 +302,8 @@ function tableStatuses(tables: readonly HallTable[], sources: BoardSources, busL
       outOfStepSquares: watch.outOfStep,
       discardedBytes: watch.discardedBytes,
       gameId: t.track.gameId,
+      clockConnected: watch.clockConnected,
+      battery: watch.battery,
     };
   });
 }

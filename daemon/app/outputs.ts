@@ -1,4 +1,5 @@
 import { startLiveChessApi, startPgnFolder, startRelayPush, type BoardInfo, type LiveChessApi, type PgnFolder, type PushReport, type RelayPush } from '../../bridge/index.ts';
+import type { OutputsHealth } from '../../protocols/feed/hall.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { Logger } from '../log/logger.ts';
 import { err, ok, type Result } from '../store/result.ts';
@@ -17,7 +18,7 @@ export interface OutputTable {
 
 export interface RunningOutputs {
   /** For /health: each output's state, null when it is off. */
-  health(): { liveChessApi: Record<string, unknown> | null; lichessPush: Record<string, unknown>[] | null; pgnFolder: Record<string, unknown> | null };
+  health(): OutputsHealth;
   stop(): Promise<void>;
 }
 

@@ -1,3 +1,5 @@
+import type { BatteryReading } from '../../protocols/feed/hall.ts';
+import type { BoardMessage } from '../board/wire.ts';
 import type { SessionState } from '../board/session.ts';
 import type { TableLinkEvent } from '../runtime/bus-tables.ts';
 
@@ -15,6 +17,10 @@ export class TableWatch {
   outOfStep: number | null = null;
   /** Line noise already reported in the log. */
   reportedBytes = 0;
+  /** From the last clock reading (its "no clock" bit); null before any. */
+  clockConnected: boolean | null = null;
+  /** The last battery status the board sent (only Bluetooth boards have one). */
+  battery: BatteryReading | null = null;
   private retryingSince: number | null = null;
   /** Bytes discarded on earlier connections, and on this one (each connection has a new decoder). */
   private earlierBytes = 0;
@@ -26,6 +32,12 @@ export class TableWatch {
   see(e: TableLinkEvent): 'first-retry' | null {
     switch (e.type) {
       case 'frame':
+        this.lastEventAt = this.now();
+        if ('message' in e) {
+          if (e.message.type === 'battery') this.battery = { percent: e.message.percent, charging: e.message.charging, at: this.now() };
+          else this.seeClock(e.message);
+        } else if (e.bus.ok && e.bus.reply.type === 'bwtime') this.seeClock(e.bus.reply.clock);
+        return null;
       case 'board':
         this.lastEventAt = this.now();
         if (e.type === 'board' && e.event.type === 'dump') this.outOfStep = null;
@@ -55,6 +67,11 @@ export class TableWatch {
       default:
         return null;
     }
+  }
+
+  /** A clock reading says whether a clock is on the board; its acknowledgements say nothing of that. */
+  private seeClock(m: BoardMessage): void {
+    if (m.type === 'clock-times') this.clockConnected = !m.status.noClock;
   }
 
   /** Bytes of line noise the decoders threw away on this table, over all its connections. */

@@ -4,8 +4,12 @@ import { DEFAULT_INVITATION_HOURS, type Access, type OfficialRole, type Principa
 import { checkInvitationBody } from './invitations.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
 import { parseRoundAction, type RoundHandler } from '../runtime/arbiter-actions.ts';
+import type { HallReport } from '../../protocols/feed/hall.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { Timeline } from '../../protocols/feed/timeline.ts';
+
+/** The hall at a glance for officials (GET /api/hall): built by whoever runs the server. */
+export type HallSource = () => HallReport;
 
 /** A game's timeline for the arbiter, or undefined for an unknown game. */
 export type TimelineSource = (gameId: string) => Timeline | undefined;
@@ -83,6 +87,7 @@ export function apiRouter(
   rounds?: RoundHandler,
   timeline?: TimelineSource,
   publicSource: LiveSource = source,
+  hall?: HallSource,
 ): Router {
   const r = express.Router();
   // The broadcast delay: the public reads the delayed view, officials (any role) the live one.
@@ -145,6 +150,14 @@ export function apiRouter(
       const t = timeline(String(req.params.id));
       if (!t) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
       res.json(t);
+    });
+  }
+  if (hall) {
+    // The organiser's hall page polls this (docs/hall.md): the connections /health lists and the
+    // games' last moves, live. Officials only, because the moves are not delayed.
+    r.get('/api/hall', (req, res) => {
+      if (!official(access, req, res, OFFICIALS, 'the hall report')) return;
+      res.set('Cache-Control', 'no-store').json(hall());
     });
   }
   const body = express.json({ limit: '16kb', strict: false });

@@ -226,19 +226,24 @@ export function loginRouter(access: Access, log: AccessLog = () => undefined): R
 
 /**
  * Guards an official page: a spectator is sent to /login (and back after), an official of
- * another role gets 403. A `?token=` in the URL is never accepted: the request is redirected
- * to the same page without it (the login form when there is no session), so the secret leaves
- * the address bar and the history at once.
+ * another role gets 403. With `spectator: 'login-form'` the spectator gets 401 and the login form
+ * at the page's own address instead (it still comes back here after): the page says in its status
+ * that it is not public, and a browser shows the form all the same. A `?token=` in the URL is
+ * never accepted: the request is redirected to the same page without it (the login form when
+ * there is no session), so the secret leaves the address bar and the history at once.
  */
-export function officialPage(access: Access, roles: readonly OfficialRole[]): RequestHandler {
+export function officialPage(access: Access, roles: readonly OfficialRole[], spectator: 'redirect' | 'login-form' = 'redirect'): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const url = new URL(req.originalUrl, 'http://localhost');
     const hadToken = url.searchParams.has('token');
     url.searchParams.delete('token');
     const here = `${url.pathname}${url.search}`;
     const p = access.principal(req);
-    if (p.kind === 'spectator') res.redirect(302, loginUrl(here));
-    else if (hadToken) res.redirect(302, here);
+    if (p.kind === 'spectator' && (hadToken || spectator === 'redirect')) res.redirect(302, loginUrl(here));
+    else if (p.kind === 'spectator') {
+      const t = textsFor(here, req.headers['accept-language']);
+      privatePage(res.status(401)).send(loginPage(t, here, '', access.hasAccounts ? null : t.noAccounts));
+    } else if (hadToken) res.redirect(302, here);
     else if (!roles.includes(p.role)) privatePage(res.status(403)).send(wrongRolePage(p, roles));
     else {
       res.set('Cache-Control', 'no-store');

@@ -11,7 +11,7 @@ import { Access, type AccessOptions, type OfficialRole } from './access.ts';
 import { loginRouter, officialPage, type AccessLog } from './login.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
 import { jsonErrors, type RequestProblem } from './error-handler.ts';
-import { apiRouter, type HealthReport, type TimelineSource } from './http-api.ts';
+import { apiRouter, type HallSource, type HealthReport, type TimelineSource } from './http-api.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { ArbiterHandler } from '../runtime/arbiter.ts';
 import type { RoundHandler } from '../runtime/arbiter-actions.ts';
@@ -43,6 +43,8 @@ export interface ServerOptions {
    * on by default. `serialOf` names the board serial of a table for the LCC game files.
    */
   bridges?: false | { serialOf?: (table: number) => string | null };
+  /** The hall report for officials (GET /api/hall, the /hall page); absent: no such routes. */
+  hall?: HallSource;
   /** Fields added to GET /health (the daemon reports its tables and their board connections). */
   health?: HealthReport;
   /** Applies token-checked arbiter actions (POST /api/arbiter/games/:id/…); absent: no such routes. */
@@ -87,7 +89,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   app.use(loginRouter(access, opts.onAccess));
   const publicSource = opts.publicSource ?? opts.source;
-  app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource));
+  app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource, opts.hall));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {
@@ -113,6 +115,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         ['/arbiter/replay/:id', ['arbiter']],
       ];
       for (const [route, roles] of officialPages) app.get(route, officialPage(access, roles), send);
+      // The organiser's hall page: a spectator gets 401 with the login form in place (back here after).
+      if (opts.hall) app.get('/hall', officialPage(access, ['arbiter', 'organiser'], 'login-form'), send);
     } else viewerError = built.error;
   }
   if (opts.bridges !== false) mountBridges(app, publicSource, { lcc: { serialOf: opts.bridges?.serialOf } });

@@ -4,12 +4,22 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDaemon } from '../../daemon/app/daemon.ts';
 import { TableWatch } from '../../daemon/app/table-watch.ts';
+import { batteryMessage, decodeBwtime } from '../../protocols/dgt/index.ts';
+import { problemsFirst, type HallReport, type TableConnection } from '../../protocols/feed/hall.ts';
 import { createLogger } from '../../daemon/log/logger.ts';
 import { parseConfig } from '../../daemon/tournament/config.ts';
 import { eventually, getJson } from './daemon-child.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'boardcast-health-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// The in-process daemon's server reads the arbiter token from the environment; put back after.
+const TOKEN = 'health-test-token';
+const tokenBefore = process.env.BOARDCAST_ARBITER_TOKEN;
+process.env.BOARDCAST_ARBITER_TOKEN = TOKEN;
+afterAll(() => {
+  if (tokenBefore === undefined) delete process.env.BOARDCAST_ARBITER_TOKEN;
+  else process.env.BOARDCAST_ARBITER_TOKEN = tokenBefore;
+  rmSync(root, { recursive: true, force: true });
+});
 
 describe('a table watch', () => {
   it('tells live from out of step, counts line noise over reconnects, and says a lost board once', () => {
@@ -38,6 +48,48 @@ describe('a table watch', () => {
   });
 });
 
+describe("a table watch's clock and battery", () => {
+  const raw = new Uint8Array();
+  // BWTIME data bytes: 0:05:00 on both sides; the status byte's bit 5 is "no clock".
+  const times = (status: number) => decodeBwtime([0x00, 0x05, 0x00, 0x00, 0x05, 0x00, status]);
+
+  it('says whether a clock is on the board from its readings, and keeps the last battery status', () => {
+    let t = 5_000;
+    const w = new TableWatch(() => t);
+    expect(w.clockConnected).toBeNull();
+    expect(w.battery).toBeNull();
+    w.see({ type: 'frame', at: 1, message: times(0x01), raw });
+    expect(w.clockConnected).toBe(true);
+    w.see({ type: 'frame', at: 2, message: times(0x20), raw });
+    expect(w.clockConnected).toBe(false);
+    // An acknowledgement says nothing of the clock being there.
+    w.see({ type: 'frame', at: 3, message: { type: 'clock-zero' }, raw });
+    expect(w.clockConnected).toBe(false);
+    t = 6_000;
+    w.see({ type: 'frame', at: 4, message: batteryMessage([87, 5, 30, 1, 2, 0, 0, 0, 0x01]), raw });
+    expect(w.battery).toEqual({ percent: 87, charging: true, at: 6_000 });
+    // A bus board's clock reading counts the same.
+    w.see({ type: 'frame', at: 5, bus: { ok: true, address: 1, reply: { type: 'bwtime', clock: times(0x00) }, raw }, raw });
+    expect(w.clockConnected).toBe(true);
+  });
+});
+
+describe('the hall order', () => {
+  it('puts boards that are away first, then those being read again, then the rest, live last; table order within a state', () => {
+    const tables = [
+      { table: 1, state: 'live' as const },
+      { table: 2, state: 'retrying' as const },
+      { table: 3, state: 'out-of-step' as const },
+      { table: 4, state: 'idle' as const },
+      { table: 5, state: 'searching' as const },
+      { table: 6, state: 'retrying' as const },
+      { table: 7, state: 'live' as const },
+    ];
+    expect(problemsFirst(tables).map((t) => t.table)).toEqual([2, 6, 5, 3, 4, 1, 7]);
+    expect(tables.map((t) => t.table)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
 describe('/health on a running daemon', () => {
   it('shows each table with the time since its last event and its line noise, and answers 503 once the store cannot write', async () => {
     const cfg = parseConfig({ event: { name: 'health' }, rounds: { count: 1 }, timeControl: '90+30', dataDir: join(root, 'data'), emulate: { count: 2 } }, null, root);
@@ -56,6 +108,26 @@ describe('/health on a running daemon', () => {
     );
     expect(healthy.ok).toBe(true);
     expect(healthy.tables.every((t) => t.discardedBytes === 0 && (t.sinceLastEventMs ?? -1) >= 0)).toBe(true);
+
+    // The hall report is the officials': the same connections, with each game's last move.
+    expect((await fetch(`${d.url}/api/hall`)).status).toBe(401);
+    const asArbiter = { headers: { authorization: `Bearer ${TOKEN}` } };
+    const hall = await eventually(
+      async () => {
+        const h = (await (await fetch(`${d.url}/api/hall`, asArbiter)).json()) as HallReport;
+        return h.tables.every((t) => t.lastMove !== null && t.clockConnected === true) ? h : undefined;
+      },
+      15_000,
+      'a move and a clock on both tables',
+    );
+    const health = await getJson<{ tables: TableConnection[] }>(`${d.url}/health`);
+    expect(hall.tables.map((t) => t.table).sort((a, b) => a - b)).toEqual(health.tables.map((t) => t.table));
+    for (const t of hall.tables) {
+      expect(t.gameId).toBe(d.live.games(1)!.find((g) => g.table === t.table)!.id);
+      expect(t.battery).toBeNull();
+    }
+    expect(health.tables.every((t) => !('lastMove' in t))).toBe(true);
+    expect(hall.outputs).toEqual({ liveChessApi: null, lichessPush: null, pgnFolder: null });
 
     // The store goes away under the daemon (as a disk that fails would take it): commits fail.
     d.store.close();

@@ -25,6 +25,7 @@ let server: RunningServer;
 const gameActions: { gameId: string; action: ArbiterAction }[] = [];
 const roundActions: { n: number; action: RoundAction }[] = [];
 const timelines: string[] = [];
+let hallReads = 0;
 
 beforeAll(async () => {
   hall = new Hall({ tables: 2 });
@@ -46,6 +47,10 @@ beforeAll(async () => {
     rounds: (n, action) => {
       roundActions.push({ n, action });
       return { ok: true, value: { round: hall.source.rounds()[0]!, games: [] } };
+    },
+    hall: () => {
+      hallReads++;
+      return { at: Date.now(), tables: [], outputs: { liveChessApi: null, lichessPush: null, pgnFolder: null } };
     },
     timeline: (gameId) => {
       timelines.push(gameId);
@@ -171,10 +176,12 @@ describe('officials log in; spectators reach no official route', () => {
         'GET /arbiter',
         'GET /arbiter/:id',
         'GET /arbiter/replay/:id',
+        'GET /api/hall',
+        'GET /hall',
       ]),
     );
-    // Nothing outside /arbiter and /api/arbiter is official: a new route must be listed as public above or be guarded.
-    for (const r of officialRoutes()) expect(r.path).toMatch(/^\/(api\/)?arbiter(\/|$)/);
+    // Nothing outside /arbiter, /api/arbiter and the hall is official: a new route must be listed as public above or be guarded.
+    for (const r of officialRoutes()) expect(r.path).toMatch(/^\/(api\/)?(arbiter|hall)(\/|$)/);
   });
 
   it('a spectator gets 401 on every official endpoint and is sent to /login from every official page', async () => {
@@ -185,6 +192,13 @@ describe('officials log in; spectators reach no official route', () => {
         if (r.path.startsWith('/api/')) {
           expect(res.status, `${r.method} ${r.path}`).toBe(401);
           expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+        } else if (r.path === '/hall') {
+          // The hall page answers 401 with the login form in place, coming back to it after.
+          expect(res.status).toBe(401);
+          const html = await res.text();
+          expect(html).toContain('class="login-form"');
+          expect(html).toContain('name="next" value="/hall"');
+          expect(html).not.toContain('viewer.js');
         } else {
           expect(res.status, `${r.method} ${r.path}`).toBe(302);
           expect(res.headers.get('location')).toBe(`/login?next=${encodeURIComponent(concrete(r.path))}`);
@@ -194,6 +208,7 @@ describe('officials log in; spectators reach no official route', () => {
     expect(gameActions).toEqual([]);
     expect(roundActions).toEqual([]);
     expect(timelines).toEqual([]);
+    expect(hallReads).toBe(0);
   });
 
   it('an organiser gets 403 on the arbiters-only routes and reaches the rest', async () => {

@@ -3,6 +3,7 @@ import { applyToSummary } from '../../protocols/feed/apply.ts';
 import { h, setText } from './dom.ts';
 import { moveNumberLabel } from './players.ts';
 import type { FeedClient } from './feed-client.ts';
+import { hallText } from './hall-i18n.ts';
 import type { I18n } from './i18n.ts';
 import { chooseRound, fetchRounds } from './overview.ts';
 import { header } from './shell.ts';
@@ -253,13 +254,14 @@ function roundStatusText(i18n: I18n, r: RoundInfo): string {
   return r.status === 'upcoming' ? i18n.t('upcoming') : r.status === 'live' ? i18n.t('live') : i18n.t('finished');
 }
 
-interface RoundStartClose {
+/** What a round start or close answers: the round and its games. */
+export interface RoundStartClose {
   round: RoundInfo;
   games: GameSummary[];
 }
 
-/** One round in the desk's list: select it, start or close it, and its messages. */
-class DeskRoundRow {
+/** One round in the desk's list (and the hall page's): select it, start or close it, and its messages. */
+export class DeskRoundRow {
   readonly el: HTMLElement;
   private readonly select: HTMLButtonElement;
   private readonly status = h('span', { class: 'round-status' });
@@ -367,13 +369,14 @@ export async function arbiterDeskPage(root: HTMLElement, i18n: I18n, feed: FeedC
     h('span', { class: 'dg-open' }, ''),
   );
   const publicLink = h('a', { class: 'public-link', href: '/' }, i18n.t('publicView'));
+  const hallLink = h('a', { class: 'public-link hall-link', href: '/hall' }, hallText(i18n.lang, 'hallTitle'));
   root.append(
     header(i18n, feed, title),
     h(
       'main',
       { class: 'desk' },
       authBanner,
-      h('div', { class: 'desk-bar' }, sessionBar(ctx), publicLink),
+      h('div', { class: 'desk-bar' }, sessionBar(ctx), h('span', { class: 'desk-links' }, hallLink, ' · ', publicLink)),
       h('section', { class: 'desk-rounds-panel' }, h('h2', {}, i18n.t('rounds')), roundList),
       h('section', { class: 'desk-games-panel' }, gamesTitle, labels, gameRows, emptyNote),
     ),

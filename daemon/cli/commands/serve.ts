@@ -35,7 +35,7 @@ are always served on the HTTP port; the config's \`outputs.liveChessApi\` starts
 eBoard API on its own port, \`outputs.lichessPush\` pushes rounds to lichess broadcasts (token from
 the config or BOARDCAST_LICHESS_TOKEN), \`outputs.pgnFolder\` writes round-N.pgn and
 round-N/game-<table>.pgn into a folder (for uploaders such as lichess's Broadcaster app). /health
-reports each output's state.
+and the hall page report each output's state.
 
 A table whose board is a 5-digit serial number is matched to the serial port whose board reports
 that number (probed every 10 s while unmatched); BOARDCAST_DEVICE_DIRS adds colon-separated
@@ -43,7 +43,8 @@ directories or dir/pattern entries (e.g. /tmp/hall/board?) to the ports probed.
 
 Officials (arbiters, organisers) log in at /login with the config's access.accounts (password
 hashes from \`boardcast hash-password\`; sessions last access.sessionHours), or once with a
-link from \`boardcast invite\`. Scripts may use the
+link from \`boardcast invite\`. /arbiter is the desk; /hall the organiser's hall page (every
+table's board and game, problems first, and the outputs; docs/hall.md). Scripts may use the
 arbiter token from BOARDCAST_ARBITER_TOKEN as Authorization: Bearer (never in a URL).`;
 
 interface Args {

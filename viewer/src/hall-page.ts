@@ -1,0 +1,259 @@
+import type { HallReport, HallTable, OutputsHealth } from '../../protocols/feed/hall.ts';
+import { isProblem } from '../../protocols/feed/hall.ts';
+import type { RoundInfo } from '../../protocols/feed/model.ts';
+import { DeskRoundRow, sessionBar, showSessionEnded, whoami, type ArbiterContext, type RoundStartClose } from './arbiter-desk.ts';
+import { h, setText } from './dom.ts';
+import type { FeedClient } from './feed-client.ts';
+import { hallText, stateText, type HallKey } from './hall-i18n.ts';
+import type { I18n } from './i18n.ts';
+import { fetchRounds } from './overview.ts';
+import { header } from './shell.ts';
+
+/**
+ * How often the page reads GET /api/hall. The report is a few hundred bytes a table and costs the
+ * daemon nothing but a look at its tables, so once a second keeps "retrying" within 2 s of an
+ * unplugged cable without a feed message of its own.
+ */
+const POLL_MS = 1_000;
+
+/** "0.8 s", "12 s", "3 min", "2 h": how long ago, to the precision an organiser needs. */
+export function agoText(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 2 * 3600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3600_000)} h`;
+}
+
+const clockTime = (at: number): string => new Date(at).toLocaleTimeString();
+
+/** One table's row: every field of the report, its state also as `data-state` for styles and tests. */
+class HallRow {
+  readonly el: HTMLTableRowElement;
+  private readonly cells: Record<'table' | 'serial' | 'device' | 'state' | 'since' | 'clock' | 'battery' | 'discarded' | 'game' | 'lastMove', HTMLTableCellElement>;
+
+  constructor(
+    private readonly i18n: I18n,
+    /** Where a game's link goes: the arbiter's page for arbiters, the public one for organisers (the arbiter's is not theirs). */
+    private readonly gameHref: (id: string) => string,
+  ) {
+    const td = (cls: string): HTMLTableCellElement => h('td', { class: cls });
+    this.cells = {
+      // State and its age first: on a phone they are what shows without scrolling sideways.
+      table: td('ht-table'),
+      state: td('ht-state'),
+      since: td('ht-since'),
+      serial: td('ht-serial'),
+      device: td('ht-device'),
+      clock: td('ht-clock'),
+      battery: td('ht-battery'),
+      discarded: td('ht-discarded'),
+      game: td('ht-game'),
+      lastMove: td('ht-last-move'),
+    };
+    this.el = h('tr', { class: 'hall-row' }, ...Object.values(this.cells));
+  }
+
+  private t(key: HallKey): string {
+    return hallText(this.i18n.lang, key);
+  }
+
+  render(t: HallTable): void {
+    const c = this.cells;
+    this.el.dataset.table = String(t.table);
+    this.el.dataset.state = t.state;
+    this.el.classList.toggle('problem', isProblem(t.state));
+    setText(c.table, String(t.table));
+    setText(c.serial, t.serial ?? t.board);
+    c.serial.title = t.board;
+    setText(c.device, t.device ?? this.t('unknown'));
+    c.device.title = t.device ?? '';
+    const state = stateText(this.i18n.lang, t.state);
+    setText(c.state, t.state === 'out-of-step' && t.outOfStepSquares !== null ? `${state} (${t.outOfStepSquares} ${this.t('squares')})` : state);
+    setText(c.since, t.sinceLastEventMs === null ? this.t('never') : `${agoText(t.sinceLastEventMs)} ${this.t('ago')}`);
+    c.clock.dataset.clock = String(t.clockConnected);
+    setText(c.clock, t.clockConnected === null ? this.t('unknown') : t.clockConnected ? this.t('clockOn') : this.t('clockOff'));
+    const percent = t.battery?.percent ?? null;
+    setText(c.battery, percent === null ? this.t('unknown') : `${percent} %${t.battery?.charging ? ` · ${this.t('charging')}` : ''}`);
+    setText(c.discarded, String(t.discardedBytes));
+    c.discarded.classList.toggle('noisy', t.discardedBytes > 0);
+    c.game.replaceChildren(t.gameId === null ? this.t('unknown') : h('a', { href: this.gameHref(t.gameId) }, t.gameId));
+    setText(c.lastMove, t.lastMove === null ? '' : this.i18n.san(t.lastMove));
+  }
+}
+
+/** Each output the config turns on: where it stands, its last success, last error and next retry. */
+function outputItems(i18n: I18n, o: OutputsHealth): HTMLElement[] {
+  const t = (k: HallKey): string => hallText(i18n.lang, k);
+  const item = (name: string, kind: string, state: string, ...parts: (string | null)[]): HTMLElement =>
+    h('li', { class: 'hall-output', 'data-output': kind, 'data-state': state }, h('strong', {}, name), ` · ${state}`, ...parts.filter((p): p is string => p !== null).map((p) => ` · ${p}`));
+  const at = (label: HallKey, ms: number | null): string | null => (ms === null ? null : `${t(label)} ${clockTime(ms)}`);
+  const out: HTMLElement[] = [];
+  if (o.liveChessApi) out.push(item(t('liveChessApi'), 'liveChessApi', 'ok', o.liveChessApi.url, `${t('connections')} ${o.liveChessApi.connections}`));
+  else out.push(item(t('liveChessApi'), 'liveChessApi', t('off')));
+  if (o.lichessPush)
+    for (const p of o.lichessPush)
+      out.push(
+        item(
+          `${t('lichessPush')} ${p.round} → ${p.roundId}`,
+          'lichessPush',
+          p.state,
+          at('lastPush', p.lastPushAt),
+          `${t('pushes')} ${p.pushes}`,
+          p.lastError ? `${t('lastError')} ${clockTime(p.lastError.at)}: ${p.lastError.status ?? ''} ${p.lastError.message}` : null,
+          at('nextRetry', p.nextRetryAt),
+        ),
+      );
+  else out.push(item(t('lichessPush'), 'lichessPush', t('off')));
+  if (o.pgnFolder)
+    out.push(
+      item(
+        t('pgnFolder'),
+        'pgnFolder',
+        o.pgnFolder.lastError === null ? 'ok' : 'error',
+        o.pgnFolder.dir,
+        `${t('writes')} ${o.pgnFolder.writes}`,
+        at('lastWrite', o.pgnFolder.lastWriteAt),
+        o.pgnFolder.lastError === null ? null : `${t('lastError')}: ${o.pgnFolder.lastError}`,
+      ),
+    );
+  else out.push(item(t('pgnFolder'), 'pgnFolder', t('off')));
+  return out;
+}
+
+/**
+ * The organiser's hall page, `/hall` (organisers and arbiters, after /login): every table's board
+ * connection and game, problems first, read from GET /api/hall every second; each output's state;
+ * and the rounds with Start / Close as on the arbiter's desk.
+ */
+export async function hallPage(root: HTMLElement, i18n: I18n, feed: FeedClient): Promise<void> {
+  const t = (k: HallKey): string => hallText(i18n.lang, k);
+  document.title = `${t('hallTitle')} · boardcast`;
+  const authBanner = h('div', { class: 'auth-banner', role: 'alert' });
+  authBanner.hidden = true;
+  let sessionEnded = false;
+  const ctx: ArbiterContext = {
+    i18n,
+    onUnauthorized: (m) => {
+      sessionEnded = true;
+      showSessionEnded(authBanner, i18n, m);
+    },
+  };
+  const staleNote = h('div', { class: 'hall-stale', role: 'status' });
+  staleNote.hidden = true;
+  const updated = h('span', { class: 'hall-updated' });
+  const head = h(
+    'tr',
+    {},
+    ...(['table', 'state', 'sinceLastEvent', 'board', 'device', 'clock', 'battery', 'discarded', 'game', 'lastMove'] as const).map((k) =>
+      h('th', { scope: 'col' }, k === 'table' ? i18n.t('table') : t(k)),
+    ),
+  );
+  const body = h('tbody', {});
+  const noTables = h('p', { class: 'desk-empty' }, t('noTables'));
+  noTables.hidden = true;
+  const outputs = h('ul', { class: 'hall-outputs' });
+  const roundList = h('ul', { class: 'desk-rounds' });
+  root.append(
+    header(i18n, feed, h('h1', {}, t('hallTitle'))),
+    h(
+      'main',
+      { class: 'desk hall' },
+      authBanner,
+      h(
+        'div',
+        { class: 'desk-bar' },
+        sessionBar(ctx),
+        h('span', { class: 'desk-links' }, h('a', { class: 'public-link desk-link-top', href: '/arbiter' }, t('deskLink')), ' · ', h('a', { class: 'public-link', href: '/' }, i18n.t('publicView'))),
+      ),
+      staleNote,
+      h(
+        'section',
+        { class: 'hall-tables-panel' },
+        h('h2', {}, t('tables'), ' ', updated),
+        h('div', { class: 'hall-scroll' }, h('table', { class: 'hall-tables' }, h('thead', {}, head), body)),
+        noTables,
+      ),
+      h('section', { class: 'hall-outputs-panel' }, h('h2', {}, t('outputs')), outputs),
+      h('section', { class: 'desk-rounds-panel' }, h('h2', {}, i18n.t('rounds')), roundList),
+    ),
+  );
+
+  let gamePath = '/game/';
+  const gameHref = (id: string): string => `${gamePath}${encodeURIComponent(id)}`;
+  const rows = new Map<number, HallRow>();
+  const show = (report: HallReport): void => {
+    const seen = new Set<number>();
+    // The server's order is the page's: problems first, then by table number.
+    for (const table of report.tables) {
+      seen.add(table.table);
+      let row = rows.get(table.table);
+      if (!row) {
+        row = new HallRow(i18n, gameHref);
+        rows.set(table.table, row);
+      }
+      row.render(table);
+      body.append(row.el);
+    }
+    for (const [n, row] of rows)
+      if (!seen.has(n)) {
+        row.el.remove();
+        rows.delete(n);
+      }
+    noTables.hidden = rows.size > 0;
+    outputs.replaceChildren(...outputItems(i18n, report.outputs));
+    setText(updated, `· ${t('updated')} ${clockTime(report.at)}`);
+  };
+
+  let lastOk = 0;
+  const poll = async (): Promise<void> => {
+    if (sessionEnded) return;
+    try {
+      const res = await fetch('/api/hall', { credentials: 'same-origin', cache: 'no-store' });
+      if (res.status === 401) {
+        const err = ((await res.json()) as { error?: { message?: string } }).error;
+        ctx.onUnauthorized(err?.message ?? 'HTTP 401');
+        return;
+      }
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      show((await res.json()) as HallReport);
+      lastOk = Date.now();
+      staleNote.hidden = true;
+    } catch (e) {
+      // Never a frozen page that looks current: say since when nothing was read.
+      staleNote.hidden = false;
+      setText(staleNote, `${t('unreachable')} (${lastOk === 0 ? t('never') : `${agoText(Date.now() - lastOk)} ${t('ago')}`}; ${(e as Error).message})`);
+    }
+  };
+  // One read at a time: a slow answer delays the next rather than piling requests up.
+  const loop = async (): Promise<void> => {
+    await poll();
+    setTimeout(() => void loop(), POLL_MS);
+  };
+  void loop();
+
+  const roundRows = new Map<number, DeskRoundRow>();
+  const applyRounds = (rounds: RoundInfo[]): void => {
+    for (const r of rounds) {
+      const row = roundRows.get(r.round);
+      if (row) {
+        row.info = r;
+        row.render();
+        continue;
+      }
+      const created = new DeskRoundRow(r, ctx, desk);
+      roundRows.set(r.round, created);
+      roundList.append(created.el);
+    }
+  };
+  const desk = {
+    // A round's games are on the desk: choosing a round here opens it there.
+    selectRound: (n: number): void => location.assign(`/arbiter?round=${n}`),
+    roundChanged: (r: RoundStartClose): void => applyRounds([r.round]),
+  };
+  const me = await whoami();
+  if (!me) return;
+  if (me.role === 'arbiter') gamePath = '/arbiter/';
+  applyRounds(await fetchRounds());
+  // Catches a round started or closed from a desk or `boardcast round`.
+  setInterval(() => void fetchRounds().then(applyRounds), 10_000);
+}
