@@ -64,7 +64,10 @@ async function runViewers(): Promise<void> {
         if (--pending === 0) done();
       };
       for (let i = from; i < to; i++) {
-        const ws = new WebSocket(url);
+        // No permessage-deflate: a browser inflates in its own process, while here thousands of
+        // sockets would queue on this process's few zlib threads and the load generator, not the
+        // daemon, would set the pace.
+        const ws = new WebSocket(url, { perMessageDeflate: false });
         let first = true;
         ws.on('open', () => ws.send(encode({ v: 1, type: 'subscribe', scope: scopeFor(i + Number(process.env.SCALE_OFFSET), tables) })));
         ws.on('message', (data) => {
