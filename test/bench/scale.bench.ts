@@ -59,6 +59,8 @@ async function runViewers(): Promise<void> {
   for (let from = 0; from < count; from += BATCH) await wave(from, Math.min(count, from + BATCH));
   async function wave(from: number, to: number): Promise<void> {
     await new Promise<void>((done) => {
+      // A wave that has not all connected in 20 s goes on without the rest (reported as not connected).
+      setTimeout(done, 20_000).unref();
       let pending = to - from;
       const settle = (): void => {
         if (--pending === 0) done();
