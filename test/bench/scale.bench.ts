@@ -17,8 +17,9 @@ import { encode, FEED_PATH, type Scope } from '../../protocols/feed/messages.ts'
  * feed. After a warm-up, the daemon's CPU (this process: the emulators are included, they are
  * part of the load here) and RSS are sampled for the measuring window, and the raw events the
  * store committed are counted. With viewers, V websocket clients in two child processes subscribe
- * (80 % one game, 10 % a round, 10 % the tournament) and time each move from its board event
- * (the move's `at`, wall time) to its arrival.
+ * (by default 80 % one game, 10 % a round, 10 % the tournament; SCALE_WIDE_PERCENT sets the share
+ * of the two wide scopes together) and time each move from its board event (the move's `at`,
+ * wall time) to its arrival.
  *
  * Knobs (env): SCALE_BOARDS ("100,250,500,1000"), SCALE_VIEWERS ("0,2000,10000" against the
  * largest board count), SCALE_SECONDS (20), SCALE_WARMUP_SECONDS (10).
@@ -36,10 +37,13 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Latencies as a histogram: [ms, count] pairs (millions of deliveries, too many to send one by one). */
 type FromChild = { type: 'ready'; connected: number; failed: number } | { type: 'latencies'; histogram: [number, number][] };
 
+/** Per cent of viewers on a wide scope (half the tournament, half round 1); the others follow one game. */
+const WIDE = Number(process.env.SCALE_WIDE_PERCENT ?? 20);
+
 function scopeFor(i: number, tables: number): Scope {
-  const r = i % 10;
-  if (r === 0) return { kind: 'tournament' };
-  if (r === 1) return { kind: 'round', round: 1 };
+  const r = i % 200;
+  if (r < WIDE) return { kind: 'tournament' };
+  if (r < 2 * WIDE) return { kind: 'round', round: 1 };
   return { kind: 'game', gameId: `r1-t${(i % tables) + 1}` };
 }
 
@@ -192,7 +196,7 @@ async function measure(d: RunningDaemon, viewers: number, boards: number): Promi
 export default async function scaleBench(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'boardcast-bench-scale-'));
   try {
-    console.log(`command: npm run bench -- scale (warm-up ${WARMUP} s, measured ${SECONDS} s; the daemon process includes the emulated boards)`);
+    console.log(`command: npm run bench -- scale (warm-up ${WARMUP} s, measured ${SECONDS} s; the daemon process includes the emulated boards; ${WIDE} % of viewers on the round or the tournament)`);
     console.log('boards | viewers connected | raw events/s stored | daemon CPU (of one core) | daemon RSS max | move deltas timed | board event → viewer p50 / p99 / max ms');
     const runs: [number, number][] = [...BOARDS.map((b): [number, number] => [b, 0]), ...VIEWERS.filter((v) => v > 0).map((v): [number, number] => [Math.max(...BOARDS), v])];
     for (const [boards, viewers] of runs) {
