@@ -6,8 +6,8 @@ import type { Store } from '../store/store.ts';
 
 /** Writes what the engines derived (games, moves, clocks, results, incidents) into the store. */
 export interface DerivedWriter {
-  /** Brings one game's derived rows up to its engine's state. */
-  reconcile: (gameId: string) => void;
+  /** Brings one game's derived rows up to its engine's state (`rederived`: see DerivedRows.reconcile). */
+  reconcile: (gameId: string, rederived?: boolean) => void;
   clockReadings: (rows: ClockRow[]) => void;
   /** Routes a committed batch of raw events into the games' engines, then writes what they derived. */
   committed: (batch: readonly StoredRawEvent[]) => void;
@@ -17,13 +17,13 @@ export interface DerivedWriter {
 export function derivedWriter(store: Store, tournamentId: number, router: HallRouter, tables: ReadonlySet<number>, log: Logger): DerivedWriter {
   const derived = new DerivedRows(store, (round) => store.round(tournamentId, round)?.id ?? null);
   const live = router.live;
-  const reconcile = (gameId: string): void => {
+  const reconcile = (gameId: string, rederived = false): void => {
     const g = live.game(gameId);
     if (!g) return;
     // One game's rows failing must not keep the others from being written; the raw events are
     // stored, so the next reconcile (next batch, or the next start) tries again.
     try {
-      const r = derived.reconcile(g, g.round - 1);
+      const r = derived.reconcile(g, g.round - 1, { rederived });
       for (const p of r.problems) log.warn('derived row not written', { gameId, problem: p });
     } catch (e) {
       log.error('derived rows not written', { gameId, error: String(e) });

@@ -5,7 +5,7 @@ import type { Store } from '../store/store.ts';
 import type { StoredRawEvent } from '../store/types.ts';
 import type { BoardcastConfig } from '../tournament/config.ts';
 import { pgnTimeControl } from '../tournament/time-control.ts';
-import { hallCommandOf, type StoredHallCommand } from './arbiter.ts';
+import { amendmentsInForce, gameSettingsOf, hallCommandOf, type StoredHallCommand } from './arbiter.ts';
 import { resolveGameSource } from './demo-games.ts';
 import { HallRouter, type HallCommand, type PairingLookup } from './hall-router.ts';
 import { hallPairings } from './hall-pairings.ts';
@@ -52,12 +52,20 @@ export function hallRouter(config: BoardcastConfig, live: MemoryLiveSource, pair
   return new HallRouter(live, { mode: config.rounds.start, engine: engineOptions(config), ...(pairings ? { pairings } : {}) });
 }
 
-/** The arbiter's decisions stored in the audit trail, in the order they were taken. */
+/**
+ * The arbiter's decisions stored in the audit trail and in force (undone ones left out), in the
+ * order they were taken. The start-up rebuild and every table rebuild read them here, so a restart
+ * derives what the running daemon showed.
+ */
 export function storedCommands(store: Store): StoredHallCommand[] {
-  return store
-    .amendments()
+  return amendmentsInForce(store.amendments())
     .map(hallCommandOf)
     .filter((c): c is StoredHallCommand => c !== null);
+}
+
+/** Gives the router the settings of whole games the amendments in force make (swapped players, Chess960 starts). */
+export function loadGameSettings(store: Store, router: HallRouter): void {
+  router.setGameSettings(gameSettingsOf(store.amendments()));
 }
 
 function concerns(c: HallCommand, table: number): boolean {
@@ -108,6 +116,7 @@ export function* replayTable(store: Store, router: HallRouter, table: number, co
  */
 export function replayStore(store: Store, router: HallRouter, tables: readonly number[] = storedTables(store), onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void): number {
   const commands = storedCommands(store);
+  loadGameSettings(store, router);
   const all = new Set(tables);
   for (const c of commands) {
     if (c.command.kind === 'game') all.add(c.command.table);
