@@ -180,6 +180,22 @@ describe('amendments with an audit trail, on a real store', () => {
     off();
   });
 
+  it('undoes a reinstate: the plies it took back are the game again, the board plays on, a restart agrees', () => {
+    const h = hall();
+    const t = new Table().dump();
+    feed(h.store, h.router, 1, t.play('d2d4 d7d5 c2c4 e7e6').take(), h.reconcile);
+    expect(h.act('r1-t1', 'reinstate', { ply: 2, reason: 'c4 was thought illegal' }).ok).toBe(true);
+    expect(h.live.game('r1-t1')!.moves.map((m) => m.san)).toEqual(['d4', 'd5']);
+    const id = h.list('r1-t1')!.at(-1)!.id;
+    expect(h.act('r1-t1', 'undo', { amendment: id, reason: 'it was legal' }).ok).toBe(true);
+    expect(h.live.game('r1-t1')!.moves.map((m) => m.san)).toEqual(['d4', 'd5', 'c4', 'e6']);
+    feed(h.store, h.router, 1, t.play('b1c3').take(), h.reconcile);
+    expect(h.live.game('r1-t1')!.moves.map((m) => m.san)).toEqual(['d4', 'd5', 'c4', 'e6', 'Nc3']);
+    const storeId = h.store.gameIdsAt(h.store.round(h.tournamentId, 1)!.id, 1)[0]!;
+    expect(h.store.moves(storeId).map((m) => m.san)).toEqual(['d4', 'd5', 'c4', 'e6', 'Nc3']);
+    expect(comparable(h.restarted().game('r1-t1'))).toEqual(comparable(h.live.game('r1-t1')));
+  });
+
   it('swaps colours in the read model and the PGN, after a restart too, and the undo swaps them back', () => {
     const h = hall();
     feed(h.store, h.router, 1, new Table().dump().play('d2d4 g8f6').take(), h.reconcile);
