@@ -161,7 +161,9 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
 
   // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
   const derived = derivedWriter(store, tournamentId, router, new Set(numbers), log.child('derived'));
-  for (const t of router.tracks()) for (const id of t.games) derived.reconcile(id);
+  // The games were just derived from the store with the amendments in force, so a result stored as
+  // the arbiter's whose amendment was undone (a crash before the undo's rows) is reopened too.
+  for (const t of router.tracks()) for (const id of t.games) derived.reconcile(id, true);
   derived.clockReadings(rebuilt.missedClocks);
 
   // Store before broadcast: only committed raw events reach the engines and the feed.
