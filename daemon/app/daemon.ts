@@ -4,7 +4,7 @@ import type { Timers } from '../board/timers.ts';
 import type { Logger } from '../log/logger.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
 import { problemsFirst, type HallReport, type OutputsHealth, type TableConnection } from '../../protocols/feed/hall.ts';
-import { gameActionHandler, roundHandler } from '../runtime/arbiter-actions.ts';
+import { gameActionHandler, gameAmendments, roundHandler } from '../runtime/arbiter-actions.ts';
 import type { BoardSources } from '../runtime/board-sources.ts';
 import type { BusTableLink } from '../runtime/bus-tables.ts';
 import { lockDataDir } from '../runtime/data-lock.ts';
@@ -201,6 +201,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
       feed: config.feed,
       access: { accounts: config.access.accounts, sessionTtlMs: config.access.sessionHours * 3600_000, secureCookie: config.access.secureCookie },
       arbiter: loggedArbiter(gameActionHandler({ store, tournamentId, router, reconcile }), alog),
+      amendments: gameAmendments(store, router),
       rounds: closeRoundsBackedUp,
       // Built from the store on request: what the broadcast showed, step by step.
       timeline: (gameId) => gameTimeline(store, config, gameId),

@@ -8,8 +8,8 @@ import type { Store } from '../store/store.ts';
 
 /** Writes what the engines derived (games, moves, clocks, results, incidents) into the store. */
 export interface DerivedWriter {
-  /** Brings one game's derived rows up to its engine's state. */
-  reconcile: (gameId: string) => void;
+  /** Brings one game's derived rows up to its engine's state (`rederived`: see DerivedRows.reconcile). */
+  reconcile: (gameId: string, rederived?: boolean) => void;
   /** Writes the snapshot of a game its table has left when its read model changed (players re-read from the pairings). */
   snapshot: (gameId: string) => void;
   clockReadings: (rows: ClockRow[]) => void;
@@ -25,16 +25,16 @@ export function derivedWriter(store: Store, tournamentId: number, router: HallRo
   const derived = new DerivedRows(store, (round) => store.round(tournamentId, round)?.id ?? null);
   const live = router.live;
   const snapshots = new Map<string, string>();
-  const reconcile = (gameId: string): void => {
-    // A game put back from its snapshot is what the store holds: nothing to write until a
-    // decision gives it its engine again.
-    if (!live.hasEngine(gameId)) return;
+  const reconcile = (gameId: string, rederived = false): void => {
+    // A game put back from its snapshot has no engine: nothing to derive, but its read model may
+    // have changed (players swapped, pairings re-read): its snapshot says so.
+    if (!live.hasEngine(gameId)) return snapshot(gameId);
     const g = live.game(gameId);
     if (!g) return;
     // One game's rows failing must not keep the others from being written; the raw events are
     // stored, so the next reconcile (next batch, or the next start) tries again.
     try {
-      const r = derived.reconcile(g, g.round - 1);
+      const r = derived.reconcile(g, g.round - 1, { rederived });
       for (const p of r.problems) log.warn('derived row not written', { gameId, problem: p });
     } catch (e) {
       log.error('derived rows not written', { gameId, error: String(e) });

@@ -83,13 +83,15 @@ export function restoreHall(store: Store, config: BoardcastConfig, opts: { table
       log.error('table checkpoint not written (the next start replays more)', { table: track.number, error: String(e) });
     }
   });
-  const rebuildGame = gameRebuilder(store, config, opts.pairings);
-  live.onHydrate((id) => rebuildGame(live, id));
+  live.onHydrate(gameRebuilder(store, router));
   const thinning = new ClockThinning();
   const rebuilt = rebuildFromStore(store, router, opts.tables, log, thinning);
   // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
   const derived = derivedWriter(store, opts.tournamentId, router, new Set(opts.tables), log.child('derived'), thinning);
-  for (const t of router.tracks()) for (const id of t.games) derived.reconcile(id);
+  // The games were just derived from the store with the amendments in force, so a result stored as
+  // the arbiter's whose amendment was undone (a crash before the undo's rows) is reopened too. The
+  // games put back from snapshots are what the store holds (the verification checks them).
+  for (const t of router.tracks()) for (const id of t.games) if (live.hasEngine(id)) derived.reconcile(id, true);
   derived.clockReadings(rebuilt.missedClocks);
   // Games put back from snapshots carry the players of their last write: pairings imported or
   // corrected since (while the daemon was down) are applied as a whole replay would, and saved.

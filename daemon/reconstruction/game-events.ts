@@ -258,7 +258,12 @@ export type ArbiterCommand =
    * The arbiter accepts the board's position: a break at `ply` is marked accepted; with no break
    * there and the record out of step, the record breaks now and goes on from the board.
    */
-  | { type: 'accept-board'; at: number; ply?: number };
+  | { type: 'accept-board'; at: number; ply?: number }
+  /**
+   * A clock reading corrected (the engine ignores it: the read model shows it): the time left as
+   * of ply `ply` (that move's %clk), or without a ply the clock as it stands now.
+   */
+  | { type: 'set-clock'; at: number; ply?: number; whiteMs?: number; blackMs?: number };
 
 export interface EngineSnapshot {
   started: boolean;

@@ -4,7 +4,18 @@ import { validator } from '../../protocols/validation.ts';
 import type { GameSummary, RoundInfo } from '../../protocols/feed/model.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { Store } from '../store/store.ts';
-import { arbiterCommand, type AmendmentDetail, type ArbiterFailure, type ArbiterHandler, type RoundAmendmentDetail } from './arbiter.ts';
+import {
+  amendmentGame,
+  arbiterCommand,
+  gameSettingsOf,
+  undoneAmendments,
+  type AmendmentDetail,
+  type ArbiterFailure,
+  type ArbiterHandler,
+  type GameSettingDetail,
+  type RoundAmendmentDetail,
+} from './arbiter.ts';
+import { rebuildTable } from './table-rebuild.ts';
 import { gameIdOf, type HallCommand, type HallRouter } from './hall-router.ts';
 import { replacementOf } from './replacement-check.ts';
 
@@ -47,8 +58,12 @@ export interface ActionDeps {
   router: HallRouter;
   /** The hall's tables (with boards): who plays a round without imported pairings in 'board' mode. */
   tables: readonly number[];
-  /** Writes the store rows a game change implies (after the command is applied). */
-  reconcile(gameId: string): void;
+  /**
+   * Writes the store rows a game change implies (after the command is applied). `rederived`: the
+   * game was derived again from the store, so its state is the truth even against a result
+   * recorded as the arbiter's (an undone one).
+   */
+  reconcile(gameId: string, rederived?: boolean): void;
   now?: () => number;
 }
 
@@ -149,6 +164,9 @@ export function roundHandler(deps: ActionDeps): RoundHandler {
 /**
  * Applies an arbiter's decision on one game. Recorded first (store-before-broadcast, like board
  * events: an amendments row with the table's last routed raw event), then applied and reconciled.
+ * A timed decision (result, moves, clock…) is applied to the live game; a setting of the whole game
+ * (Chess960 start) and an undo derive the table's games again from the store (table-rebuild), so
+ * the live games are what a restart would rebuild; a swap of colours only re-announces the players.
  */
 export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHandler {
   const { store, tournamentId, router } = deps;
@@ -173,17 +191,80 @@ export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHand
       if (action.ply !== undefined && !open) return fail(409, 'nothing-to-accept', `ply ${action.ply} is not a break in the record waiting for a decision`);
       if (action.ply === undefined && !open && g.boardShown === undefined) return fail(409, 'nothing-to-accept', 'the record follows the board: there is no position to accept');
     }
+    if (action.kind === 'clock' && action.ply !== undefined && action.ply > g.moves.length) {
+      return fail(409, 'no-such-ply', `the game has ${g.moves.length} plies: there is no ply ${action.ply} to correct the clock of`);
+    }
+    if (action.kind === 'undo') {
+      const rows = store.amendments();
+      const target = rows.find((r) => r.id === action.amendment);
+      if (!target) return fail(409, 'no-such-amendment', `there is no amendment ${action.amendment}`);
+      if (amendmentGame(target)?.gameId !== gameId) return fail(409, 'other-game', `amendment ${action.amendment} is not one of ${gameId}'s`);
+      if (undoneAmendments(rows).has(target.id)) return fail(409, 'already-undone', `amendment ${action.amendment} is already undone`);
+    }
     const wallMs = now();
-    const detail: AmendmentDetail = { gameId, table: g.table, afterRawEventId: router.track(g.table).lastEventId ?? 0, command: arbiterCommand(action, wallMs) };
+    const afterRawEventId = router.track(g.table).lastEventId ?? 0;
+    const where = { gameId, table: g.table, afterRawEventId };
+    let detail: AmendmentDetail | GameSettingDetail;
+    if (action.kind === 'swap-colours') detail = { kind: 'swap-colours', ...where };
+    else if (action.kind === 'chess960') detail = { kind: 'chess960', ...where, fen: action.fen };
+    else if (action.kind === 'undo') detail = { kind: 'undo', ...where, undoes: action.amendment };
+    else detail = { ...where, command: arbiterCommand(action, wallMs) };
     const roundId = store.round(tournamentId, g.round)?.id;
     const storeGameId = roundId === undefined ? undefined : store.gameIdsAt(roundId, g.table)[0];
     try {
-      store.recordAmendment({ gameId: storeGameId ?? null, wallMs, arbiter: action.arbiter, action: detail.command.type, reason: action.reason, detail });
+      store.recordAmendment({ gameId: storeGameId ?? null, wallMs, arbiter: action.arbiter, action: 'command' in detail ? detail.command.type : detail.kind, reason: action.reason, detail });
     } catch (e) {
       return fail(500, 'store-error', `the amendment could not be stored: ${(e as Error).message}`);
     }
-    router.apply({ kind: 'game', table: g.table, gameId, command: detail.command });
-    deps.reconcile(gameId);
-    return ok(router.live.game(gameId)!);
+    if ('command' in detail) {
+      router.apply({ kind: 'game', table: g.table, gameId, command: detail.command });
+      deps.reconcile(gameId);
+    } else if (detail.kind === 'swap-colours') {
+      router.setGameSettings(gameSettingsOf(store.amendments()));
+      router.refreshGame(gameId);
+      deps.reconcile(gameId);
+    } else {
+      rebuildTable(store, router, g.table, (id) => deps.reconcile(id, true));
+    }
+    const after = router.live.game(gameId);
+    return after ? ok(after) : fail(409, 'game-gone', `${gameId} is no longer a game once derived again: amendment recorded`);
+  };
+}
+
+/** One amendment of a game as the arbiter's desk and `boardcast amend --list` show it. */
+export interface AmendmentView {
+  id: number;
+  at: number;
+  arbiter: string;
+  action: string;
+  reason: string;
+  /** Taken back by an undo in force. */
+  undone: boolean;
+  /** For an undo: the amendment it takes back. */
+  undoes?: number;
+  detail: unknown;
+}
+
+/** A game's amendments, oldest first, with their undone state; undefined for an unknown game. */
+export function gameAmendments(store: Store, router: HallRouter): (gameId: string) => AmendmentView[] | undefined {
+  return (gameId) => {
+    if (!router.live.game(gameId)) return undefined;
+    const rows = store.amendments();
+    const undone = undoneAmendments(rows);
+    return rows
+      .filter((r) => amendmentGame(r)?.gameId === gameId)
+      .map((r) => {
+        const d = r.detail as { kind?: unknown; undoes?: unknown } | null;
+        return {
+          id: r.id,
+          at: r.wallMs,
+          arbiter: r.arbiter,
+          action: r.action,
+          reason: r.reason,
+          undone: undone.has(r.id),
+          ...(d?.kind === 'undo' && typeof d.undoes === 'number' ? { undoes: d.undoes } : {}),
+          detail: r.detail,
+        };
+      });
   };
 }

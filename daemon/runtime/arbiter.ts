@@ -1,15 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { parseFen } from 'chessops/fen';
+import { chess960BackRank, startFromBackRank } from '../../protocols/rules/start-position.ts';
 import { validator } from '../../protocols/validation.ts';
 import type { ArbiterCommand } from '../reconstruction/game-events.ts';
 import type { GameState } from '../../protocols/feed/model.ts';
 import { err, ok, type Result } from '../store/result.ts';
 import type { AmendmentRow } from '../store/types.ts';
-import type { HallCommand } from './hall-router.ts';
+import type { GameSettings, HallCommand } from './hall-router.ts';
 
 /** The arbiter actions the HTTP API accepts (POST /api/arbiter/games/:id/<kind>). */
-export type ArbiterActionKind = 'result' | 'reinstate' | 'position' | 'moves' | 'accept-board';
-export const ARBITER_ACTIONS: readonly ArbiterActionKind[] = ['result', 'reinstate', 'position', 'moves', 'accept-board'];
+export type ArbiterActionKind = 'result' | 'reinstate' | 'position' | 'moves' | 'accept-board' | 'swap-colours' | 'clock' | 'chess960' | 'undo';
+export const ARBITER_ACTIONS: readonly ArbiterActionKind[] = ['result', 'reinstate', 'position', 'moves', 'accept-board', 'swap-colours', 'clock', 'chess960', 'undo'];
 
 export type ArbiterAction =
   | { kind: 'result'; result: '1-0' | '0-1' | '1/2-1/2'; reason: string; arbiter: string }
@@ -21,7 +22,15 @@ export type ArbiterAction =
    */
   | { kind: 'moves'; fromPly: number; sans: string[]; replaces?: number; reason: string; arbiter: string }
   /** The board's position accepted: a break at `ply` marked so, or the record out of step broken now. */
-  | { kind: 'accept-board'; ply?: number; reason: string; arbiter: string };
+  | { kind: 'accept-board'; ply?: number; reason: string; arbiter: string }
+  /** The players were entered the wrong way round: White's name goes to Black and back. */
+  | { kind: 'swap-colours'; reason: string; arbiter: string }
+  /** A clock reading corrected: as of ply `ply` (its %clk) or, without, the clock now. */
+  | { kind: 'clock'; ply?: number; whiteMs?: number; blackMs?: number; reason: string; arbiter: string }
+  /** The game is Chess960 from `fen` (given, or made from a Chess960 position number). */
+  | { kind: 'chess960'; fen: string; reason: string; arbiter: string }
+  /** Amendment `amendment` is taken back (undoing an undo applies its amendment again). */
+  | { kind: 'undo'; amendment: number; reason: string; arbiter: string };
 
 export interface ArbiterFailure {
   status: 400 | 404 | 409 | 500;
@@ -35,6 +44,10 @@ export type ArbiterHandler = (gameId: string, action: ArbiterAction) => Result<G
 const MAX_TEXT = 500;
 /** Who acted and why (both optional): free text, bounded. */
 const Text = Type.Optional(Type.Union([Type.String({ maxLength: MAX_TEXT }), Type.Null()], { 'x-message': `must be a string of at most ${MAX_TEXT} characters` }));
+/** Why (required by the amendments added with the audit trail: swap, clock, Chess960, undo). */
+const Reason = Type.String({ minLength: 1, maxLength: MAX_TEXT, pattern: '\\S', 'x-message': `must say why, in at most ${MAX_TEXT} characters` });
+/** Remaining time on one side of the clock: up to 24 hours. */
+const ClockMs = Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400_000, 'x-message': 'must be the milliseconds left, a whole number from 0 to 86400000' }));
 
 /** The request bodies, one schema each: what is accepted and, through `Static`, its type. */
 const ARBITER_BODIES = {
@@ -58,6 +71,21 @@ const ARBITER_BODIES = {
     reason: Text,
     arbiter: Text,
   }),
+  'swap-colours': Type.Object({ reason: Reason, arbiter: Text }),
+  clock: Type.Object({
+    ply: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, 'x-message': 'must be the ply whose clock reading is corrected (1 to 10000)' })),
+    whiteMs: ClockMs,
+    blackMs: ClockMs,
+    reason: Reason,
+    arbiter: Text,
+  }),
+  chess960: Type.Object({
+    fen: Type.Optional(Type.String({ maxLength: 200, 'x-message': 'must be a FEN string' })),
+    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 959, 'x-message': 'must be a Chess960 position number from 0 to 959' })),
+    reason: Reason,
+    arbiter: Text,
+  }),
+  undo: Type.Object({ amendment: Type.Integer({ minimum: 1, 'x-message': 'must be the id of an amendment of this game' }), reason: Reason, arbiter: Text }),
 };
 const checkBody = {
   result: validator(ARBITER_BODIES.result, 'the body'),
@@ -65,6 +93,10 @@ const checkBody = {
   position: validator(ARBITER_BODIES.position, 'the body'),
   moves: validator(ARBITER_BODIES.moves, 'the body'),
   'accept-board': validator(ARBITER_BODIES['accept-board'], 'the body'),
+  'swap-colours': validator(ARBITER_BODIES['swap-colours'], 'the body'),
+  clock: validator(ARBITER_BODIES.clock, 'the body'),
+  chess960: validator(ARBITER_BODIES.chess960, 'the body'),
+  undo: validator(ARBITER_BODIES.undo, 'the body'),
 };
 
 const bad = (message: string): Result<never, ArbiterFailure> => err({ status: 400, code: 'bad-request', message });
@@ -97,12 +129,46 @@ export function parseArbiterAction(kind: string, body: unknown): Result<ArbiterA
       if (parseFen(fen).isErr) return bad(`fen is not a valid FEN: ${JSON.stringify(fen)}`);
       return ok({ kind: 'position', fen, ...common });
     }
+    case 'swap-colours':
+      return ok({ kind: 'swap-colours', ...common });
+    case 'clock': {
+      const c = b as Static<typeof ARBITER_BODIES.clock>;
+      if (c.whiteMs === undefined && c.blackMs === undefined) return bad('give whiteMs, blackMs or both: the time left that the clock should show');
+      return ok({
+        kind: 'clock',
+        ...(c.ply !== undefined ? { ply: c.ply } : {}),
+        ...(c.whiteMs !== undefined ? { whiteMs: c.whiteMs } : {}),
+        ...(c.blackMs !== undefined ? { blackMs: c.blackMs } : {}),
+        ...common,
+      });
+    }
+    case 'chess960': {
+      const c = b as Static<typeof ARBITER_BODIES.chess960>;
+      if ((c.fen === undefined) === (c.position === undefined)) return bad('give the start position as fen or as position (a Chess960 number 0-959), one of them');
+      const fen = c.fen !== undefined ? c.fen.trim() : startFromBackRank(chess960BackRank(c.position!))!.fen;
+      const setup = parseFen(fen);
+      if (setup.isErr) return bad(`fen is not a valid FEN: ${JSON.stringify(fen)}`);
+      return ok({ kind: 'chess960', fen, ...common });
+    }
+    case 'undo':
+      return ok({ kind: 'undo', amendment: (b as Static<typeof ARBITER_BODIES.undo>).amendment, ...common });
   }
 }
 
+/** The actions replayed as a command at their place in the table's event stream. */
+export type TimedAction = Exclude<ArbiterAction, { kind: 'swap-colours' | 'chess960' | 'undo' }>;
+
 /** The engine command for an action taken at `at` (wall ms, the clock board events carry). */
-export function arbiterCommand(a: ArbiterAction, at: number): ArbiterCommand {
+export function arbiterCommand(a: TimedAction, at: number): ArbiterCommand {
   switch (a.kind) {
+    case 'clock':
+      return {
+        type: 'set-clock',
+        at,
+        ...(a.ply !== undefined ? { ply: a.ply } : {}),
+        ...(a.whiteMs !== undefined ? { whiteMs: a.whiteMs } : {}),
+        ...(a.blackMs !== undefined ? { blackMs: a.blackMs } : {}),
+      };
     case 'result':
       return { type: 'set-result', at, result: a.result };
     case 'reinstate':
@@ -156,6 +222,64 @@ export function hallCommandOf(row: AmendmentRow): StoredHallCommand | null {
   if (typeof d.gameId !== 'string' || typeof d.table !== 'number') return null;
   const c = d.command as ArbiterCommand | undefined;
   if (typeof c !== 'object' || c === null || typeof c.at !== 'number') return null;
-  if (c.type !== 'set-result' && c.type !== 'reinstate' && c.type !== 'set-position' && c.type !== 'replace-moves' && c.type !== 'accept-board') return null;
+  if (c.type !== 'set-result' && c.type !== 'reinstate' && c.type !== 'set-position' && c.type !== 'replace-moves' && c.type !== 'accept-board' && c.type !== 'set-clock') return null;
   return { amendmentId: row.id, afterRawEventId: after, command: { kind: 'game', gameId: d.gameId, table: d.table, command: c } };
+}
+
+/**
+ * What an amendment that is not a timed command stores: a setting of the whole game (players
+ * swapped, a Chess960 start: they hold from the game's first event, so the game is derived again
+ * with them), or an undo naming the amendment it takes back.
+ */
+export type GameSettingDetail =
+  | { kind: 'swap-colours'; gameId: string; table: number; afterRawEventId: number }
+  | { kind: 'chess960'; gameId: string; table: number; fen: string; afterRawEventId: number }
+  | { kind: 'undo'; gameId: string; table: number; undoes: number; afterRawEventId: number };
+
+/** The live game id and table an amendment row concerns; null for round starts, closes and other tools' rows. */
+export function amendmentGame(row: AmendmentRow): { gameId: string; table: number } | null {
+  const d = row.detail as Record<string, unknown> | null;
+  if (typeof d !== 'object' || d === null || typeof d.gameId !== 'string' || typeof d.table !== 'number') return null;
+  return { gameId: d.gameId, table: d.table };
+}
+
+function undoTarget(row: AmendmentRow): number | null {
+  const d = row.detail as Record<string, unknown> | null;
+  return typeof d === 'object' && d !== null && d.kind === 'undo' && isCount(d.undoes) ? d.undoes : null;
+}
+
+/**
+ * The ids of the amendments an undo in force takes back. An undo comes after what it undoes, so
+ * reading the trail from its end decides each undo before the one it could undo: an undone undo
+ * undoes nothing, and its amendment is in force again.
+ */
+export function undoneAmendments(rows: readonly AmendmentRow[]): Set<number> {
+  const undone = new Set<number>();
+  const sorted = [...rows].sort((a, b) => b.id - a.id);
+  for (const row of sorted) {
+    const target = undoTarget(row);
+    if (target !== null && !undone.has(row.id)) undone.add(target);
+  }
+  return undone;
+}
+
+/** The amendments in force, in the order they were taken: neither undone nor undos themselves. */
+export function amendmentsInForce(rows: readonly AmendmentRow[]): AmendmentRow[] {
+  const undone = undoneAmendments(rows);
+  return rows.filter((r) => !undone.has(r.id) && undoTarget(r) === null);
+}
+
+/** A game's settings from the amendments in force (swaps toggle; the last Chess960 start holds). */
+export function gameSettingsOf(rows: readonly AmendmentRow[]): Map<string, GameSettings> {
+  const out = new Map<string, GameSettings>();
+  for (const row of amendmentsInForce(rows)) {
+    const d = row.detail as Partial<GameSettingDetail> | null;
+    if (typeof d !== 'object' || d === null || typeof d.gameId !== 'string') continue;
+    const s = out.get(d.gameId) ?? {};
+    if (d.kind === 'swap-colours') s.swapColours = !s.swapColours;
+    else if (d.kind === 'chess960' && typeof d.fen === 'string') s.chess960Start = d.fen;
+    else continue;
+    out.set(d.gameId, s);
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 import type { GameId } from '../../protocols/feed/model.ts';
 import { stateDigest } from '../store/checkpoints.ts';
 import type { Store } from '../store/store.ts';
-import type { StoredHallCommand } from './arbiter.ts';
+import type { AmendmentRow } from '../store/types.ts';
 import type { TableTrack } from './hall-router.ts';
 import type { GameSnapshotState, MemoryGameConfig, MemoryLiveSource } from './memory-live-source.ts';
 
@@ -47,8 +47,21 @@ export function recordSnapshotIfChanged(store: Store, live: MemoryLiveSource, id
 /** How a table is rebuilt: from a checkpoint with its earlier games' snapshots, or whole (with why). */
 export type TablePlan = { kind: 'checkpoint'; rawEventId: number; track: TableTrack; games: { cfg: MemoryGameConfig; snapshot: GameSnapshotState }[] } | { kind: 'whole'; why: string };
 
-/** Decides how to rebuild a table; `commands` the audit trail's replayable rows. */
-export function tablePlan(store: Store, table: number, commands: readonly StoredHallCommand[], engine: MemoryGameConfig['engine'], lastClockRaw: number): TablePlan {
+/**
+ * The id of the last audit-trail row about each game (any amendment, an undo, a swap or a Chess960
+ * start included): a snapshot older than it may not hold it.
+ */
+export function lastAmendmentPerGame(rows: readonly AmendmentRow[]): Map<GameId, number> {
+  const out = new Map<GameId, number>();
+  for (const r of rows) {
+    const d = r.detail as { gameId?: unknown } | null;
+    if (typeof d === 'object' && d !== null && typeof d.gameId === 'string') out.set(d.gameId, Math.max(out.get(d.gameId) ?? 0, r.id));
+  }
+  return out;
+}
+
+/** Decides how to rebuild a table; `lastAmendmentOf` from lastAmendmentPerGame. */
+export function tablePlan(store: Store, table: number, lastAmendmentOf: ReadonlyMap<GameId, number>, engine: MemoryGameConfig['engine'], lastClockRaw: number): TablePlan {
   const c = store.latestCheckpoint(table);
   if (!c) return { kind: 'whole', why: 'no checkpoint' };
   // Clock readings before the boundary that the store may not have derived yet (a crash between a
@@ -61,8 +74,8 @@ export function tablePlan(store: Store, table: number, commands: readonly Stored
     const row = store.gameSnapshot(id);
     if (!row) return { kind: 'whole', why: `no snapshot of ${id}` };
     if (stateDigest(row.stateJson) !== row.digest) return { kind: 'whole', why: `snapshot of ${id} does not match its digest (altered)` };
-    const newer = commands.find((k) => k.command.kind === 'game' && k.command.gameId === id && k.amendmentId > row.throughAmendment);
-    if (newer) return { kind: 'whole', why: `amendment ${newer.amendmentId} of ${id} is newer than its snapshot` };
+    const newer = lastAmendmentOf.get(id) ?? 0;
+    if (newer > row.throughAmendment) return { kind: 'whole', why: `amendment ${newer} of ${id} is newer than its snapshot` };
     const snapshot = JSON.parse(row.stateJson) as GameSnapshotState;
     const s = snapshot.state;
     games.push({ cfg: { id, round: s.round, table: s.table, white: s.white, black: s.black, ...(engine ? { engine } : {}) }, snapshot });

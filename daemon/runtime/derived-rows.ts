@@ -101,8 +101,12 @@ export class DerivedRows {
     });
   }
 
-  /** Writes what differs between the store and `g` (the `index`-th game at its table); idempotent. */
-  reconcile(g: GameState, index: number): { written: number; problems: string[] } {
+  /**
+   * Writes what differs between the store and `g` (the `index`-th game at its table); idempotent.
+   * `rederived`: `g` was derived again from the store with the amendments in force, so a result
+   * stored as the arbiter's that `g` no longer has (its amendment undone) is reopened too.
+   */
+  reconcile(g: GameState, index: number, opts: { rederived?: boolean } = {}): { written: number; problems: string[] } {
     const problems: string[] = [];
     let written = 0;
     const note = (r: Result<void, string>): void => {
@@ -158,7 +162,7 @@ export class DerivedRows {
         // The read model carries the arbiter's decisions too (replayed from the audit trail), so it
         // is the truth; only a result some other tool wrote as the arbiter's is left alone.
         if (after.resultSource !== 'arbiter' || source === 'arbiter') note(this.store.finishGame(id, { result: g.result, source, termination: g.termination, wallMs: Date.now() }));
-      } else if (g.status !== 'finished' && after.status === 'finished' && after.resultSource !== 'arbiter') {
+      } else if (g.status !== 'finished' && after.status === 'finished' && (after.resultSource !== 'arbiter' || opts.rederived)) {
         note(this.store.reopenGame(id));
       }
     });

@@ -9,6 +9,12 @@ import type { RoundStart } from '../tournament/config.ts';
 /** The players of a round's game at a table, from the imported pairings; undefined when unpaired. */
 export type PairingLookup = (round: number, table: number) => { white: PlayerInfo; black: PlayerInfo } | undefined;
 
+/** What the arbiter set for a whole game (amendments in force): players swapped, a Chess960 start. */
+export interface GameSettings {
+  swapColours?: boolean;
+  chess960Start?: string;
+}
+
 /** How many of a table's last field updates are kept (the EEPROM catch-up anchors on them). */
 const RECENT_FIELDS = 16;
 
@@ -117,6 +123,8 @@ export interface HallRouterOptions {
  */
 export class HallRouter {
   private readonly byTable = new Map<number, TableTrack>();
+  /** Settings the arbiter gave whole games (players swapped, a Chess960 start), by game id. */
+  private settings = new Map<GameId, GameSettings>();
 
   constructor(
     readonly live: MemoryLiveSource,
@@ -143,6 +151,51 @@ export class HallRouter {
   /** The engine options every game of the hall opens with. */
   get engineOptions(): EngineOptions | undefined {
     return this.opts.engine;
+  }
+
+  /** A router of the same hall (mode, pairings, rules) over another read model: a scratch replay. */
+  sibling(live: MemoryLiveSource): HallRouter {
+    const r = new HallRouter(live, this.opts);
+    r.settings = new Map(this.settings);
+    return r;
+  }
+
+  /** The arbiter's settings of whole games (from the amendments in force), used as games open. */
+  setGameSettings(settings: ReadonlyMap<GameId, GameSettings>): void {
+    this.settings = new Map(settings);
+  }
+
+  gameSettings(gameId: GameId): GameSettings {
+    return this.settings.get(gameId) ?? {};
+  }
+
+  /** Takes over a table's track from a scratch replay; the object stays the one the table links hold. */
+  adoptTrack(from: TableTrack): void {
+    Object.assign(this.track(from.number), structuredClone(from));
+  }
+
+  /** The players of a game at a table: its pairing's (or placeholders), swapped when the arbiter said so. */
+  private playersOf(gameId: GameId, round: number, table: number): { white: PlayerInfo; black: PlayerInfo } {
+    const paired = this.opts.pairings?.(round, table);
+    const white = paired?.white ?? unnamed(`White (table ${table})`);
+    const black = paired?.black ?? unnamed(`Black (table ${table})`);
+    return this.settings.get(gameId)?.swapColours ? { white: black, black: white } : { white, black };
+  }
+
+  /** A game's engine options: the hall's, or a Chess960 start the arbiter marked. */
+  private engineOf(gameId: GameId): EngineOptions | undefined {
+    const start = this.settings.get(gameId)?.chess960Start;
+    if (start === undefined) return this.opts.engine;
+    return { ...(this.opts.engine ?? { rules: { edition: '2018', category: 'standard' } }), chess960: true, start: { fen: start } };
+  }
+
+  /** Announces a game's players again (after a swap): a `game` change; false for an unknown game. */
+  refreshGame(gameId: GameId): boolean {
+    const g = this.live.progress(gameId);
+    if (!g) return false;
+    const engine = this.engineOf(gameId);
+    this.live.addGame({ id: gameId, round: g.round, table: g.table, ...this.playersOf(gameId, g.round, g.table), ...(engine ? { engine } : {}) });
+    return true;
   }
 
   /** Routes one committed event of a table; returns the game it went to (null: none). */
@@ -224,11 +277,12 @@ export class HallRouter {
     for (const t of this.byTable.values()) {
       for (const id of t.games) {
         const g = this.live.progress(id);
-        const paired = g && this.opts.pairings?.(g.round, g.table);
-        if (!g || !paired) continue;
+        if (!g || !this.opts.pairings?.(g.round, g.table)) continue;
+        const paired = this.playersOf(id, g.round, g.table);
         const now = this.live.game(id)!;
         if (JSON.stringify([now.white, now.black]) === JSON.stringify([paired.white, paired.black])) continue;
-        this.live.addGame({ id, round: g.round, table: g.table, white: paired.white, black: paired.black, ...(this.opts.engine ? { engine: this.opts.engine } : {}) });
+        const engine = this.engineOf(id);
+        this.live.addGame({ id, round: g.round, table: g.table, white: paired.white, black: paired.black, ...(engine ? { engine } : {}) });
         changed.push(id);
       }
     }
@@ -250,15 +304,8 @@ export class HallRouter {
     t.round = round;
     t.gameId = id;
     t.games.push(id);
-    const paired = this.opts.pairings?.(round, t.number);
-    this.live.addGame({
-      id,
-      round,
-      table: t.number,
-      white: paired?.white ?? unnamed(`White (table ${t.number})`),
-      black: paired?.black ?? unnamed(`Black (table ${t.number})`),
-      ...(this.opts.engine ? { engine: this.opts.engine } : {}),
-    });
+    const engine = this.engineOf(id);
+    this.live.addGame({ id, round, table: t.number, ...this.playersOf(id, round, t.number), ...(engine ? { engine } : {}) });
     if (lookAt === undefined || !t.seenBoard) return;
     const since = t.sinceStart;
     if (since && since.events.length > 0 && !showsStartPosition(t.board)) {

@@ -1,5 +1,5 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import { applyToGame, summaryOf } from '../../protocols/feed/apply.ts';
+import { applyToGame, moverAt, summaryOf } from '../../protocols/feed/apply.ts';
 import { GameEngine } from '../reconstruction/engine.ts';
 import type { ArbiterCommand, Consequence, EngineOptions, GameEvent, Incident, Termination } from '../reconstruction/game-events.ts';
 import { pgnFromReadModel } from '../../protocols/feed/pgn.ts';
@@ -169,6 +169,7 @@ export class MemoryLiveSource implements LiveSource {
         moves: [],
         termination: null,
         incidents: [],
+        ...(g.engine?.chess960 && g.engine.start ? { variant: 'chess960' as const } : {}),
       },
     });
   }
@@ -226,6 +227,26 @@ export class MemoryLiveSource implements LiveSource {
     t.lastReading = from.lastReading;
     t.nextIncidentId = from.nextIncidentId;
     return t.engine;
+  }
+
+  /**
+   * Takes over a game as another source derived it (a table replayed again after an amendment or
+   * its undo): its engine and state replace this one's, and subscribers get one `game` change
+   * carrying the whole state, so every feed and output shows the game as it is now.
+   */
+  adopt(from: MemoryLiveSource, id: GameId): GameChange[] {
+    const theirs = from.tables.get(id);
+    if (!theirs) return [];
+    if (!this.cfg.games.some((g) => g.id === id)) this.cfg.games.push(theirs.cfg);
+    if (!this.cfg.rounds.some((r) => r.round === theirs.cfg.round)) {
+      this.cfg.rounds.push({ round: theirs.cfg.round, date: null, startsAt: null, status: 'upcoming', gameCount: 0 });
+      this.cfg.rounds.sort((a, b) => a.round - b.round);
+    }
+    const t: Table = { ...theirs, state: structuredClone(theirs.state), lastReading: theirs.lastReading && { ...theirs.lastReading } };
+    this.tables.set(id, t);
+    const change: GameChange = { kind: 'game', gameId: id, summary: summaryOf(t.state), state: structuredClone(t.state) };
+    this.emit(t, [change]);
+    return [change];
   }
 
   /** Status and plies of a game without copying it (the router asks on every start-position check). */
@@ -319,6 +340,11 @@ export class MemoryLiveSource implements LiveSource {
   arbiter(id: GameId, cmd: ArbiterCommand): GameChange[] {
     const t = this.tables.get(id);
     if (!t) return [];
+    if (cmd.type === 'set-clock') {
+      const changes = this.correctClock(t, cmd);
+      this.emit(t, changes);
+      return changes;
+    }
     const changes: GameChange[] = [];
     const engine = this.engineOf(t);
     if (!engine) return [];
@@ -329,6 +355,36 @@ export class MemoryLiveSource implements LiveSource {
       changes.push({ kind: 'result', gameId: id, result: cmd.result, termination: TERMINATION_TEXT.arbiter, at: this.stamp(cmd.at) });
     }
     this.emit(t, changes);
+    return changes;
+  }
+
+  /**
+   * A clock reading corrected: as of a ply, that move's %clk (the mover's time; the other side's
+   * is the next move's business); as of now (or of the last ply), the clock too, running on as it ran.
+   */
+  private correctClock(t: Table, cmd: Extract<ArbiterCommand, { type: 'set-clock' }>): GameChange[] {
+    const s = t.state;
+    const changes: GameChange[] = [];
+    const ply = cmd.ply ?? s.moves.length;
+    const m = cmd.ply !== undefined ? s.moves[cmd.ply - 1] : undefined;
+    if (m) {
+      const mover = moverAt(s, m.ply - 1);
+      const ms = mover === 'white' ? cmd.whiteMs : cmd.blackMs;
+      if (ms !== undefined && ms !== m.clockMs) changes.push({ kind: 'amendment', gameId: t.cfg.id, fromPly: m.ply, moves: [{ ...m, clockMs: ms }, ...s.moves.slice(m.ply)] });
+    }
+    if (ply === s.moves.length) {
+      const base: ClockState = s.clock ?? t.lastReading ?? { whiteMs: 0, blackMs: 0, running: null, readAt: this.stamp(cmd.at), whiteFlag: false, blackFlag: false };
+      const clock: ClockState = {
+        ...base,
+        whiteMs: cmd.whiteMs ?? extrapolated(base, 'white', this.stamp(cmd.at)),
+        blackMs: cmd.blackMs ?? extrapolated(base, 'black', this.stamp(cmd.at)),
+        readAt: this.stamp(cmd.at),
+        whiteFlag: cmd.whiteMs !== undefined ? cmd.whiteMs === 0 && base.whiteFlag : base.whiteFlag,
+        blackFlag: cmd.blackMs !== undefined ? cmd.blackMs === 0 && base.blackFlag : base.blackFlag,
+      };
+      t.lastReading = clock;
+      changes.push({ kind: 'clock', gameId: t.cfg.id, clock });
+    }
     return changes;
   }
 
@@ -465,6 +521,12 @@ export class MemoryLiveSource implements LiveSource {
       message: i.message,
     };
   }
+}
+
+/** One side's time at `at` from a reading, the running side counting down. */
+function extrapolated(c: ClockState, side: 'white' | 'black', at: number): number {
+  const ms = side === 'white' ? c.whiteMs : c.blackMs;
+  return c.running === side ? Math.max(0, ms - Math.max(0, at - c.readAt)) : ms;
 }
 
 /** The clock as its last reading showed it, stopped: the times stand where the game ended. */

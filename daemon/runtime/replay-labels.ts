@@ -88,7 +88,9 @@ export function describeCommand(c: HallCommand): string {
               ? `moves after ply ${g.fromPly} set to ${g.sans.join(' ')}`
               : g.type === 'accept-board'
                 ? `the board's position accepted${g.ply !== undefined ? ` at ply ${g.ply}` : ''}`
-                : `position set: ${g.fen}`;
+                : g.type === 'set-clock'
+                  ? `clock corrected${g.ply !== undefined ? ` at ply ${g.ply}` : ''}: ${[g.whiteMs !== undefined ? `White ${g.whiteMs} ms` : '', g.blackMs !== undefined ? `Black ${g.blackMs} ms` : ''].filter(Boolean).join(', ')}`
+                  : `position set: ${g.fen}`;
       return `${c.gameId}: ${what}`;
     }
   }

@@ -5,11 +5,11 @@ import type { Store } from '../store/store.ts';
 import type { StoredRawEvent } from '../store/types.ts';
 import type { BoardcastConfig } from '../tournament/config.ts';
 import { pgnTimeControl } from '../tournament/time-control.ts';
-import { hallCommandOf, type StoredHallCommand } from './arbiter.ts';
+import { amendmentsInForce, gameSettingsOf, hallCommandOf, type StoredHallCommand } from './arbiter.ts';
 import { resolveGameSource } from './demo-games.ts';
 import { HallRouter, type HallCommand, type HallRouterOptions, type PairingLookup } from './hall-router.ts';
 import { hallPairings } from './hall-pairings.ts';
-import { tablePlan, type TablePlan } from './checkpoint-restore.ts';
+import { lastAmendmentPerGame, tablePlan, type TablePlan } from './checkpoint-restore.ts';
 
 /** Every table that has raw events in the store, in table order. */
 export function storedTables(store: Store): number[] {
@@ -53,12 +53,20 @@ export function hallRouter(config: BoardcastConfig, live: MemoryLiveSource, pair
   return new HallRouter(live, { mode: config.rounds.start, engine: engineOptions(config), ...(pairings ? { pairings } : {}), ...(onBoundary ? { onBoundary } : {}) });
 }
 
-/** The arbiter's decisions stored in the audit trail, in the order they were taken. */
+/**
+ * The arbiter's decisions stored in the audit trail and in force (undone ones left out), in the
+ * order they were taken. The start-up rebuild and every table rebuild read them here, so a restart
+ * derives what the running daemon showed.
+ */
 export function storedCommands(store: Store): StoredHallCommand[] {
-  return store
-    .amendments()
+  return amendmentsInForce(store.amendments())
     .map(hallCommandOf)
     .filter((c): c is StoredHallCommand => c !== null);
+}
+
+/** Gives the router the settings of whole games the amendments in force make (swapped players, Chess960 starts). */
+export function loadGameSettings(store: Store, router: HallRouter): void {
+  router.setGameSettings(gameSettingsOf(store.amendments()));
 }
 
 function concerns(c: HallCommand, table: number): boolean {
@@ -144,6 +152,7 @@ export function replayStoreFrom(
   opts: { fromCheckpoints: boolean; onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void },
 ): StoreReplay {
   const commands = storedCommands(store);
+  loadGameSettings(store, router);
   const all = new Set(tables);
   for (const c of commands) {
     if (c.command.kind === 'game') all.add(c.command.table);
@@ -151,9 +160,10 @@ export function replayStoreFrom(
   }
   const out: StoreReplay = { events: 0, fromCheckpoint: [], restoredGames: 0, whole: [] };
   const lastClockRaw = opts.fromCheckpoints ? store.lastClockRawEventId() : 0;
+  const lastAmendmentOf = opts.fromCheckpoints ? lastAmendmentPerGame(store.amendments()) : new Map<string, number>();
   for (const table of [...all].sort((a, b) => a - b)) {
     router.track(table);
-    const plan = opts.fromCheckpoints ? tablePlan(store, table, commands, router.engineOptions, lastClockRaw) : undefined;
+    const plan = opts.fromCheckpoints ? tablePlan(store, table, lastAmendmentOf, router.engineOptions, lastClockRaw) : undefined;
     if (plan?.kind === 'whole' && plan.why !== 'no checkpoint') out.whole.push({ table, why: plan.why });
     const usable = plan?.kind === 'checkpoint' ? plan : undefined;
     if (usable) {
@@ -177,18 +187,26 @@ export function replayStore(store: Store, router: HallRouter, tables: readonly n
 }
 
 /**
- * Rebuilds one game of a table from the store (the table's raw events and commands from its first
- * event, in a scratch source), for a game a restart restored from its snapshot when a decision
- * reaches it. The scratch source holds the table's games; the caller takes the one it needs.
+ * Rebuilds one game of a table from the store (the table's raw events and the decisions in force
+ * from its first event, in a scratch read model with the router's hall and game settings), for a
+ * game a restart restored from its snapshot when a decision reaches it. The scratch source holds
+ * the table's games; the caller takes the one it needs.
  */
-export function gameRebuilder(store: Store, config: BoardcastConfig, pairings?: PairingLookup): (live: MemoryLiveSource, id: GameId) => MemoryLiveSource | undefined {
-  return (live, id) => {
+export function gameRebuilder(store: Store, router: HallRouter): (id: GameId) => MemoryLiveSource | undefined {
+  return (id) => {
+    const live = router.live;
     const table = live.progress(id)?.table;
     if (table === undefined) return undefined;
-    const scratch = newLiveSource(config, store);
-    const router = hallRouter(config, scratch, pairings);
-    for (const step of replayTable(store, router, table, storedCommands(store), undefined, false)) void step;
-    return scratch.progress(id) ? scratch : undefined;
+    const scratchLive = new MemoryLiveSource({
+      tournament: live.tournament(),
+      rounds: live.rounds().map((r) => ({ round: r.round, date: r.date, startsAt: r.startsAt, status: r.status, gameCount: 0 })),
+      games: [],
+      eventTime: true,
+    });
+    const scratch = router.sibling(scratchLive);
+    loadGameSettings(store, scratch);
+    for (const step of replayTable(store, scratch, table, storedCommands(store), undefined, false)) void step;
+    return scratchLive.progress(id) ? scratchLive : undefined;
   };
 }
 

@@ -8,7 +8,7 @@ import { parseFen } from 'chessops/fen';
 import { describeCommand, MoveBook, type ReplayLabel } from './replay-labels.ts';
 
 export type { Timeline, TimelineStep };
-import { hallRouter, newLiveSource, replayTable, storedHallPairings } from './store-replay.ts';
+import { hallRouter, loadGameSettings, newLiveSource, replayTable, storedHallPairings } from './store-replay.ts';
 
 /** What DGT message a frame with no board event holds ("undecoded" when it decodes to none). */
 function messageOf(raw: Uint8Array): string {
@@ -78,6 +78,7 @@ export function gameTimeline(store: Store, config: BoardcastConfig, gameId: stri
   const table = Number(m[2]);
   const live = newLiveSource(config, store);
   const router = hallRouter(config, live, storedHallPairings(store, config));
+  loadGameSettings(store, router);
   const book = new MoveBook();
   const steps: TimelineStep[] = [];
   const incidents: Timeline['incidents'] = [];

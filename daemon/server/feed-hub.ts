@@ -516,7 +516,8 @@ export class FeedHub {
         const stream = this.streams.get(`${audience}|${scope}`);
         if (!stream) continue;
         const t = now();
-        const d = stream.append((seq) => encode({ v: 1, type: 'delta', scope, seq, serverNow: t, change }));
+        const sent = scopedChange(change, scope, audience);
+        const d = stream.append((seq) => encode({ v: 1, type: 'delta', scope, seq, serverNow: t, change: sent }));
         let shared: Buffer | undefined;
         const compressed = (): Buffer => (shared ??= compressedTextFrame([this.deflate(d.frame)]));
         for (const client of stream.subscribers) this.deliver(client, stream, d.frame, compressed);
@@ -563,6 +564,16 @@ export class FeedHub {
 }
 
 /** The public view of a game: incidents are for arbiters only. */
+/**
+ * A game derived again carries its whole state to the game's own scope (incidents stripped for the
+ * public); round and tournament scopes list summaries, so they get the summary alone.
+ */
+function scopedChange(change: GameChange, scope: string, audience: Role): GameChange {
+  if (change.kind !== 'game' || !change.state) return change;
+  if (!scope.startsWith('game:')) return { kind: 'game', gameId: change.gameId, summary: change.summary };
+  return audience === 'arbiter' ? change : { ...change, state: publicGame(change.state) };
+}
+
 export function publicGame(g: GameState): GameState {
   return { ...g, incidents: [] };
 }

@@ -3,7 +3,7 @@ import { publicGame } from './feed-hub.ts';
 import { DEFAULT_INVITATION_HOURS, type Access, type OfficialRole, type Principal } from './access.ts';
 import { checkInvitationBody } from './invitations.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
-import { parseRoundAction, type RoundHandler } from '../runtime/arbiter-actions.ts';
+import { parseRoundAction, type AmendmentView, type RoundHandler } from '../runtime/arbiter-actions.ts';
 import type { HallReport } from '../../protocols/feed/hall.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { Timeline } from '../../protocols/feed/timeline.ts';
@@ -13,6 +13,9 @@ export type HallSource = () => HallReport;
 
 /** A game's timeline for the arbiter, or undefined for an unknown game. */
 export type TimelineSource = (gameId: string) => Timeline | undefined;
+
+/** A game's amendments (the audit trail) with their undone state, or undefined for an unknown game. */
+export type AmendmentSource = (gameId: string) => AmendmentView[] | undefined;
 
 /** A body express.json refused: too large (413), or not JSON (400). */
 function bodyRefused(res: Response, e: unknown): void {
@@ -88,6 +91,7 @@ export function apiRouter(
   timeline?: TimelineSource,
   publicSource: LiveSource = source,
   hall?: HallSource,
+  amendments?: AmendmentSource,
 ): Router {
   const r = express.Router();
   // The broadcast delay: the public reads the delayed view, officials (any role) the live one.
@@ -158,6 +162,15 @@ export function apiRouter(
     r.get('/api/hall', (req, res) => {
       if (!official(access, req, res, OFFICIALS, 'the hall report')) return;
       res.set('Cache-Control', 'no-store').json(hall());
+    });
+  }
+  if (amendments) {
+    // The audit trail of one game, oldest first: who did what, when and why, and what is undone.
+    r.get('/api/arbiter/games/:id/amendments', (req, res) => {
+      if (!official(access, req, res, ARBITERS, 'amendments')) return;
+      const list = amendments(String(req.params.id));
+      if (!list) return fail(res, 404, 'unknown-game', `no game ${JSON.stringify(req.params.id)}`);
+      res.json(list);
     });
   }
   const body = express.json({ limit: '16kb', strict: false });

@@ -11,7 +11,7 @@ import { Access, type AccessOptions, type OfficialRole } from './access.ts';
 import { loginRouter, officialPage, type AccessLog } from './login.ts';
 import { DEFAULT_FEED_LIMITS, FeedHub, type FeedLimits } from './feed-hub.ts';
 import { jsonErrors, type RequestProblem } from './error-handler.ts';
-import { apiRouter, type HallSource, type HealthReport, type TimelineSource } from './http-api.ts';
+import { apiRouter, type AmendmentSource, type HallSource, type HealthReport, type TimelineSource } from './http-api.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { ArbiterHandler } from '../runtime/arbiter.ts';
 import type { RoundHandler } from '../runtime/arbiter-actions.ts';
@@ -57,6 +57,8 @@ export interface ServerOptions {
   onRequestError?: (p: RequestProblem) => void;
   /** A game's timeline for the arbiter's replay (GET /api/arbiter/games/:id/timeline); absent: no such route. */
   timeline?: TimelineSource;
+  /** A game's amendments with their undone state (GET /api/arbiter/games/:id/amendments); absent: no such route. */
+  amendments?: AmendmentSource;
 }
 
 export interface RunningServer {
@@ -89,7 +91,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   app.use(loginRouter(access, opts.onAccess));
   const publicSource = opts.publicSource ?? opts.source;
-  app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource, opts.hall));
+  app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource, opts.hall, opts.amendments));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {

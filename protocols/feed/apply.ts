@@ -53,6 +53,12 @@ export function applyToGame(g: GameState, c: GameChange): void {
       g.incidents.push(c.incident);
       break;
     case 'game':
+      if (c.state) {
+        // The game derived again: everything is replaced, fields it no longer has included.
+        for (const k of Object.keys(g)) delete (g as unknown as Record<string, unknown>)[k];
+        Object.assign(g, structuredClone(c.state));
+        break;
+      }
       g.round = c.summary.round;
       g.table = c.summary.table;
       g.white = c.summary.white;

@@ -169,6 +169,8 @@ export interface GameState extends GameSummary {
   endedAt?: number;
   /** Arbiter-only: the server strips these for public clients. */
   incidents: IncidentRecord[];
+  /** 'chess960' when the arbiter marked this game Chess960 (the tournament's variant holds otherwise). */
+  variant?: 'chess960';
 }
 
 /**
@@ -197,9 +199,10 @@ export type GameChange =
   | { kind: 'incident'; gameId: GameId; incident: IncidentRecord }
   /**
    * A game appeared in a round, or its pairing changed (players, table): pairings published
-   * during the event, or corrected by the arbiter. Carries the whole summary.
+   * during the event, or corrected by the arbiter. Carries the whole summary. With `state`, the
+   * whole game was derived again (an arbiter's amendment or its undo): the game is now `state`.
    */
-  | { kind: 'game'; gameId: GameId; summary: GameSummary };
+  | { kind: 'game'; gameId: GameId; summary: GameSummary; state?: GameState };
 
 export type GameChangeKind = GameChange['kind'];
 

@@ -138,8 +138,9 @@ export function gameToPgn(t: TournamentInfo, round: RoundInfo | undefined, g: Ga
     ...playerTags('Black', g.black),
   ]);
   if (t.timeControl) headers.set('TimeControl', lichessTimeControl(t.timeControl));
-  if (t.variant === 'chess960') headers.set('Variant', 'Chess960');
-  if (t.variant === 'chess960' || g.startFen !== INITIAL_FEN) {
+  const chess960 = t.variant === 'chess960' || g.variant === 'chess960';
+  if (chess960) headers.set('Variant', 'Chess960');
+  if (chess960 || g.startFen !== INITIAL_FEN) {
     headers.set('SetUp', '1');
     headers.set('FEN', g.startFen);
   }

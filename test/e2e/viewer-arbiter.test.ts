@@ -197,6 +197,36 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     await game.screenshot({ path: `${SHOTS}/arbiter-game.png` });
     // The desk follows through the feed.
     await expect.poll(() => gameRow(page, 'r1-t1').locator('.dg-result').textContent()).toBe('½-½');
+
+    // The result is listed among the game's amendments; its Undo (with a reason) restores the game.
+    const setRow = panel.locator('li.amendment[data-action="set-result"]');
+    await expect.poll(() => setRow.getAttribute('data-undone')).toBe('false');
+    expect(await setRow.textContent()).toContain(`${ARBITER.name} · set-result · draw agreed`);
+    const amendMsg = panel.locator('.amendments .action-msg');
+    await setRow.locator('.undo-btn').click();
+    await expect.poll(() => amendMsg.getAttribute('data-kind')).toBe('error'); // no reason given
+    await panel.locator('input.undo-reason').fill('result entered on the wrong game');
+    await setRow.locator('.undo-btn').click();
+    await amendMsg.locator('.confirm-yes').click();
+    await expect.poll(() => amendMsg.getAttribute('data-kind')).toBe('ok');
+    await expect.poll(() => setRow.getAttribute('data-undone')).toBe('true');
+    expect(await panel.locator('li.amendment[data-action="undo"]').textContent()).toContain('result entered on the wrong game');
+    // The undo restores the game as the board made it (the emulated game may have ended on its own since).
+    const restored = await getJson<GameState>(`${url}/api/games/r1-t1`);
+    expect(restored.termination).not.toBe('arbiter decision');
+    await expect.poll(() => game.locator('.result-line').textContent()).not.toContain('arbiter');
+    await expect.poll(() => gameRow(page, 'r1-t1').getAttribute('data-result')).toBe(restored.result);
+    await game.screenshot({ path: `${SHOTS}/arbiter-game-undone.png` });
+    // And the result again, for the rest of the round.
+    await panel.locator('.result-controls input.reason').fill('draw agreed');
+    await panel.locator('.res-btn[data-result="1/2-1/2"]').click();
+    await expect
+      .poll(async () => {
+        const confirm = panel.locator('.result-controls .confirm-yes');
+        if (await confirm.isVisible()) await confirm.click();
+        return (await getJson<GameState>(`${url}/api/games/r1-t1`)).result;
+      })
+      .toBe('1/2-1/2');
     await game.close();
 
     // Reinstate on the game page: select an earlier move, confirm, the later plies are taken back.
@@ -323,6 +353,8 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
     store.value.close();
     expect(audit).toEqual([
       ['start-round', ARBITER.name, ''],
+      ['set-result', ARBITER.name, 'draw agreed'],
+      ['undo', ARBITER.name, ''],
       ['set-result', ARBITER.name, 'draw agreed'],
       ['reinstate', ARBITER.name, ''],
       ['set-position', ARBITER.name, ''],

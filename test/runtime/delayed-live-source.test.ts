@@ -161,3 +161,31 @@ describe('the broadcast delay', () => {
     expect(heard.filter((c) => c.kind === 'move').length).toBe(1);
   });
 });
+
+describe('the broadcast delay and a game derived again (an amendment undone)', () => {
+  it('keeps showing what was public until the delay has passed, then shows the game as derived again; a client applying the changes agrees', () => {
+    const { clock, hall, delayed, heard } = setUp();
+    const other = new Hall({ tables: 1, now: clock.now });
+    other.connectAll();
+    for (const san of ['e4', 'e5']) {
+      hall.play('r1-t1', san);
+      other.play('r1-t1', san);
+    }
+    hall.source.arbiter('r1-t1', { type: 'set-result', at: clock.now(), result: '1-0' });
+    clock.advance(DELAY + 10_000);
+    const client = delayed.game('r1-t1')!;
+    const off = delayed.subscribe((c) => applyToGame(client, c));
+    expect(client).toMatchObject({ result: '1-0', status: 'finished' });
+
+    // The result undone: the live source adopts the game derived again, without it.
+    hall.source.adopt(other.source, 'r1-t1');
+    expect(hall.source.game('r1-t1')).toMatchObject({ result: '*', status: 'live' });
+    expect(delayed.game('r1-t1')!.result).toBe('1-0');
+    const before = heard.length;
+    clock.advance(DELAY + 1);
+    off();
+    expect(delayed.game('r1-t1')).toMatchObject({ result: '*', status: 'live', ply: 2 });
+    expect(heard.slice(before).some((c) => c.kind === 'result' && c.result === '*')).toBe(true);
+    expect({ ...client, clock: null }).toEqual({ ...delayed.game('r1-t1')!, clock: null });
+  });
+});

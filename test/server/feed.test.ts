@@ -215,6 +215,39 @@ describe('websocket feed', () => {
     expect(arbInc[0]!.message.length).toBeGreaterThan(0);
   });
 
+  it('sends a game derived again (an amendment undone) whole to its game scope, without incidents for the public, and as a summary to the round', async () => {
+    const { hall, wsUrl } = await setup(1);
+    const pub = await client(wsUrl);
+    const arb = await client(wsUrl, { token: TOKEN });
+    for (const c of [pub, arb]) {
+      c.send({ v: 1, type: 'subscribe', scope: { kind: 'game', gameId: 'r1-t1' } });
+      c.send({ v: 1, type: 'subscribe', scope: { kind: 'round', round: 1 } });
+    }
+    const held = await Promise.all([pub, arb].map(async (c) => gameOf(await c.next(isType('snapshot', 'game:r1-t1')))));
+    hall.play('r1-t1', 'e4');
+    hall.illegal('r1-t1', 'a7', 'a4');
+    hall.source.arbiter('r1-t1', { type: 'set-result', at: Date.now(), result: '0-1' });
+    // The same game derived again without the result (another hall that played the same move).
+    const other = new Hall({ tables: 1 });
+    other.connectAll();
+    other.play('r1-t1', 'e4');
+    other.illegal('r1-t1', 'a7', 'a4');
+    hall.source.adopt(other.source, 'r1-t1');
+    expect(hall.source.game('r1-t1')!.incidents.length).toBeGreaterThan(0);
+
+    for (const [i, c] of [pub, arb].entries()) {
+      await waitFor(() => c.deltas('game:r1-t1').some((d) => d.change.kind === 'game' && d.change.state !== undefined), 'the whole game');
+      const game = held[i]!;
+      for (const d of c.deltas('game:r1-t1')) applyToGame(game, d.change);
+      const server = hall.source.game('r1-t1')!;
+      expect(game).toEqual(i === 0 ? { ...server, incidents: [] } : server);
+      await waitFor(() => c.deltas('round:1').some((d) => d.change.kind === 'game'), 'the summary');
+      const summary = c.deltas('round:1').find((d) => d.change.kind === 'game')!.change;
+      expect(summary.kind === 'game' && summary.state).toBeUndefined();
+      expect(summary.kind === 'game' && summary.summary.result).toBe('*');
+    }
+  });
+
   it('does not let a client that stops reading stall a fast one', async () => {
     const { hall, wsUrl } = await setup(1, { highWaterBytes: 64 * 1024, lowWaterBytes: 8 * 1024 });
     const fast = await client(wsUrl);

@@ -165,6 +165,8 @@ export class ResultControls {
     private readonly ctx: ArbiterContext,
     private readonly gameId: string,
     private readonly current: () => GameResult,
+    /** After a result was set (the game page lists the amendment). */
+    private readonly onDone?: () => void,
   ) {
     const { i18n } = ctx;
     this.reason = h('input', { type: 'text', class: 'reason', placeholder: i18n.t('reasonHint'), 'aria-label': i18n.t('reason'), maxlength: '500' });
@@ -193,6 +195,7 @@ export class ResultControls {
     if (done) {
       this.reason.value = '';
       this.msg.done(`${resultLabel(done.result)}`);
+      this.onDone?.();
     }
   }
 }
@@ -516,6 +519,7 @@ export class GameArbiterPanel {
   private readonly fenBtn: HTMLButtonElement;
   private readonly fenMsg = new ActionMessage();
   readonly results: ResultControls;
+  readonly amendments: AmendmentList;
 
   constructor(
     private readonly ctx: ArbiterContext,
@@ -531,7 +535,13 @@ export class GameArbiterPanel {
     },
   ) {
     const { i18n } = ctx;
-    this.results = new ResultControls(ctx, gameId, () => this.game?.result ?? '*');
+    this.amendments = new AmendmentList(ctx, gameId);
+    this.results = new ResultControls(
+      ctx,
+      gameId,
+      () => this.game?.result ?? '*',
+      () => void this.amendments.refresh(),
+    );
     this.reinstateBtn = h('button', { type: 'button', class: 'reinstate-btn' }, i18n.t('reinstate'));
     this.reinstateBtn.onclick = () => this.askReinstate();
     this.fen = h('input', {
@@ -551,6 +561,7 @@ export class GameArbiterPanel {
       sessionBar(this.ctx),
       h('h3', {}, i18n.t('resultButtons')),
       this.results.el,
+      this.amendments.el,
       this.reinstateWhat,
       this.reinstateBtn,
       this.reinstateMsg.el,
@@ -559,6 +570,7 @@ export class GameArbiterPanel {
       this.fenMsg.el,
     );
     this.update(null, null);
+    void this.amendments.refresh();
   }
 
   /** The game as shown and the ply selected in the move list (null: following the game). */
@@ -596,6 +608,7 @@ export class GameArbiterPanel {
     const done = await act([this.reinstateBtn], this.reinstateMsg, this.ctx.i18n, () => arbiterPost<GameState>(this.ctx, `games/${encodeURIComponent(this.gameId)}/reinstate`, { ply }));
     if (!done) return;
     this.reinstateMsg.done(this.ctx.i18n.t('done'));
+    void this.amendments.refresh();
     this.hooks.reinstated();
   }
 
@@ -614,6 +627,89 @@ export class GameArbiterPanel {
     if (!done) return;
     this.fen.value = '';
     this.fenMsg.done(this.ctx.i18n.t('done'));
+    void this.amendments.refresh();
     this.hooks.positionSet();
+  }
+}
+
+/** One amendment as GET /api/arbiter/games/:id/amendments lists it. */
+interface AmendmentItem {
+  id: number;
+  at: number;
+  arbiter: string;
+  action: string;
+  reason: string;
+  undone: boolean;
+  undoes?: number;
+}
+
+/**
+ * A game's amendments (the audit trail: when, who, what, why), each in force with an Undo button.
+ * An undo asks for its reason and a confirmation; the game is derived again without the amendment
+ * and the feed brings the page the game as it is now.
+ */
+export class AmendmentList {
+  readonly el: HTMLElement;
+  private readonly list = h('ol', { class: 'amendment-list' });
+  private readonly reason: HTMLInputElement;
+  readonly msg = new ActionMessage();
+
+  constructor(
+    private readonly ctx: ArbiterContext,
+    private readonly gameId: string,
+  ) {
+    const { i18n } = ctx;
+    this.reason = h('input', { type: 'text', class: 'undo-reason', placeholder: i18n.t('undoReason'), 'aria-label': i18n.t('undoReason'), maxlength: '500' });
+    this.el = h('section', { class: 'amendments' }, h('h3', {}, i18n.t('amendments')), this.list, this.reason, this.msg.el);
+  }
+
+  async refresh(): Promise<void> {
+    let items: AmendmentItem[];
+    try {
+      const res = await fetch(`/api/arbiter/games/${encodeURIComponent(this.gameId)}/amendments`);
+      if (res.status === 401) this.ctx.onUnauthorized(this.ctx.i18n.t('sessionEnded'));
+      if (!res.ok) return;
+      items = (await res.json()) as AmendmentItem[];
+    } catch {
+      return;
+    }
+    const { i18n } = this.ctx;
+    if (items.length === 0) {
+      this.list.replaceChildren(h('li', { class: 'none' }, i18n.t('noAmendments')));
+      return;
+    }
+    this.list.replaceChildren(
+      ...items.map((a) => {
+        const time = new Date(a.at).toLocaleTimeString();
+        const what = `${a.action}${a.undoes !== undefined ? ` #${a.undoes}` : ''}`;
+        const li = h('li', { class: 'amendment', 'data-id': String(a.id), 'data-action': a.action, 'data-undone': String(a.undone) }, `#${a.id} ${time} · ${a.arbiter} · ${what} · ${a.reason}`);
+        if (a.undone) li.append(h('span', { class: 'undone-mark' }, ` (${i18n.t('undone')})`));
+        else {
+          const b = h('button', { type: 'button', class: 'undo-btn' }, i18n.t('undo'));
+          b.onclick = () => this.askUndo(a.id, b);
+          li.append(' ', b);
+        }
+        return li;
+      }),
+    );
+  }
+
+  private askUndo(id: number, button: HTMLButtonElement): void {
+    const { i18n } = this.ctx;
+    const reason = this.reason.value.trim();
+    if (!reason) {
+      this.msg.error(i18n.t('undoReason'));
+      this.reason.focus();
+      return;
+    }
+    this.msg.confirm(`#${id}: ${i18n.t('confirmUndo')}`, i18n.t('confirm'), i18n.t('cancel'), () => void this.undo(id, reason, button));
+  }
+
+  private async undo(id: number, reason: string, button: HTMLButtonElement): Promise<void> {
+    const done = await act([button], this.msg, this.ctx.i18n, () => arbiterPost<GameState>(this.ctx, `games/${encodeURIComponent(this.gameId)}/undo`, { amendment: id, reason }));
+    if (!done) return;
+    this.reason.value = '';
+    this.msg.done(this.ctx.i18n.t('done'));
+    await this.refresh();
   }
 }

@@ -89,6 +89,12 @@ type Key =
   | 'setPosition'
   | 'setPositionButton'
   | 'confirmPosition'
+  | 'amendments'
+  | 'noAmendments'
+  | 'undo'
+  | 'undone'
+  | 'undoReason'
+  | 'confirmUndo'
   | 'done'
   | 'noGames'
   | 'publicView'
@@ -152,6 +158,12 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     setPosition: 'Set position (FEN)',
     setPositionButton: 'Set position',
     confirmPosition: 'Start a new game from this position?',
+    amendments: 'Amendments',
+    noAmendments: 'No amendments yet',
+    undo: 'Undo',
+    undone: 'undone',
+    undoReason: 'Why undo? (required)',
+    confirmUndo: 'Undo this amendment? The game is derived again without it.',
     done: 'Done',
     noGames: 'No games in this round yet',
     publicView: 'Public view',
@@ -214,6 +226,12 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     setPosition: 'Postavi pozicijo (FEN)',
     setPositionButton: 'Postavi',
     confirmPosition: 'Začnem novo partijo iz te pozicije?',
+    amendments: 'Popravki',
+    noAmendments: 'Še ni popravkov',
+    undo: 'Razveljavi',
+    undone: 'razveljavljeno',
+    undoReason: 'Zakaj razveljaviti? (obvezno)',
+    confirmUndo: 'Razveljavim ta popravek? Partija bo ponovno izpeljana brez njega.',
     done: 'Opravljeno',
     noGames: 'V tem kolu še ni partij',
     publicView: 'Javni pogled',
@@ -276,6 +294,12 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     setPosition: 'Postavi poziciju (FEN)',
     setPositionButton: 'Postavi',
     confirmPosition: 'Započeti novu partiju iz ove pozicije?',
+    amendments: 'Ispravke',
+    noAmendments: 'Još nema ispravki',
+    undo: 'Poništi',
+    undone: 'poništeno',
+    undoReason: 'Zašto poništiti? (obavezno)',
+    confirmUndo: 'Poništiti ovu ispravku? Partija se ponovo izvodi bez nje.',
     done: 'Urađeno',
     noGames: 'U ovom kolu još nema partija',
     publicView: 'Javni prikaz',
@@ -338,6 +362,12 @@ const TEXT: Record<Lang, Record<Key, string>> = {
     setPosition: 'Nastaviť pozíciu (FEN)',
     setPositionButton: 'Nastaviť',
     confirmPosition: 'Začať novú partiu z tejto pozície?',
+    amendments: 'Opravy',
+    noAmendments: 'Zatiaľ žiadne opravy',
+    undo: 'Vrátiť',
+    undone: 'vrátené',
+    undoReason: 'Prečo vrátiť? (povinné)',
+    confirmUndo: 'Vrátiť túto opravu? Partia sa znova odvodí bez nej.',
     done: 'Hotovo',
     noGames: 'V tomto kole ešte nie sú partie',
     publicView: 'Verejný pohľad',

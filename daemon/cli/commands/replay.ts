@@ -6,7 +6,7 @@ import type { BoardEvent } from '../../../protocols/board-events.ts';
 import type { GameChange } from '../../../protocols/feed/model.ts';
 import { describeCommand, describeLabel, MoveBook, type ReplayLabel } from '../../runtime/replay-labels.ts';
 import { openStoredHall } from '../stored-hall.ts';
-import { hallRouter, newLiveSource, replayTable, storedHallPairings, storedTables } from '../../runtime/store-replay.ts';
+import { hallRouter, loadGameSettings, newLiveSource, replayTable, storedHallPairings, storedTables } from '../../runtime/store-replay.ts';
 
 const usage = `usage: boardcast replay --data DIR [--config FILE] [--table N | --game ID] [--speed X | --step | --json]
 
@@ -73,6 +73,7 @@ const replay: Command = {
     const lines = rl ? rl[Symbol.asyncIterator]() : null;
     try {
       const router = hallRouter(hall.config, newLiveSource(hall.config, store), storedHallPairings(store, hall.config));
+      loadGameSettings(store, router);
       const tables = table !== undefined ? [table] : gameTable !== undefined ? [Number(gameTable)] : storedTables(store);
       let seen = 0;
       const book = new MoveBook();

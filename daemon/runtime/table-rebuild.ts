@@ -1,0 +1,44 @@
+import type { GameId } from '../../protocols/feed/model.ts';
+import type { Store } from '../store/store.ts';
+import type { HallRouter } from './hall-router.ts';
+import { MemoryLiveSource } from './memory-live-source.ts';
+import { loadGameSettings, replayTable, storedCommands } from './store-replay.ts';
+
+/** What a table rebuild did: the games derived again (adopted by the live source), in table order. */
+export interface TableRebuilt {
+  table: number;
+  games: GameId[];
+  /** Raw events replayed. */
+  events: number;
+}
+
+/**
+ * Derives one table's games again from the store: its raw events with the arbiter's decisions in
+ * force (undone ones left out, as the start-up rebuild leaves them out, so a restart shows the
+ * same), replayed through a scratch router and read model; the games it makes then replace the
+ * live ones (each announced with its whole state to every feed and output) and the table's track
+ * follows. Raw events and the audit trail are only read.
+ *
+ * `reconcile` brings each game's derived store rows up to its new state (daemon/app/derived-writer).
+ * Synchronous: no board event is routed between the replay and the adoption.
+ */
+export function rebuildTable(store: Store, router: HallRouter, table: number, reconcile?: (gameId: GameId) => void): TableRebuilt {
+  const live = router.live;
+  const scratchLive = new MemoryLiveSource({
+    tournament: live.tournament(),
+    rounds: live.rounds().map((r) => ({ round: r.round, date: r.date, startsAt: r.startsAt, status: r.status, gameCount: 0 })),
+    games: [],
+    eventTime: true,
+  });
+  const scratch = router.sibling(scratchLive);
+  loadGameSettings(store, scratch);
+  let events = 0;
+  for (const step of replayTable(store, scratch, table, storedCommands(store))) if (step.kind === 'event') events++;
+  // The live router takes the settings too: games it opens from now on get them.
+  loadGameSettings(store, router);
+  const track = scratch.track(table);
+  for (const id of track.games) live.adopt(scratchLive, id);
+  router.adoptTrack(track);
+  for (const id of track.games) reconcile?.(id);
+  return { table, games: [...track.games], events };
+}
