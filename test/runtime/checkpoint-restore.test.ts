@@ -129,6 +129,30 @@ describe('restart from game boundaries (issue 14)', () => {
     expect(verify(file, config).differences).toEqual([]);
   });
 
+  it('keeps a swap of colours and its undo on a restored game across restarts', () => {
+    const { file, config } = setup();
+    start(file, config).store.close();
+    const hall = start(file, config);
+    const white = hall.live.game('r1-t3')!.white.name;
+    const decide = gameActionHandler({ store: hall.store, tournamentId: hall.tournamentId, router: hall.router, reconcile: hall.derived.reconcile });
+    expect(decide('r1-t3', { kind: 'swap-colours', reason: 'test: players sat the wrong way', arbiter: 'A. Arbiter' }).ok).toBe(true);
+    expect(hall.live.game('r1-t3')!.black.name).toBe(white);
+    const swap = hall.store.amendments().at(-1)!.id;
+    hall.store.close();
+    const after = start(file, config);
+    expect(after.live.game('r1-t3')!.black.name).toBe(white);
+    expect(games(after.live)).toEqual(wholeReplay(file, config).games);
+    const undo = gameActionHandler({ store: after.store, tournamentId: after.tournamentId, router: after.router, reconcile: after.derived.reconcile });
+    expect(undo('r1-t3', { kind: 'undo', amendment: swap, reason: 'test: they had not', arbiter: 'A. Arbiter' }).ok).toBe(true);
+    expect(after.live.game('r1-t3')!.white.name).toBe(white);
+    after.store.close();
+    const again = start(file, config);
+    expect(again.live.game('r1-t3')!.white.name).toBe(white);
+    expect(games(again.live)).toEqual(wholeReplay(file, config).games);
+    again.store.close();
+    expect(verify(file, config).differences).toEqual([]);
+  });
+
   it('replays a table whole when a snapshot was altered, and says so', () => {
     const { file, config } = setup();
     start(file, config).store.close();
