@@ -76,22 +76,42 @@ export interface RestoredHall {
 export function restoreHall(store: Store, config: BoardcastConfig, opts: { tables: readonly number[]; tournamentId: number; pairings: PairingLookup; log: Logger }): RestoredHall {
   const { log } = opts;
   const live = newLiveSource(config, store);
-  const router = hallRouter(config, live, opts.pairings, (track, rawEventId) => {
+  // The boundaries the start-up replay passes (a store written before checkpoints, or boundaries a
+  // crash kept from being written) are written together after it, in one transaction (one fsync,
+  // not one each); from then on each is written as it comes.
+  let replaying: { track: string; number: number; rawEventId: number }[] | null = [];
+  const checkpoint = (number: number, write: () => void): void => {
     try {
-      recordCheckpoint(store, track, rawEventId);
+      write();
     } catch (e) {
-      log.error('table checkpoint not written (the next start replays more)', { table: track.number, error: String(e) });
+      log.error('table checkpoint not written (the next start replays more)', { table: number, error: String(e) });
     }
+  };
+  const router = hallRouter(config, live, opts.pairings, (track, rawEventId) => {
+    if (replaying) replaying.push({ track: JSON.stringify(track), number: track.number, rawEventId });
+    else checkpoint(track.number, () => recordCheckpoint(store, track, rawEventId));
   });
   live.onHydrate(gameRebuilder(store, router));
   const thinning = new ClockThinning();
   const rebuilt = rebuildFromStore(store, router, opts.tables, log, thinning);
+  const passed = replaying;
+  replaying = null;
+  if (passed.length > 0)
+    checkpoint(0, () => store.transaction(() => passed.forEach((c) => store.recordCheckpoint({ tableNumber: c.number, rawEventId: c.rawEventId, trackJson: c.track }, Date.now()))));
   // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
   const derived = derivedWriter(store, opts.tournamentId, router, new Set(opts.tables), log.child('derived'), thinning);
   // The games were just derived from the store with the amendments in force, so a result stored as
   // the arbiter's whose amendment was undone (a crash before the undo's rows) is reopened too. The
   // games put back from snapshots are what the store holds (the verification checks them).
-  for (const t of router.tracks()) for (const id of t.games) if (live.hasEngine(id)) derived.reconcile(id, true);
+  // One transaction for them all: a store written before snapshots gets one for every finished game.
+  try {
+    store.transaction(() => {
+      for (const t of router.tracks()) for (const id of t.games) if (live.hasEngine(id)) derived.reconcile(id, true);
+    });
+  } catch (e) {
+    // The store refused the commit (a full disk): the rows are written again by the next reconcile or start.
+    log.error('derived rows not written at start', { error: String(e) });
+  }
   derived.clockReadings(rebuilt.missedClocks);
   // Games put back from snapshots carry the players of their last write: pairings imported or
   // corrected since (while the daemon was down) are applied as a whole replay would, and saved.
