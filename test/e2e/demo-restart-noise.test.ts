@@ -72,5 +72,11 @@ describe('the demo hall under mixed noise, restarted at random moments', () => {
       const scored = games.filter((k) => k >= 0);
       expect(scored, `table ${table}: games follow scores ${JSON.stringify(games)}`).toEqual(scored.map((_, i) => i));
     }
+    // Every start after the first began from checkpoints and snapshots: a whole replay of the store
+    // gives what they hold, SIGKILLs and all.
+    const doctor = runCli(['doctor', '--config', config, '--replay', '--json']);
+    expect(await doctor.exit, doctor.stdout() + doctor.stderr()).toBe(0);
+    const report = JSON.parse(doctor.stdout()) as { replay: { games: number; differences: unknown[] } };
+    expect(report.replay.differences).toEqual([]);
   }, 170_000);
 });

@@ -52,17 +52,20 @@ const doctor: Command = {
     const wal = `${file}-wal`;
     const summary = summariseStore(file, { fileBytes: statSync(file).size, walBytes: existsSync(wal) ? statSync(wal).size : 0 });
     const last = summary.lastEventAt === null ? 'none' : new Date(summary.lastEventAt).toISOString();
-    say(
-      { ok: true, file, check, ...summary },
-      [
-        `${file}: sound (${check} check, foreign keys)`,
-        `  schema version ${summary.schemaVersion}; ${summary.tournaments} tournament(s), ${summary.rounds} round(s)`,
-        `  ${summary.games.total} game(s), ${summary.games.finished} finished; ${summary.rawEvents} raw board events, the last at ${last}; ${summary.amendments} amendment(s)`,
-        `  ${summary.fileBytes} bytes, WAL ${summary.walBytes} bytes`,
-      ].join('\n'),
-    );
-    if (!v.replay) return 0;
-    return replayCheck(file, v.config, say);
+    const found = { ok: true, file, check, ...summary };
+    const text = [
+      `${file}: sound (${check} check, foreign keys)`,
+      `  schema version ${summary.schemaVersion}; ${summary.tournaments} tournament(s), ${summary.rounds} round(s)`,
+      `  ${summary.games.total} game(s), ${summary.games.finished} finished; ${summary.rawEvents} raw board events, the last at ${last}; ${summary.amendments} amendment(s)`,
+      `  ${summary.fileBytes} bytes, WAL ${summary.walBytes} bytes`,
+    ].join('\n');
+    if (!v.replay) {
+      say(found, text);
+      return 0;
+    }
+    // One JSON object in all: the store's findings with the replay's.
+    if (!v.json) console.log(text);
+    return replayCheck(file, v.config, (o, t) => say({ ...found, ...o }, t));
   },
 };
 
