@@ -186,6 +186,16 @@ export function replayStore(store: Store, router: HallRouter, tables: readonly n
   return replayStoreFrom(store, router, tables, { fromCheckpoints: false, ...(onEvent ? { onEvent } : {}) }).events;
 }
 
+/** An empty read model of the same tournament and rounds, for a replay beside the live one. */
+export function scratchReadModel(live: MemoryLiveSource): MemoryLiveSource {
+  return new MemoryLiveSource({
+    tournament: live.tournament(),
+    rounds: live.rounds().map((r) => ({ round: r.round, date: r.date, startsAt: r.startsAt, status: r.status, gameCount: 0 })),
+    games: [],
+    eventTime: true,
+  });
+}
+
 /**
  * Rebuilds one game of a table from the store (the table's raw events and the decisions in force
  * from its first event, in a scratch read model with the router's hall and game settings), for a
@@ -197,12 +207,7 @@ export function gameRebuilder(store: Store, router: HallRouter): (id: GameId) =>
     const live = router.live;
     const table = live.progress(id)?.table;
     if (table === undefined) return undefined;
-    const scratchLive = new MemoryLiveSource({
-      tournament: live.tournament(),
-      rounds: live.rounds().map((r) => ({ round: r.round, date: r.date, startsAt: r.startsAt, status: r.status, gameCount: 0 })),
-      games: [],
-      eventTime: true,
-    });
+    const scratchLive = scratchReadModel(live);
     const scratch = router.sibling(scratchLive);
     loadGameSettings(store, scratch);
     for (const step of replayTable(store, scratch, table, storedCommands(store), undefined, false)) void step;

@@ -1,8 +1,7 @@
 import type { GameId } from '../../protocols/feed/model.ts';
 import type { Store } from '../store/store.ts';
 import type { HallRouter } from './hall-router.ts';
-import { MemoryLiveSource } from './memory-live-source.ts';
-import { loadGameSettings, replayTable, storedCommands } from './store-replay.ts';
+import { loadGameSettings, replayTable, scratchReadModel, storedCommands } from './store-replay.ts';
 
 /** What a table rebuild did: the games derived again (adopted by the live source), in table order. */
 export interface TableRebuilt {
@@ -24,12 +23,7 @@ export interface TableRebuilt {
  */
 export function rebuildTable(store: Store, router: HallRouter, table: number, reconcile?: (gameId: GameId) => void): TableRebuilt {
   const live = router.live;
-  const scratchLive = new MemoryLiveSource({
-    tournament: live.tournament(),
-    rounds: live.rounds().map((r) => ({ round: r.round, date: r.date, startsAt: r.startsAt, status: r.status, gameCount: 0 })),
-    games: [],
-    eventTime: true,
-  });
+  const scratchLive = scratchReadModel(live);
   const scratch = router.sibling(scratchLive);
   loadGameSettings(store, scratch);
   let events = 0;
