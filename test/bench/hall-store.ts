@@ -66,8 +66,25 @@ export function classicalPace(events: readonly BoardEvent[], rng: Prng, thinkMs:
   return out;
 }
 
-/** Appends the hall's raw events to the store, table by table in rounds; returns how many. */
-export function writeHallStore(store: Store, spec: HallStoreSpec): { rawEvents: number; games: number } {
+/**
+ * Appends the hall's raw events to the store; returns how many. `interleaved`: round by round, the
+ * tables' events in time order as a running daemon commits them (else table by table).
+ */
+export function writeHallStore(store: Store, spec: HallStoreSpec & { interleaved?: boolean }): { rawEvents: number; games: number } {
+  if (spec.interleaved) {
+    let rawEvents = 0;
+    let games = 0;
+    for (let round = spec.firstRound ?? 1; round <= spec.rounds; round++) {
+      const rows: RawEventInput[] = [];
+      const scratch = { appendRawEvents: (batch: readonly RawEventInput[]) => void rows.push(...batch) } as unknown as Store;
+      const written = writeHallStore(scratch, { ...spec, firstRound: round, rounds: round, interleaved: false });
+      rows.sort((a, b) => a.monoMs - b.monoMs);
+      for (let i = 0; i < rows.length; i += 5000) store.appendRawEvents(rows.slice(i, i + 5000));
+      rawEvents += written.rawEvents;
+      games += written.games;
+    }
+    return { rawEvents, games };
+  }
   const seed = spec.seed ?? 1;
   const thinkMs = spec.thinkMs ?? 50_000;
   let rawEvents = 0;

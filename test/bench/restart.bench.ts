@@ -10,7 +10,8 @@ import { loadConfig, tournamentSetup, type BoardcastConfig } from '../../daemon/
 import { writeHallStore } from './hall-store.ts';
 
 // Restart time against rounds stored (issue 14). A 50-table open at a classical pace (the clock's
-// 1 Hz readings as DGT clocks send them: several thousand raw events per game), round after
+// 1 Hz readings as DGT clocks send them: several thousand raw events per game), each round's
+// events committed in time order across the tables as a running daemon commits them, round after
 // round: after each round is stored, one daemon start runs on it (writing the checkpoints and
 // snapshots a running daemon writes at each game boundary), then a restart is timed the way
 // `serve` does it before it answers: open the store, rebuild the hall, write what a crash left
@@ -53,7 +54,7 @@ export default async function restartBench(): Promise<void> {
     console.log('rounds stored | raw events stored | store MB | events replayed | games (from snapshots) | restart ms');
     for (let round = 1; round <= ROUNDS; round++) {
       const setup = open(file);
-      stored += writeHallStore(setup, { tables: TABLES, firstRound: round, rounds: round, seed: 3 }).rawEvents;
+      stored += writeHallStore(setup, { tables: TABLES, firstRound: round, rounds: round, seed: 3, interleaved: true }).rawEvents;
       setup.close();
       start(file, config, tables); // the daemon that ran during the round
       const runs = [start(file, config, tables), start(file, config, tables)];
