@@ -91,16 +91,7 @@ export function* replayTable(
   plan?: Extract<TablePlan, { kind: 'checkpoint' }>,
   withBytes = true,
 ): Generator<ReplayStep> {
-  let mine = commands.filter((c) => concerns(c.command, table));
-  let fromId = 0;
-  if (plan) {
-    // From a checkpoint: the games before it come back from their snapshots (their amendments
-    // included), the commands taken before the boundary are in the checkpoint's track.
-    for (const g of plan.games) router.live.restoreGame(g.cfg, g.snapshot);
-    const restored = new Set(plan.games.map((g) => g.cfg.id));
-    mine = mine.filter((c) => c.afterRawEventId >= plan.rawEventId && !(c.command.kind === 'game' && restored.has(c.command.gameId)));
-    fromId = plan.rawEventId;
-  }
+  const { mine, fromId } = tableCommands(router, table, commands, plan);
   let next = 0;
   let changes: GameChange[] = [];
   const off = router.live.subscribe((c) => changes.push(c));
@@ -113,13 +104,7 @@ export function* replayTable(
     for (const event of store.readRawEvents(table, fromId, { withBytes })) {
       while (next < mine.length && mine[next]!.afterRawEventId < event.id) yield command(mine[next++]!);
       changes = [];
-      let gameId: string | null;
-      if (plan && event.id === plan.rawEventId && event.event) gameId = router.resumeAt(structuredClone(plan.track), event.event, event.id);
-      else if (event.event) gameId = router.route(table, event.event, event.id);
-      else {
-        router.track(table).lastEventId = event.id;
-        gameId = router.track(table).gameId;
-      }
+      const gameId = routeStored(router, table, event, plan);
       yield { kind: 'event', event, gameId, changes };
     }
     while (next < mine.length) yield command(mine[next++]!);
@@ -161,24 +146,94 @@ export function replayStoreFrom(
   const out: StoreReplay = { events: 0, fromCheckpoint: [], restoredGames: 0, whole: [] };
   const lastClockRaw = opts.fromCheckpoints ? store.lastClockRawEventId() : 0;
   const lastAmendmentOf = opts.fromCheckpoints ? lastAmendmentPerGame(store.amendments()) : new Map<string, number>();
-  for (const table of [...all].sort((a, b) => a - b)) {
-    router.track(table);
-    const plan = opts.fromCheckpoints ? tablePlan(store, table, lastAmendmentOf, router.engineOptions, lastClockRaw) : undefined;
-    if (plan?.kind === 'whole' && plan.why !== 'no checkpoint') out.whole.push({ table, why: plan.why });
-    const usable = plan?.kind === 'checkpoint' ? plan : undefined;
-    if (usable) {
-      out.fromCheckpoint.push(table);
-      out.restoredGames += usable.games.length;
+  const sorted = [...all].sort((a, b) => a - b);
+  if (!opts.fromCheckpoints) {
+    for (const table of sorted) {
+      router.track(table);
+      for (const step of replayTable(store, router, table, commands)) {
+        if (step.kind !== 'event') continue;
+        out.events++;
+        opts.onEvent?.(step);
+      }
     }
-    // A start needs the decoded events only; the arbiter's replay and the CLI show the bytes too.
-    for (const step of replayTable(store, router, table, commands, usable, !opts.fromCheckpoints)) {
-      if (step.kind !== 'event') continue;
+  } else {
+    // A start: each table from its latest trusted checkpoint, all tables in one pass in commit
+    // order (a hall's tables are interleaved in the file: one table at a time would read every
+    // page once per table). Tables are independent, so the order between them changes nothing.
+    const streams = new Map<number, TableStream>();
+    for (const table of sorted) {
+      router.track(table);
+      const plan = tablePlan(store, table, lastAmendmentOf, router.engineOptions, lastClockRaw);
+      if (plan.kind === 'whole' && plan.why !== 'no checkpoint') out.whole.push({ table, why: plan.why });
+      const usable = plan.kind === 'checkpoint' ? plan : undefined;
+      if (usable) {
+        out.fromCheckpoint.push(table);
+        out.restoredGames += usable.games.length;
+      }
+      streams.set(table, tableStream(router, table, commands, usable));
+    }
+    const from = Math.min(...[...streams.values()].map((s) => s.fromId));
+    for (const event of store.readAllRawEvents(Number.isFinite(from) ? from : 0)) {
+      const stream = streams.get(event.tableNumber);
+      if (!stream || event.id < stream.fromId) continue;
+      const gameId = stream.route(event);
       out.events++;
-      opts.onEvent?.(step);
+      opts.onEvent?.({ kind: 'event', event, gameId, changes: [] });
     }
+    for (const stream of streams.values()) stream.finish();
   }
   for (const c of commands) if (c.command.kind === 'close-round') router.apply(c.command);
   return out;
+}
+
+/** One table's part of a start's single pass: where it starts, its events, its commands in place. */
+interface TableStream {
+  fromId: number;
+  route(event: StoredRawEvent): string | null;
+  /** Applies the commands taken after the table's last event. */
+  finish(): void;
+}
+
+/** What `replayTable` does for one table, one event at a time (for `replayStoreFrom`'s single pass). */
+function tableStream(router: HallRouter, table: number, commands: readonly StoredHallCommand[], plan: Extract<TablePlan, { kind: 'checkpoint' }> | undefined): TableStream {
+  const { mine, fromId } = tableCommands(router, table, commands, plan);
+  let next = 0;
+  return {
+    fromId,
+    route: (event) => {
+      while (next < mine.length && mine[next]!.afterRawEventId < event.id) router.applyAt(table, mine[next++]!.command);
+      return routeStored(router, table, event, plan);
+    },
+    finish: () => {
+      while (next < mine.length) router.applyAt(table, mine[next++]!.command);
+    },
+  };
+}
+
+/**
+ * A table's commands for a replay, and its first raw event. From a checkpoint the games before it
+ * come back from their snapshots (their amendments included), and the commands taken before the
+ * boundary are in the checkpoint's track.
+ */
+function tableCommands(
+  router: HallRouter,
+  table: number,
+  commands: readonly StoredHallCommand[],
+  plan: Extract<TablePlan, { kind: 'checkpoint' }> | undefined,
+): { mine: StoredHallCommand[]; fromId: number } {
+  const mine = commands.filter((c) => concerns(c.command, table));
+  if (!plan) return { mine, fromId: 0 };
+  for (const g of plan.games) router.live.restoreGame(g.cfg, g.snapshot);
+  const restored = new Set(plan.games.map((g) => g.cfg.id));
+  return { mine: mine.filter((c) => c.afterRawEventId >= plan.rawEventId && !(c.command.kind === 'game' && restored.has(c.command.gameId))), fromId: plan.rawEventId };
+}
+
+/** Routes one stored raw event of a table (the checkpoint's own event takes the table back to it). */
+function routeStored(router: HallRouter, table: number, event: StoredRawEvent, plan: Extract<TablePlan, { kind: 'checkpoint' }> | undefined): string | null {
+  if (plan && event.id === plan.rawEventId && event.event) return router.resumeAt(structuredClone(plan.track), event.event, event.id);
+  if (event.event) return router.route(table, event.event, event.id);
+  router.track(table).lastEventId = event.id;
+  return router.track(table).gameId;
 }
 
 /** The whole replay from every table's first event (the arbiter's replay, export, verification); returns the raw events replayed. */

@@ -18,6 +18,11 @@ export interface RawEventLog {
    * needs the decoded events reads about a third faster without them.
    */
   readRawEvents(tableNumber: number, fromId?: number, opts?: { withBytes?: boolean }): IterableIterator<StoredRawEvent>;
+  /**
+   * Every table's raw events in commit order from id `fromId` on, without their bytes (`raw`
+   * empty): a start replays all tables in one pass, reading the file in order.
+   */
+  readAllRawEvents(fromId?: number): IterableIterator<StoredRawEvent>;
   /** Highest raw event id committed, 0 when none. */
   lastRawEventId(): number;
   /** Every table that has raw events, in table order. */
@@ -78,6 +83,7 @@ export function createRawEventLog(db: Database): RawEventLog {
     `SELECT id, table_number, board_serial, mono_ms, wall_ms, event_json FROM raw_events
      WHERE table_number = ? AND id >= ? ORDER BY id LIMIT ${PAGE}`,
   );
+  const pageAll = db.prepare(`SELECT id, table_number, board_serial, mono_ms, wall_ms, event_json FROM raw_events WHERE id >= ? ORDER BY id LIMIT ${PAGE}`);
   const between = db.prepare('SELECT EXISTS (SELECT 1 FROM raw_events WHERE table_number = ? AND id > ? AND id < ? AND kind = ?)').pluck();
   const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM raw_events').pluck();
 
@@ -100,11 +106,17 @@ export function createRawEventLog(db: Database): RawEventLog {
   });
 
   const NO_BYTES = new Uint8Array(0);
+  function* readAllRawEvents(fromId = 0): IterableIterator<StoredRawEvent> {
+    yield* readPages((next) => pageAll.all(next) as RawRow[], fromId);
+  }
   function* readRawEvents(tableNumber: number, fromId = 0, opts: { withBytes?: boolean } = {}): IterableIterator<StoredRawEvent> {
-    let next = fromId;
     const statement = opts.withBytes === false ? pageNoBytes : page;
+    yield* readPages((next) => statement.all(tableNumber, next) as RawRow[], fromId);
+  }
+  function* readPages(pageFrom: (id: number) => RawRow[], fromId: number): IterableIterator<StoredRawEvent> {
+    let next = fromId;
     for (;;) {
-      const rows = statement.all(tableNumber, next) as RawRow[];
+      const rows = pageFrom(next);
       for (const r of rows) {
         yield {
           id: r.id,
@@ -124,6 +136,7 @@ export function createRawEventLog(db: Database): RawEventLog {
   return {
     appendRawEvents: (batch) => (batch.length === 0 ? [] : appendAll(batch)),
     readRawEvents,
+    readAllRawEvents,
     lastRawEventId: () => maxId.get() as number,
     hasRawEventBetween: (table, kind, afterId, beforeId) => between.get(table, afterId, beforeId, kind) === 1,
     tablesWithRawEvents: () => db.prepare('SELECT DISTINCT table_number FROM raw_events ORDER BY table_number').pluck().all() as number[],
