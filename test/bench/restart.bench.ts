@@ -83,8 +83,8 @@ function large(file: string, base: BoardcastConfig): void {
   const config: BoardcastConfig = { ...base, rounds: { ...base.rounds, count: 11 } };
   const tables = Array.from({ length: LARGE_TABLES }, (_, i) => i + 1);
   const setup = open(file);
-  let stored = writeHallStore(setup, { tables: LARGE_TABLES, rounds: 10, thinkMs: 0, maxPlies: 80, seed: 9 }).rawEvents;
-  stored += writeHallStore(setup, { tables: LARGE_TABLES, firstRound: 11, rounds: 11, lastRoundPlayed: 0.5, seed: 9 }).rawEvents;
+  let stored = writeHallStore(setup, { tables: LARGE_TABLES, rounds: 10, thinkMs: 0, maxPlies: 80, seed: 9, interleaved: true }).rawEvents;
+  stored += writeHallStore(setup, { tables: LARGE_TABLES, firstRound: 11, rounds: 11, lastRoundPlayed: 0.5, seed: 9, interleaved: true }).rawEvents;
   setup.close();
   const first = start(file, config, tables);
   const again = start(file, config, tables);
