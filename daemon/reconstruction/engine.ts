@@ -1,5 +1,5 @@
 import type { Color, NormalMove } from 'chessops';
-import { Chess } from 'chessops/chess';
+import { Chess, castlingSide, normalizeMove } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { makeSanAndPlay } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
@@ -1026,11 +1026,19 @@ export class GameEngine {
     return next;
   }
 
-  /** UCI as chessops writes it, except standard-chess castling which GUIs expect as e1g1. */
+  /**
+   * UCI as chessops writes it (castling as the king onto its rook, which Chess960 needs), except
+   * standard-chess castling, which GUIs expect as e1g1. A king put down on g1 before its rook moves
+   * is matched as that two-square step; chessops plays it as castling, and so must the notation.
+   */
   private uci(from: Ply, s: Successor): string {
-    if (!s.castling || this.chess960) return makeUci(s.move);
-    const rank = s.move.from & 56;
-    return makeUci({ from: s.move.from, to: rank + (s.move.to > s.move.from ? 6 : 2) });
+    const pos = this.posOf(from);
+    const side = castlingSide(pos, s.move);
+    if (side === undefined) return makeUci(s.move);
+    const move = normalizeMove(pos, s.move);
+    if (this.chess960) return makeUci(move);
+    const rank = move.from & 56;
+    return makeUci({ from: move.from, to: rank + (side === 'h' ? 6 : 2) });
   }
 
   /** `seenInOrder`: false for moves inferred from a jump, whose lift order nobody saw. */

@@ -238,6 +238,7 @@ describe('amendments with an audit trail, on a real store', () => {
     const g = h.live.game('r1-t1')!;
     expect(g.variant).toBe('chess960');
     expect(g.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Nf6', 'O-O']);
+    expect(g.moves.at(-1)!.uci).toBe('e1h1');
     expect(g.startFen).toBe('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
     expect(h.live.pgn('r1-t1')).toContain('[Variant "Chess960"]');
     expect(h.restarted().game('r1-t1')).toMatchObject({ variant: 'chess960', ply: 7 });
