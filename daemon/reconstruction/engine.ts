@@ -1035,7 +1035,8 @@ export class GameEngine {
     const pos = this.posOf(from);
     const side = castlingSide(pos, s.move);
     if (side === undefined) return makeUci(s.move);
-    const move = normalizeMove(pos, s.move);
+    // A normal move stays one: only its destination can change (the king onto its rook).
+    const move = normalizeMove(pos, s.move) as NormalMove;
     if (this.chess960) return makeUci(move);
     const rank = move.from & 56;
     return makeUci({ from: move.from, to: rank + (side === 'h' ? 6 : 2) });
