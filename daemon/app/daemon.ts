@@ -30,6 +30,8 @@ import { watchDevicePaths } from './device-watch.ts';
 import { restoreHall } from './rebuild.ts';
 import { startStoreUpkeep, type StoreUpkeep } from './store-upkeep.ts';
 import { tableEventHandler } from './table-events.ts';
+import { boardChanger } from './board-changes.ts';
+import { boardsInForce, withBoards } from '../runtime/board-changes.ts';
 import { tableLinks, type HallTable } from './table-links.ts';
 import { TableWatch } from './table-watch.ts';
 import { lichessToken, startOutputs, type RunningOutputs } from './outputs.ts';
@@ -114,7 +116,15 @@ export async function startDaemon(opts: DaemonOptions): Promise<Result<RunningDa
 
 async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken: string | null): Promise<Result<RunningDaemon, string>> {
   const { config, log } = opts;
-  const planned = hallBoards(config, { log, timers: wallTimers, ...(opts.deviceDirs ? { deviceDirs: opts.deviceDirs } : {}), onMatch: (table) => byNumber.get(table)?.session.start() });
+  // The boards the organiser put in during the event (the audit trail), in place of the file's.
+  const boardsChosen = boardsInForce(store.amendments(), config);
+  if (boardsChosen.size > 0) log.info('tables read the boards the organiser put in', { boards: Object.fromEntries(boardsChosen) });
+  const planned = hallBoards(withBoards(config, boardsChosen), {
+    log,
+    timers: wallTimers,
+    ...(opts.deviceDirs ? { deviceDirs: opts.deviceDirs } : {}),
+    onMatch: (table) => byNumber.get(table)?.session.start(),
+  });
   if (!planned.ok) {
     store.close();
     return planned;
@@ -157,15 +167,39 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
       (row) => writer.push(row),
     );
     const watch = watches.get(t.track.number)!;
-    t.session.on(tableEventHandler({ number: t.track.number, board: t.board, serial: () => t.session.serialNumber }, { store, sources, pairing, watch, log: log.child(`table ${t.track.number}`) }));
+    const table = {
+      number: t.track.number,
+      get board() {
+        return t.board;
+      },
+      serial: () => t.session.serialNumber,
+    };
+    t.session.on(tableEventHandler(table, { store, sources, pairing, watch, log: log.child(`table ${t.track.number}`) }));
   }
   const stopNoiseReports = reportLineNoise(watches, log);
   // Tables on a device path of their own: retried at once when the path comes back.
-  const pathTables = boards.filter((b) => b.transport !== null && b.link === null && b.board.startsWith('/'));
-  const stopDeviceWatch = watchDevicePaths(
-    pathTables.map((b) => ({ path: b.board, retryNow: () => byNumber.get(b.number)?.session.retryNow?.() })),
-    log,
-  );
+  const watchPaths = (): (() => void) =>
+    watchDevicePaths(
+      boards.filter((b) => b.transport !== null && b.link === null && b.board.startsWith('/')).map((b) => ({ path: b.board, retryNow: () => byNumber.get(b.number)?.session.retryNow?.() })),
+      log,
+    );
+  let stopWatchingPaths = watchPaths();
+  const stopDeviceWatch = (): void => stopWatchingPaths();
+  const syncTables = (): void => store.syncTables(boards.map((b) => ({ number: b.number, board: b.board, whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left' })));
+  // The organiser changes a table's board from the hall page (docs/hall.md).
+  const changeBoard = boardChanger({
+    config,
+    boards,
+    tables: byNumber,
+    sources,
+    store,
+    log: log.child('boards'),
+    changed: () => {
+      stopWatchingPaths();
+      stopWatchingPaths = watchPaths();
+      syncTables();
+    },
+  });
   // New players for a game its table has left: its snapshot must say so for the next start.
   const stopPairings = watchPairings(store, router, log, undefined, (ids) => ids.forEach(derived.snapshot));
   const backups = startBackups(store, config.dataDir, config.backup, log.child('backup'));
@@ -210,6 +244,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
       onAccess: (message, fields) => log.child('access').info(message, fields),
       onRequestError: (p) => (p.status >= 500 ? hlog.error('request failed', p) : hlog.info('request failed', p)),
       hall: hallReport,
+      boards: changeBoard,
       health: () => {
         const list = tableList();
         const writes = writer.state();

@@ -54,10 +54,18 @@ export function hallBoards(config: BoardcastConfig, opts: { log: Logger; timers:
   });
   const boards: HallBoard[] = config.tables.map((t) => {
     if (t.bus !== undefined) return { number: t.number, board: t.board, transport: null, link: null };
-    if (!isSerialNumber(t.board)) return { number: t.number, board: t.board, transport: serialTransportFactory(t.board), link: null };
-    // Each (re)connection opens wherever the board was last found: after re-plugging it may be a new path.
+    // The board is read at each (re)connection: the organiser may put another in (board-changes.ts).
+    const b: HallBoard = { number: t.number, board: t.board, transport: null, link: null };
     let lastPath = '';
-    return { number: t.number, board: t.board, transport: () => new SerialTransport((lastPath = sources.pathOf(t.number) ?? lastPath)), link: null };
+    let lastBoard = b.board;
+    b.transport = () => {
+      if (b.board !== lastBoard) lastPath = '';
+      lastBoard = b.board;
+      if (!isSerialNumber(b.board)) return new SerialTransport(b.board);
+      // Wherever the board was last found: after re-plugging it may be on a new path.
+      return new SerialTransport((lastPath = sources.pathOf(t.number) ?? lastPath));
+    };
+    return b;
   });
 
   const e = config.emulate;

@@ -9,7 +9,7 @@ import type { HallBoard } from './hall-boards.ts';
 /** A table as the running daemon holds it: where its events go, and the link to its board. */
 export interface HallTable {
   track: TableTrack;
-  board: string;
+  readonly board: string;
   session: TableLink;
   link: EmulatedLine | null;
 }
@@ -18,7 +18,10 @@ export interface HallTable {
 export function tableLinks(boards: readonly HallBoard[], busLinks: ReadonlyMap<number, BusTableLink>, router: HallRouter, config: BoardcastConfig, timers: Timers): HallTable[] {
   return boards.map((b) => ({
     track: router.track(b.number),
-    board: b.board,
+    // The board as it is now: the organiser may change it during the event (board-changes.ts).
+    get board() {
+      return b.board;
+    },
     link: b.link,
     session:
       busLinks.get(b.number) ??

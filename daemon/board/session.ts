@@ -163,6 +163,8 @@ export class BoardSession {
   private lastStats = '';
   /** The last clock reading emitted: a caught-up press may need the time of a side halted since. */
   private lastClock: ClockEvent | null = null;
+  /** Set by `detach`: the next board is not the one whose log the table followed (no catch-up). */
+  private newBoard = false;
 
   private readonly clockQueue: QueuedClockCommand[] = [];
   private clockInFlight: (QueuedClockCommand & { timer: unknown }) | null = null;
@@ -237,6 +239,34 @@ export class BoardSession {
       this.dropLink(link);
       await link.transport.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Another board is put in at this table (a spare for a broken one, two boards swapped): the
+   * link to the old one is closed and the session waits, idle, for `start()` to open the new one.
+   * The new board's EEPROM log is not this table's game, so its first link reads its dump as it
+   * stands instead of catching up from the log.
+   */
+  async detach(detail: string): Promise<void> {
+    if (this.currentState === 'stopped') return;
+    if (this.retryTimer !== null) this.timers.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.failClockCommands('link-lost', detail);
+    const link = this.link;
+    if (link) {
+      const wasLive = link.live;
+      this.dropLink(link);
+      // Recorded like any lost link: the table's raw events show where one board ended.
+      if (wasLive) this.emitBoard({ type: 'connection', at: this.now(), connected: false });
+      await link.transport.close().catch(() => undefined);
+    }
+    if (this.isStopped()) return;
+    this.serial = null;
+    this.longSerial = null;
+    this.tracked = null;
+    this.attempt = 0;
+    this.newBoard = true;
+    this.setState('idle', detail);
   }
 
   /** Asks for a full board dump now (answered by a 'dump' board event). */
@@ -390,7 +420,7 @@ export class BoardSession {
    */
   private startCatchUp(link: Link, board: PieceCode[], at: number): boolean {
     const provider = this.options.catchUp;
-    if (!provider) return false;
+    if (!provider || this.newBoard) return false;
     let anchor: CatchUpAnchor | 'unknown' | null;
     try {
       anchor = provider();
@@ -481,6 +511,7 @@ export class BoardSession {
     if (link.handshakeTimer !== null) this.timers.clearTimeout(link.handshakeTimer);
     link.handshakeTimer = null;
     this.attempt = 0;
+    this.newBoard = false;
     this.setState('live');
     this.emitBoard({ type: 'connection', at, connected: true });
     this.scheduleDump(link);

@@ -94,6 +94,10 @@ export interface ScanReport {
  */
 export class BoardSources {
   private readonly paths = new Map<number, string | null>();
+  /** The serial number each table looks for (the config's, or the board an organiser put in since). */
+  private readonly serials = new Map<number, string>();
+  private reserved: readonly string[];
+  private started = false;
   private readonly intervalMs: number;
   private timer: ReturnType<typeof setInterval> | null = null;
   private scanning: Promise<ScanReport> | null = null;
@@ -102,7 +106,45 @@ export class BoardSources {
 
   constructor(private readonly opts: BoardSourcesOptions) {
     this.intervalMs = opts.intervalMs ?? 10_000;
-    for (const t of opts.tables) this.paths.set(t.number, null);
+    this.reserved = opts.reservedPaths;
+    for (const t of opts.tables) {
+      this.paths.set(t.number, null);
+      this.serials.set(t.number, t.serial);
+    }
+  }
+
+  /**
+   * Boards changed between tables during the event (docs/hall.md, *Changing a table's board*):
+   * each listed table looks for the serial given from now on (null: its board is no longer found
+   * by serial number). A board another table had found keeps its port and is handed over at once
+   * (`onMatch`); the others are searched for. `reservedPaths` replaces the paths never probed.
+   */
+  reassign(changes: readonly { table: number; serial: string | null }[], reservedPaths: readonly string[]): void {
+    const found = new Map<string, string>();
+    for (const [table, path] of this.paths) if (path !== null) found.set(this.serials.get(table)!, path);
+    for (const c of changes) {
+      this.paths.delete(c.table);
+      this.serials.delete(c.table);
+    }
+    this.reserved = reservedPaths;
+    const handed: { table: number; path: string }[] = [];
+    for (const c of changes) {
+      if (c.serial === null) continue;
+      this.serials.set(c.table, c.serial);
+      const path = found.get(c.serial) ?? null;
+      this.paths.set(c.table, path);
+      if (path !== null) handed.push({ table: c.table, path });
+    }
+    for (const h of handed) {
+      this.opts.log.info('board handed to another table', { table: h.table, serial: this.serials.get(h.table), path: h.path });
+      this.opts.onMatch(h.table, h.path);
+    }
+    if (!this.started || this.stopped) return;
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.tick(), this.intervalMs);
+      this.timer.unref();
+    }
+    if ([...this.paths.values()].some((p) => p === null)) void this.scan();
   }
 
   /** The path a serial-numbered table is matched to now; null while searching. */
@@ -116,7 +158,8 @@ export class BoardSources {
 
   /** First scan now, then a check every interval (cheap unless a table is unmatched). */
   start(): void {
-    if (this.opts.tables.length === 0 || this.timer || this.stopped) return;
+    this.started = true;
+    if (this.serials.size === 0 || this.timer || this.stopped) return;
     void this.scan();
     this.timer = setInterval(() => void this.tick(), this.intervalMs);
     this.timer.unref();
@@ -164,11 +207,11 @@ export class BoardSources {
   private async runScan(): Promise<ScanReport> {
     const report: ScanReport = { probed: 0, matched: [], unmatched: [] };
     const wanted = new Map<string, number>();
-    for (const t of this.opts.tables) if (this.paths.get(t.number) === null) wanted.set(t.serial, t.number);
+    for (const [table, serial] of this.serials) if (this.paths.get(table) === null) wanted.set(serial, table);
     if (wanted.size === 0 || this.stopped) return report;
 
     const busy = new Set<string>();
-    for (const p of [...this.opts.reservedPaths, ...[...this.paths.values()].filter((p): p is string => p !== null)]) {
+    for (const p of [...this.reserved, ...[...this.paths.values()].filter((p): p is string => p !== null)]) {
       busy.add(p);
       busy.add(resolvedSync(p));
     }
@@ -189,6 +232,9 @@ export class BoardSources {
       wanted.delete(id.serial);
       if (id.longSerial !== null) wanted.delete(id.longSerial);
       if (this.stopped) break;
+      // The organiser may have changed the table's board while the probe ran.
+      const now = this.serials.get(table);
+      if (this.paths.get(table) !== null || (now !== id.serial && now !== id.longSerial)) continue;
       this.paths.set(table, path);
       busy.add(path);
       busy.add(device);
@@ -200,7 +246,7 @@ export class BoardSources {
     // Once per change, not every 10 s: a table waiting all afternoon for its board is one line.
     const key = report.unmatched.join(',');
     if (report.unmatched.length > 0 && key !== this.lastUnmatchedLog) {
-      const serials = this.opts.tables.filter((t) => report.unmatched.includes(t.number)).map((t) => `table ${t.number}: ${t.serial}`);
+      const serials = report.unmatched.map((table) => `table ${table}: ${this.serials.get(table)}`);
       this.opts.log.warn('boards not found yet; still searching', { tables: serials, probed: report.probed, everyMs: this.intervalMs });
     }
     this.lastUnmatchedLog = key;

@@ -33,6 +33,8 @@ export interface TableLink {
   stop(): Promise<void>;
   /** Tries at once if waiting to retry (a board session does; a bus table follows its line). */
   retryNow?(): void;
+  /** Closes the link because another board is put in at the table; `start()` opens the new one (a board session). */
+  detach?(detail: string): Promise<void>;
 }
 
 export interface BusTable {

@@ -4,6 +4,7 @@ import { DEFAULT_INVITATION_HOURS, type Access, type OfficialRole, type Principa
 import { checkInvitationBody } from './invitations.ts';
 import { parseArbiterAction, type ArbiterHandler } from '../runtime/arbiter.ts';
 import { parseRoundAction, type AmendmentView, type RoundHandler } from '../runtime/arbiter-actions.ts';
+import { parseBoardChange, type BoardChangeHandler } from '../runtime/board-changes.ts';
 import type { HallReport } from '../../protocols/feed/hall.ts';
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { Timeline } from '../../protocols/feed/timeline.ts';
@@ -92,6 +93,7 @@ export function apiRouter(
   publicSource: LiveSource = source,
   hall?: HallSource,
   amendments?: AmendmentSource,
+  boards?: BoardChangeHandler,
 ): Router {
   const r = express.Router();
   // The broadcast delay: the public reads the delayed view, officials (any role) the live one.
@@ -187,6 +189,25 @@ export function apiRouter(
         const done = rounds(n, action.value);
         if (!done.ok) return fail(res, done.error.status, done.error.code, done.error.message);
         res.json(done.value);
+      });
+    });
+  }
+  if (boards) {
+    // Another board put in at a table (a spare, or two boards swapped): the organiser's, and the
+    // arbiters' (docs/hall.md, *Changing a table's board*).
+    r.post('/api/arbiter/tables/:n/board', (req, res) => {
+      const who = official(access, req, res, OFFICIALS, 'board changes');
+      if (!who) return;
+      const raw = String(req.params.n ?? '');
+      if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1) return fail(res, 400, 'bad-table', `table must be a number from 1 to 999, got ${JSON.stringify(raw)}`);
+      body(req, res, (e?: unknown) => {
+        if (e) return bodyRefused(res, e);
+        const request = parseBoardChange(Number(raw), withActor(req.body, who));
+        if (!request.ok) return fail(res, request.error.status, request.error.code, request.error.message);
+        boards(request.value).then(
+          (done) => (done.ok ? res.json(done.value) : fail(res, done.error.status, done.error.code, done.error.message)),
+          (error: unknown) => fail(res, 500, 'internal', `the board could not be changed: ${(error as Error).message}`),
+        );
       });
     });
   }

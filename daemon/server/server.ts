@@ -15,6 +15,7 @@ import { apiRouter, type AmendmentSource, type HallSource, type HealthReport, ty
 import type { LiveSource } from '../../protocols/feed/model.ts';
 import type { ArbiterHandler } from '../runtime/arbiter.ts';
 import type { RoundHandler } from '../runtime/arbiter-actions.ts';
+import type { BoardChangeHandler } from '../runtime/board-changes.ts';
 import { bundleViewer } from './viewer-bundle.ts';
 import { viewerHtml } from './viewer-html.ts';
 
@@ -45,6 +46,8 @@ export interface ServerOptions {
   bridges?: false | { serialOf?: (table: number) => string | null };
   /** The hall report for officials (GET /api/hall, the /hall page); absent: no such routes. */
   hall?: HallSource;
+  /** Changes a table's board (POST /api/arbiter/tables/:n/board); absent: no such route. */
+  boards?: BoardChangeHandler;
   /** Fields added to GET /health (the daemon reports its tables and their board connections). */
   health?: HealthReport;
   /** Applies token-checked arbiter actions (POST /api/arbiter/games/:id/…); absent: no such routes. */
@@ -91,7 +94,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   app.use(loginRouter(access, opts.onAccess));
   const publicSource = opts.publicSource ?? opts.source;
-  app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource, opts.hall, opts.amendments));
+  app.use(apiRouter(opts.source, access, startedAt, opts.health, opts.arbiter, opts.rounds, opts.timeline, publicSource, opts.hall, opts.amendments, opts.boards));
 
   let viewerError: string | null = null;
   if (opts.viewer !== false) {

@@ -20,13 +20,14 @@ const TimeControlObject = Type.Object(
   { additionalProperties: false },
 );
 
+/** A table's board: a device path, COMn, or the 5-digit serial number printed under the board. */
+export const BOARD_PATTERN = '^(/[^\\s]+|COM\\d+|\\d{5})$';
+export const BOARD_MESSAGE = 'must be an absolute device path (/dev/ttyUSB0, a pseudo-terminal such as /tmp/boards/board1), COMn, or a 5-digit serial number';
+
 const Table = Type.Object(
   {
     number: Type.Integer({ minimum: 1, maximum: 999 }),
-    board: Type.String({
-      pattern: '^(/[^\\s]+|COM\\d+|\\d{5})$',
-      'x-message': 'must be an absolute device path (/dev/ttyUSB0, a pseudo-terminal such as /tmp/boards/board1), COMn, or a 5-digit serial number',
-    }),
+    board: Type.String({ pattern: BOARD_PATTERN, 'x-message': BOARD_MESSAGE }),
     bus: Type.Optional(
       Type.String({
         pattern: '^(/[^\\s]+|COM\\d+)$',

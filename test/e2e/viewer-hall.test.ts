@@ -126,7 +126,7 @@ describe.skipIf(!socat)("the organiser's hall page on a daemon reading boards ov
 
     for (const t of [1, 2, 3]) await expect.poll(() => row(t).getAttribute('data-state'), { timeout: 10_000 }).toBe('live');
     await expect.poll(() => row(1).locator('.ht-clock').textContent(), { timeout: 10_000 }).toBe('connected');
-    expect(await row(1).locator('.ht-serial').textContent()).toMatch(/52001$/);
+    expect(await row(1).locator('.ht-serial .ht-serial-text').textContent()).toMatch(/52001$/);
     expect(await row(1).locator('.ht-device').textContent()).toBe(devices[0]!.hostPath);
     expect(await row(1).locator('.ht-state').textContent()).toBe('live');
     expect(await row(1).locator('.ht-battery').textContent()).toBe('—');

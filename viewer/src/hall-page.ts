@@ -1,7 +1,7 @@
 import type { HallReport, HallTable, OutputsHealth } from '../../protocols/feed/hall.ts';
 import { isProblem } from '../../protocols/feed/hall.ts';
 import type { RoundInfo } from '../../protocols/feed/model.ts';
-import { DeskRoundRow, sessionBar, showSessionEnded, whoami, type ArbiterContext, type RoundStartClose } from './arbiter-desk.ts';
+import { arbiterPost, DeskRoundRow, sessionBar, showSessionEnded, whoami, type ArbiterContext, type RoundStartClose } from './arbiter-desk.ts';
 import { h, setText } from './dom.ts';
 import type { FeedClient } from './feed-client.ts';
 import { hallText, stateText, type HallKey } from './hall-i18n.ts';
@@ -30,11 +30,15 @@ const clockTime = (at: number): string => new Date(at).toLocaleTimeString();
 class HallRow {
   readonly el: HTMLTableRowElement;
   private readonly cells: Record<'table' | 'serial' | 'device' | 'state' | 'since' | 'clock' | 'battery' | 'discarded' | 'game' | 'lastMove', HTMLTableCellElement>;
+  private readonly serialText = h('span', { class: 'ht-serial-text' });
+  private readonly changeButton: HTMLButtonElement;
 
   constructor(
     private readonly i18n: I18n,
     /** Where a game's link goes: the arbiter's page for arbiters, the public one for organisers (the arbiter's is not theirs). */
     private readonly gameHref: (id: string) => string,
+    /** Opens the board change form for this row's table. */
+    onChange: (table: number) => void,
   ) {
     const td = (cls: string): HTMLTableCellElement => h('td', { class: cls });
     this.cells = {
@@ -50,6 +54,9 @@ class HallRow {
       game: td('ht-game'),
       lastMove: td('ht-last-move'),
     };
+    this.changeButton = h('button', { type: 'button', class: 'ht-change link-button' }, hallText(i18n.lang, 'changeRow'));
+    this.changeButton.onclick = () => onChange(Number(this.el.dataset.table));
+    this.cells.serial.append(this.serialText, ' ', this.changeButton);
     this.el = h('tr', { class: 'hall-row' }, ...Object.values(this.cells));
   }
 
@@ -63,7 +70,7 @@ class HallRow {
     this.el.dataset.state = t.state;
     this.el.classList.toggle('problem', isProblem(t.state));
     setText(c.table, String(t.table));
-    setText(c.serial, t.serial ?? t.board);
+    setText(this.serialText, t.serial ?? t.board);
     c.serial.title = t.board;
     setText(c.device, t.device ?? this.t('unknown'));
     c.device.title = t.device ?? '';
@@ -152,6 +159,7 @@ export async function hallPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
   const noTables = h('p', { class: 'desk-empty' }, t('noTables'));
   noTables.hidden = true;
   const outputs = h('ul', { class: 'hall-outputs' });
+  const change = boardChangeForm(ctx);
   const roundList = h('ul', { class: 'desk-rounds' });
   root.append(
     header(i18n, feed, h('h1', {}, t('hallTitle'))),
@@ -173,6 +181,7 @@ export async function hallPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
         h('div', { class: 'hall-scroll' }, h('table', { class: 'hall-tables' }, h('thead', {}, head), body)),
         noTables,
       ),
+      change.el,
       h('section', { class: 'hall-outputs-panel' }, h('h2', {}, t('outputs')), outputs),
       h('section', { class: 'desk-rounds-panel' }, h('h2', {}, i18n.t('rounds')), roundList),
     ),
@@ -188,7 +197,7 @@ export async function hallPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
       seen.add(table.table);
       let row = rows.get(table.table);
       if (!row) {
-        row = new HallRow(i18n, gameHref);
+        row = new HallRow(i18n, gameHref, (n) => change.open(n));
         rows.set(table.table, row);
       }
       row.render(table);
@@ -200,6 +209,7 @@ export async function hallPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
         rows.delete(n);
       }
     noTables.hidden = rows.size > 0;
+    change.tables(report.tables);
     outputs.replaceChildren(...outputItems(i18n, report.outputs));
     setText(updated, `· ${t('updated')} ${clockTime(report.at)}`);
   };
@@ -256,4 +266,58 @@ export async function hallPage(root: HTMLElement, i18n: I18n, feed: FeedClient):
   applyRounds(await fetchRounds());
   // Catches a round started or closed from a desk or `boardcast round`.
   setInterval(() => void fetchRounds().then(applyRounds), 10_000);
+}
+
+/**
+ * The form that puts another board in at a table (POST /api/arbiter/tables/:n/board, docs/hall.md):
+ * a table, the new board (other tables' boards offered: choosing one swaps them), and why.
+ */
+function boardChangeForm(ctx: ArbiterContext): { el: HTMLElement; open: (table: number) => void; tables: (list: readonly HallTable[]) => void } {
+  const t = (k: HallKey): string => hallText(ctx.i18n.lang, k);
+  const table = h('select', { class: 'bc-table', 'aria-label': ctx.i18n.t('table') });
+  const board = h('input', { class: 'bc-board', type: 'text', list: 'bc-boards', autocomplete: 'off', 'aria-label': t('newBoard'), placeholder: t('newBoard') });
+  const known = h('datalist', { id: 'bc-boards' });
+  const reason = h('input', { class: 'bc-reason', type: 'text', 'aria-label': t('reason'), placeholder: t('reason') });
+  const submit = h('button', { type: 'submit', class: 'bc-submit' }, t('changeBoardButton'));
+  const message = h('p', { class: 'bc-message', role: 'status' });
+  const form = h('form', { class: 'board-change' }, table, board, known, reason, submit);
+  const el = h('section', { class: 'hall-board-change-panel' }, h('h2', {}, t('changeBoard')), h('p', { class: 'hint' }, t('changeBoardHelp')), form, message);
+  let shown = '';
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    submit.disabled = true;
+    message.dataset.kind = '';
+    setText(message, '');
+    try {
+      const o = await arbiterPost<{ changes: { table: number; board: string; previous: string }[] }>(ctx, `tables/${table.value}/board`, { board: board.value.trim(), reason: reason.value });
+      if (!o.ok) {
+        message.dataset.kind = 'error';
+        setText(message, o.message);
+        return;
+      }
+      message.dataset.kind = 'ok';
+      setText(message, o.value.changes.map((c) => `${ctx.i18n.t('table')} ${c.table} ${t('boardChanged')} ${c.board} (${t('was')} ${c.previous})`).join(' · '));
+      board.value = '';
+      reason.value = '';
+    } finally {
+      submit.disabled = false;
+    }
+  };
+  return {
+    el,
+    open: (n) => {
+      table.value = String(n);
+      board.focus();
+    },
+    tables: (list) => {
+      const sorted = [...list].sort((a, b) => a.table - b.table);
+      const key = sorted.map((x) => `${x.table}:${x.board}`).join(',');
+      if (key === shown) return;
+      shown = key;
+      const chosen = table.value;
+      table.replaceChildren(...sorted.map((x) => h('option', { value: String(x.table) }, `${ctx.i18n.t('table')} ${x.table} · ${x.board}`)));
+      if (chosen) table.value = chosen;
+      known.replaceChildren(...sorted.map((x) => h('option', { value: x.board }, `${ctx.i18n.t('table')} ${x.table}`)));
+    },
+  };
 }
