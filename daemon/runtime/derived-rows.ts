@@ -151,8 +151,13 @@ export class DerivedRows {
         const live = g.moves[i]!;
         if (live.clockMs !== null && now[i]!.clockMs !== live.clockMs) note(this.store.confirmMove(id, live.ply, live.clockMs));
       }
+      // Incidents follow the game in order; a game derived again (an amendment or its undo) may
+      // have lost some or have others from a point on: the stored ones from there are replaced.
       const incidents = this.store.incidents(id);
-      for (const inc of g.incidents.slice(incidents.length)) {
+      let kept = 0;
+      while (kept < incidents.length && kept < g.incidents.length && sameIncident(incidents[kept]!, g.incidents[kept]!)) kept++;
+      if (kept < incidents.length) written += this.store.dropIncidentsAfter(id, kept);
+      for (const inc of g.incidents.slice(kept)) {
         this.store.recordIncident(id, { ply: inc.ply, kind: inc.kind, article: inc.article, consequence: inc.consequence, message: inc.message, wallMs: Math.round(inc.at) });
         written++;
       }
@@ -168,4 +173,9 @@ export class DerivedRows {
     });
     return { written, problems };
   }
+}
+
+/** A stored incident is the game's: the same ply, kind and words. */
+function sameIncident(stored: { ply: number; kind: string; message: string }, live: { ply: number; kind: string; message: string }): boolean {
+  return stored.ply === live.ply && stored.kind === live.kind && stored.message === live.message;
 }

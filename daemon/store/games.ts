@@ -44,6 +44,11 @@ export interface GameWrites {
   /** The highest raw event id a stored clock reading came from (0: none). */
   lastClockRawEventId(): number;
   recordIncident(gameId: number, i: IncidentInput): number;
+  /**
+   * Deletes a game's incidents after its first `keep` (incidents are derived rows: a game derived
+   * again with the arbiter's decisions in force may not have them any more). Returns how many.
+   */
+  dropIncidentsAfter(gameId: number, keep: number): number;
   /** Sets the result (again, for an arbiter correction) and marks the game finished. */
   finishGame(gameId: number, end: GameEnd): Result<void, string>;
   /** Undoes an automatic result whose move was amended or taken back: live again, result "*". */
@@ -137,6 +142,7 @@ export function createGames(db: Database): GameWrites & GameQueries {
   const currentMoves = db.prepare('SELECT * FROM moves WHERE game_id = ? AND superseded_by IS NULL ORDER BY ply');
   const allMoves = db.prepare('SELECT * FROM moves WHERE game_id = ? ORDER BY id');
   const incidentsOf = db.prepare('SELECT * FROM incidents WHERE game_id = ? ORDER BY id');
+  const dropIncidents = db.prepare('DELETE FROM incidents WHERE id IN (SELECT id FROM incidents WHERE game_id = ? ORDER BY id LIMIT -1 OFFSET ?)');
   const lastClock = db.prepare('SELECT * FROM clock_readings WHERE game_id = ? ORDER BY id DESC LIMIT 1');
   const amendmentsOf = db.prepare('SELECT * FROM amendments WHERE game_id = ? ORDER BY id');
   const allAmendments = db.prepare('SELECT * FROM amendments ORDER BY id');
@@ -217,6 +223,7 @@ export function createGames(db: Database): GameWrites & GameQueries {
     }),
     recordClock: (c) => void insertClock.run(c.gameId, c.tableNumber, c.monoMs, c.wallMs, c.whiteMs, c.blackMs, c.running, c.whiteFlag ? 1 : 0, c.blackFlag ? 1 : 0, c.rawEventId ?? null),
     lastClockRawEventId: () => lastClockRaw.get() as number,
+    dropIncidentsAfter: (gameId, keep) => dropIncidents.run(gameId, keep).changes,
     recordIncident: (gameId, i) =>
       Number(insertIncident.run(gameId, i.ply, i.kind, i.article, i.consequence, i.message, i.detail === undefined ? null : JSON.stringify(i.detail), i.monoMs ?? null, i.wallMs).lastInsertRowid),
     finishGame: (gameId, end) => {

@@ -9,6 +9,7 @@ import { loadConfig } from '../../daemon/tournament/config.ts';
 import { randomGame } from '../../daemon/simulation/games/random.ts';
 import { playNoisy, sessionEvents } from '../../daemon/simulation/noisy-player/player.ts';
 import { withSql } from '../store/helpers.ts';
+import type { GameState } from '../../protocols/feed/model.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -90,6 +91,43 @@ describe('DerivedRows: the store made equal to the replayed read model', () => {
     const r = derived.reconcile(shorter, 0);
     expect(r.problems).toEqual([]);
     expect(store.moves(id).map((m) => m.uci)).toEqual(shorter.moves.map((m) => m.uci));
+    store.close();
+  });
+
+  it('replaces incidents the game no longer has once derived again (an amendment or its undo), from the first that differs', () => {
+    const store = tempStore();
+    const { live, track, routeEvent, events } = hall();
+    for (const e of events) routeEvent(live, track, e);
+    const g = live.game(track.gameId!)!;
+    const incident = (ply: number, kind: GameState['incidents'][number]['kind'], message: string, id: number): GameState['incidents'][number] => ({
+      id,
+      ply,
+      at: 1_700_000_000_000 + ply,
+      kind,
+      article: '7.5.1',
+      consequence: null,
+      message,
+    });
+    const derived = new DerivedRows(store);
+    const first = { ...g, incidents: [incident(3, 'illegal-move', 'white: illegal move', 1), incident(9, 'clock-without-move', 'black pressed', 2)] };
+    derived.reconcile(first, 0);
+    const id = withSql(store.file, (db) => db.prepare('SELECT id FROM games').pluck().get()) as number;
+    const stored = () => store.incidents(id).map((i) => [i.ply, i.kind, i.message]);
+    expect(stored()).toEqual([
+      [3, 'illegal-move', 'white: illegal move'],
+      [9, 'clock-without-move', 'black pressed'],
+    ]);
+    // Derived again: the first stands, the second is gone, another came later.
+    const again = { ...g, incidents: [first.incidents[0]!, incident(12, 'clock-without-move', 'white pressed', 2)] };
+    expect(derived.reconcile(again, 0, { rederived: true }).problems).toEqual([]);
+    expect(stored()).toEqual([
+      [3, 'illegal-move', 'white: illegal move'],
+      [12, 'clock-without-move', 'white pressed'],
+    ]);
+    // None at all (the amendment that raised them undone), and a reconcile that changes nothing.
+    derived.reconcile({ ...g, incidents: [] }, 0, { rederived: true });
+    expect(stored()).toEqual([]);
+    expect(derived.reconcile({ ...g, incidents: [] }, 0).written).toBe(0);
     store.close();
   });
 });
