@@ -28,6 +28,7 @@ import { watchPairings } from './pairings-watch.ts';
 import { startBackups } from './backups.ts';
 import { watchDevicePaths } from './device-watch.ts';
 import { restoreHall } from './rebuild.ts';
+import { liveSnapshotWriter } from './live-snapshot-writer.ts';
 import { startStoreUpkeep, type StoreUpkeep } from './store-upkeep.ts';
 import { tableEventHandler } from './table-events.ts';
 import { boardChanger } from './board-changes.ts';
@@ -138,7 +139,9 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   // from the pairings (or the demo's scores); derived rows a crash left behind are written.
   const numbers = boards.map((b) => b.number);
   const pairings = hallPairings(store, config, emulated?.source ?? null);
-  const { live, router, derived, rebuilt } = restoreHall(store, config, { tables: numbers, tournamentId, pairings, log });
+  const { live, router, derived, rebuilt, catchUp } = restoreHall(store, config, { tables: numbers, tournamentId, pairings, log });
+  // The emulated players resume where the stored game stands: their tables are caught up first.
+  if (emulated) for (const b of boards) if (b.board.startsWith('emulated:')) catchUp.settle(b.number);
   if (emulated)
     plugEmulatedBoards(
       boards,
@@ -149,7 +152,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
       opts.pace ?? 1,
       log,
     );
-  const tables = tableLinks(boards, busLinks, router, config, wallTimers);
+  const tables = tableLinks(boards, busLinks, router, config, wallTimers, (n) => catchUp.settle(n));
   const byNumber = new Map(tables.map((t) => [t.track.number, t]));
 
   // Store before broadcast: only committed raw events reach the engines and the feed.
@@ -263,6 +266,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
             backup: backups.state(),
             verification: upkeep?.verification() ?? null,
             wal: upkeep?.wal() ?? null,
+            catchUp: catchUp.state(),
           },
           outputs: outputsHealth(),
         };
@@ -282,6 +286,13 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   if (server.viewerError) log.warn('viewer not served', { reason: server.viewerError });
   // Serving: now prove the start (a whole replay in the background), and keep the WAL bounded.
   upkeep = startStoreUpkeep(store, config, numbers, pairings, log.child('store'));
+  // The tables served from their live snapshots are replayed now, a few per turn of the event loop.
+  catchUp.start();
+  // Each table's live game stored as it stands every so often and at a clean stop: what the next
+  // start serves before it has replayed anything (docs/store.md, "Restart").
+  const liveSnapshots = liveSnapshotWriter(store, router, log.child('store'));
+  const liveSnapshotTimer = config.store.liveSnapshotSeconds > 0 ? setInterval(liveSnapshots, config.store.liveSnapshotSeconds * 1000) : null;
+  liveSnapshotTimer?.unref();
   for (const t of tables) if (!sources.has(t.track.number)) t.session.start();
   sources.start();
   log.info('serving', { url: server.url, tables: tables.length, store: store.file });
@@ -300,6 +311,9 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
     await Promise.all(tables.map((t) => t.session.stop()));
     for (const t of tables) t.link?.close();
     writer.close();
+    catchUp.stop();
+    if (liveSnapshotTimer) clearInterval(liveSnapshotTimer);
+    liveSnapshots();
     await server.close();
     delayed?.close();
     await backups.stop();

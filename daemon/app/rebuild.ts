@@ -8,6 +8,9 @@ import { gameRebuilder, hallRouter, newLiveSource, replayStoreFrom } from '../ru
 import type { Store } from '../store/store.ts';
 import type { BoardcastConfig } from '../tournament/config.ts';
 import { derivedWriter, type DerivedWriter } from './derived-writer.ts';
+import { TableCatchUp } from './table-catch-up.ts';
+import type { DeferredTable } from '../runtime/checkpoint-restore.ts';
+import { catchUpTable } from '../runtime/table-rebuild.ts';
 
 export interface Rebuilt {
   /** Raw events replayed. */
@@ -20,10 +23,14 @@ export interface Rebuilt {
   ms: number;
   /** Clock readings the store holds raw but not derived (a crash came between), thinned: to be written. */
   missedClocks: ClockRow[];
+  /** Tables served from their live snapshots, to be caught up after serving. */
+  deferred: DeferredTable[];
+  /** The highest raw event id of a stored clock reading at the start (the catch-ups write the readings after it). */
+  lastClockRaw: number;
 }
 
 /** The live state rebuilt by replaying the stored raw events of the hall's tables. */
-export function rebuildFromStore(store: Store, router: HallRouter, tables: readonly number[], log: Logger, thinning = new ClockThinning()): Rebuilt {
+export function rebuildFromStore(store: Store, router: HallRouter, tables: readonly number[], log: Logger, thinning = new ClockThinning(), serveLiveSnapshots = false): Rebuilt {
   const t0 = performance.now();
   // Clock readings a crash kept from the store (they follow the last stored one) are written below.
   const lastClockRaw = store.lastClockRawEventId();
@@ -31,6 +38,7 @@ export function rebuildFromStore(store: Store, router: HallRouter, tables: reado
   // Each table from its latest game boundary, the games before it from their snapshots.
   const replay = replayStoreFrom(store, router, tables, {
     fromCheckpoints: true,
+    ...(serveLiveSnapshots ? { liveSnapshots: new Map(store.liveSnapshots().map((s) => [s.tableNumber, s])) } : {}),
     onEvent: (step) => {
       const ev = step.event.event;
       if (ev?.type !== 'clock' || step.gameId === null) return;
@@ -49,6 +57,8 @@ export function rebuildFromStore(store: Store, router: HallRouter, tables: reado
     fromCheckpoint: replay.fromCheckpoint.length,
     ms: performance.now() - t0,
     missedClocks,
+    deferred: replay.deferred,
+    lastClockRaw,
   };
   for (const w of replay.whole) log.warn('table replayed from its first event: its checkpoint cannot be used', w);
   log.info('live state rebuilt from the store', {
@@ -56,6 +66,7 @@ export function rebuildFromStore(store: Store, router: HallRouter, tables: reado
     games: rebuilt.games,
     fromSnapshots: replay.restoredGames,
     tablesFromCheckpoint: replay.fromCheckpoint.length,
+    servedFromLiveSnapshots: replay.deferred.length,
     ms: Math.round(rebuilt.ms),
   });
   return rebuilt;
@@ -66,6 +77,8 @@ export interface RestoredHall {
   router: HallRouter;
   derived: DerivedWriter;
   rebuilt: Rebuilt;
+  /** The tables served from their live snapshots, caught up once started (after serving). */
+  catchUp: TableCatchUp;
 }
 
 /**
@@ -73,7 +86,11 @@ export interface RestoredHall {
  * its last game boundary, docs/store.md "Restart"), the derived rows a crash left behind written,
  * and the router checkpointing every later game boundary.
  */
-export function restoreHall(store: Store, config: BoardcastConfig, opts: { tables: readonly number[]; tournamentId: number; pairings: PairingLookup; log: Logger }): RestoredHall {
+export function restoreHall(
+  store: Store,
+  config: BoardcastConfig,
+  opts: { tables: readonly number[]; tournamentId: number; pairings: PairingLookup; log: Logger; serveLiveSnapshots?: boolean },
+): RestoredHall {
   const { log } = opts;
   const live = newLiveSource(config, store);
   // The boundaries the start-up replay passes (a store written before checkpoints, or boundaries a
@@ -91,15 +108,49 @@ export function restoreHall(store: Store, config: BoardcastConfig, opts: { table
     if (replaying) replaying.push({ track: JSON.stringify(track), number: track.number, rawEventId });
     else checkpoint(track.number, () => recordCheckpoint(store, track, rawEventId));
   });
-  live.onHydrate(gameRebuilder(store, router));
   const thinning = new ClockThinning();
-  const rebuilt = rebuildFromStore(store, router, opts.tables, log, thinning);
+  const rebuilt = rebuildFromStore(store, router, opts.tables, log, thinning, opts.serveLiveSnapshots ?? true);
+  // The tables served from their live snapshots: each replayed in a scratch read model later and
+  // taken over, the clock readings a crash left out written as the start-up replay writes them.
+  const catchUp = new TableCatchUp(
+    rebuilt.deferred,
+    (table) => {
+      const missed: ClockRow[] = [];
+      const caught = catchUpTable(store, router, table, rebuilt.lastClockRaw, (step, scratch) => {
+        const ev = step.event.event;
+        if (ev?.type !== 'clock' || step.gameId === null) return;
+        const game = scratch.live.progress(step.gameId);
+        if (!game) return;
+        const row = { game, rawEventId: step.event.id, wallMs: step.event.wallMs, reading: ev };
+        if (thinning.keep(row) && step.event.id > rebuilt.lastClockRaw) missed.push(row);
+      });
+      derived.clockReadings(missed);
+      try {
+        store.transaction(() => caught.games.forEach((id) => derived.reconcile(id, true)));
+      } catch (e) {
+        log.error('derived rows not written after a catch-up', { table, error: String(e) });
+      }
+      return caught.events;
+    },
+    log.child('catch-up'),
+  );
+  // An engine for a game served from a snapshot: its table caught up now if it waits, else the
+  // game replayed from the store (a game its table has left).
+  const rebuild = gameRebuilder(store, router);
+  live.onHydrate((id) => {
+    const table = live.progress(id)?.table;
+    if (table !== undefined && catchUp.pending(table)) {
+      catchUp.settle(table);
+      return live;
+    }
+    return rebuild(id);
+  });
   const passed = replaying;
   replaying = null;
   if (passed.length > 0)
     checkpoint(0, () => store.transaction(() => passed.forEach((c) => store.recordCheckpoint({ tableNumber: c.number, rawEventId: c.rawEventId, trackJson: c.track }, Date.now()))));
   // Derived rows after the replay: a crash between a raw commit and its derived writes is repaired here.
-  const derived = derivedWriter(store, opts.tournamentId, router, new Set(opts.tables), log.child('derived'), thinning);
+  const derived = derivedWriter(store, opts.tournamentId, router, new Set(opts.tables), log.child('derived'), thinning, (table) => catchUp.pending(table));
   // The games were just derived from the store with the amendments in force, so a result stored as
   // the arbiter's whose amendment was undone (a crash before the undo's rows) is reopened too. The
   // games put back from snapshots are what the store holds (the verification checks them).
@@ -116,5 +167,5 @@ export function restoreHall(store: Store, config: BoardcastConfig, opts: { table
   // Games put back from snapshots carry the players of their last write: pairings imported or
   // corrected since (while the daemon was down) are applied as a whole replay would, and saved.
   for (const id of router.refreshPlayers()) derived.snapshot(id);
-  return { live, router, derived, rebuilt };
+  return { live, router, derived, rebuilt, catchUp };
 }

@@ -15,7 +15,15 @@ export interface HallTable {
 }
 
 /** A link per table: its bus line's, or a board session of its own that catches up from the board's log. */
-export function tableLinks(boards: readonly HallBoard[], busLinks: ReadonlyMap<number, BusTableLink>, router: HallRouter, config: BoardcastConfig, timers: Timers): HallTable[] {
+export function tableLinks(
+  boards: readonly HallBoard[],
+  busLinks: ReadonlyMap<number, BusTableLink>,
+  router: HallRouter,
+  config: BoardcastConfig,
+  timers: Timers,
+  /** Brings the table's track up to the store before the board's log is read against it (a table served from its live snapshot). */
+  settle: (table: number) => void = () => undefined,
+): HallTable[] {
   return boards.map((b) => ({
     track: router.track(b.number),
     // The board as it is now: the organiser may change it during the event (board-changes.ts).
@@ -31,6 +39,9 @@ export function tableLinks(boards: readonly HallBoard[], busLinks: ReadonlyMap<n
         // After a reconnect or a restart, the board's EEPROM log fills in what happened meanwhile,
         // from where the stored events left off.
         catchUp: () => {
+          // The log is read from where the stored events end: a table the start served from its
+          // live snapshot is caught up first, or the log would be read from an older board.
+          settle(b.number);
           const t = router.track(b.number);
           // A board never seen (fresh data directory, a table added, the daemon started late):
           // its game since the pieces were last set up comes from the log too.

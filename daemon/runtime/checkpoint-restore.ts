@@ -1,8 +1,8 @@
 import type { GameId } from '../../protocols/feed/model.ts';
-import { stateDigest } from '../store/checkpoints.ts';
+import { stateDigest, type LiveSnapshot } from '../store/checkpoints.ts';
 import type { Store } from '../store/store.ts';
 import type { AmendmentRow } from '../store/types.ts';
-import type { TableTrack } from './hall-router.ts';
+import type { HallRouter, TableTrack } from './hall-router.ts';
 import type { GameSnapshotState, MemoryGameConfig, MemoryLiveSource } from './memory-live-source.ts';
 
 /**
@@ -81,4 +81,76 @@ export function tablePlan(store: Store, table: number, lastAmendmentOf: Readonly
     games.push({ cfg: { id, round: s.round, table: s.table, white: s.white, black: s.black, ...(engine ? { engine } : {}) }, snapshot });
   }
   return { kind: 'checkpoint', rawEventId: c.rawEventId, track, games };
+}
+
+/**
+ * Live snapshots (docs/store.md, "Restart"): every so often, and at a clean stop, each table's
+ * current game is stored as it stands with the router's view of the table. A restart serves those
+ * games at once (with no engine), and catches each such table up in the background: its raw
+ * events from its last checkpoint are replayed in a scratch read model, whose games then replace
+ * the served ones. What is served in the end is exactly what a replay gives; the snapshot only
+ * decides what is shown during the seconds the catch-up takes.
+ */
+
+/**
+ * The rows to write now: each table's current game that runs on an engine (a game still served
+ * from a snapshot has nothing newer to say) and changed since `known` (table → state JSON last
+ * written, kept by the caller).
+ */
+export function liveSnapshotRows(store: Store, router: HallRouter, known: Map<number, string>): LiveSnapshot[] {
+  const live = router.live;
+  const rows: LiveSnapshot[] = [];
+  // A snapshot older than an audit trail row is not served: after a decision every game is
+  // written again, changed or not.
+  const through = store.lastAmendmentId();
+  for (const track of router.tracks()) {
+    const id = track.gameId;
+    if (id === null || !live.hasEngine(id)) continue;
+    const snap = live.snapshot(id);
+    const cfg = live.gameConfig(id);
+    if (!snap || !cfg || track.lastEventId === undefined) continue;
+    const stateJson = snapshotJson(snap);
+    const key = `${through} ${stateJson}`;
+    if (known.get(track.number) === key) continue;
+    // The events since the last start position are the router's means to open a game late; they
+    // can be thousands, and a restart catches the table up from its checkpoint anyway.
+    const served: TableTrack = { ...track, sinceStart: null };
+    rows.push({ tableNumber: track.number, liveId: id, rawEventId: track.lastEventId, trackJson: JSON.stringify(served), gameJson: JSON.stringify(cfg), stateJson, throughAmendment: through });
+    known.set(track.number, key);
+  }
+  return rows;
+}
+
+/** A table served from its live snapshot at a start, to be caught up. */
+export interface DeferredTable {
+  table: number;
+  liveId: GameId;
+  /** The raw event the snapshot stood at. */
+  rawEventId: number;
+}
+
+/**
+ * Whether a table's live snapshot can be served at a start instead of replaying the table first,
+ * and what to serve: only a snapshot taken after the table's last game boundary, with no audit
+ * trail row since (an arbiter's decision it would not show), of the game the track names, under
+ * the engine options the game has now (the config's rules unchanged).
+ */
+export function servableSnapshot(
+  s: LiveSnapshot,
+  plan: TablePlan,
+  lastAmendment: number,
+  engineOf: (id: GameId) => MemoryGameConfig['engine'],
+): { track: TableTrack; cfg: MemoryGameConfig; snapshot: GameSnapshotState } | null {
+  if (s.throughAmendment !== lastAmendment) return null;
+  if (plan.kind === 'checkpoint' ? s.rawEventId < plan.rawEventId : plan.why !== 'no checkpoint') return null;
+  try {
+    const track = JSON.parse(s.trackJson) as TableTrack;
+    const cfg = JSON.parse(s.gameJson) as MemoryGameConfig;
+    const snapshot = JSON.parse(s.stateJson) as GameSnapshotState;
+    if (track.number !== s.tableNumber || track.gameId !== s.liveId || cfg.id !== s.liveId || snapshot.state?.id !== s.liveId) return null;
+    if (JSON.stringify(cfg.engine ?? null) !== JSON.stringify(engineOf(s.liveId) ?? null)) return null;
+    return { track, cfg, snapshot };
+  } catch {
+    return null;
+  }
 }

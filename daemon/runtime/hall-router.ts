@@ -169,6 +169,11 @@ export class HallRouter {
     return this.settings.get(gameId) ?? {};
   }
 
+  /** Puts a table's track back as a live snapshot stored it (a restart that serves before replaying). */
+  placeTrack(track: TableTrack): void {
+    Object.assign(this.track(track.number), track);
+  }
+
   /** Takes over a table's track from a scratch replay; the object stays the one the table links hold. */
   adoptTrack(from: TableTrack): void {
     Object.assign(this.track(from.number), structuredClone(from));
@@ -183,6 +188,10 @@ export class HallRouter {
   }
 
   /** A game's engine options: the hall's, or a Chess960 start the arbiter marked. */
+  engineFor(gameId: GameId): EngineOptions | undefined {
+    return this.engineOf(gameId);
+  }
+
   private engineOf(gameId: GameId): EngineOptions | undefined {
     const start = this.settings.get(gameId)?.chess960Start;
     if (start === undefined) return this.opts.engine;

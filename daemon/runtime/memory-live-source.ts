@@ -188,6 +188,11 @@ export class MemoryLiveSource implements LiveSource {
     }
   }
 
+  /** How the game was configured (its players and engine options), for a live snapshot. */
+  gameConfig(id: GameId): MemoryGameConfig | undefined {
+    return this.tables.get(id)?.cfg;
+  }
+
   /** What a snapshot of the game holds (its JSON is what the store keeps and digests). */
   snapshot(id: GameId): GameSnapshotState | undefined {
     const t = this.tables.get(id);

@@ -9,7 +9,8 @@ import { amendmentsInForce, gameSettingsOf, hallCommandOf, type StoredHallComman
 import { resolveGameSource } from './demo-games.ts';
 import { HallRouter, type HallCommand, type HallRouterOptions, type PairingLookup } from './hall-router.ts';
 import { hallPairings } from './hall-pairings.ts';
-import { lastAmendmentPerGame, tablePlan, type TablePlan } from './checkpoint-restore.ts';
+import { lastAmendmentPerGame, servableSnapshot, tablePlan, type DeferredTable, type TablePlan } from './checkpoint-restore.ts';
+import type { LiveSnapshot } from '../store/checkpoints.ts';
 
 /** Every table that has raw events in the store, in table order. */
 export function storedTables(store: Store): number[] {
@@ -122,6 +123,8 @@ export interface StoreReplay {
   restoredGames: number;
   /** Tables replayed whole although they had a checkpoint, and why. */
   whole: { table: number; why: string }[];
+  /** Tables served from their live snapshots, not replayed: to be caught up (table-rebuild.ts, catchUpTable). */
+  deferred: DeferredTable[];
 }
 
 /**
@@ -134,7 +137,12 @@ export function replayStoreFrom(
   store: Store,
   router: HallRouter,
   tables: readonly number[],
-  opts: { fromCheckpoints: boolean; onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void },
+  opts: {
+    fromCheckpoints: boolean;
+    onEvent?: (step: Extract<ReplayStep, { kind: 'event' }>) => void;
+    /** A start's live snapshots by table: a table whose snapshot can be served is not replayed now. */
+    liveSnapshots?: ReadonlyMap<number, LiveSnapshot>;
+  },
 ): StoreReplay {
   const commands = storedCommands(store);
   loadGameSettings(store, router);
@@ -143,7 +151,8 @@ export function replayStoreFrom(
     if (c.command.kind === 'game') all.add(c.command.table);
     else if (c.command.kind === 'start-round') for (const t of c.command.tables) all.add(t);
   }
-  const out: StoreReplay = { events: 0, fromCheckpoint: [], restoredGames: 0, whole: [] };
+  const out: StoreReplay = { events: 0, fromCheckpoint: [], restoredGames: 0, whole: [], deferred: [] };
+  const lastAmendment = opts.liveSnapshots ? store.lastAmendmentId() : 0;
   const lastClockRaw = opts.fromCheckpoints ? store.lastClockRawEventId() : 0;
   const lastAmendmentOf = opts.fromCheckpoints ? lastAmendmentPerGame(store.amendments()) : new Map<string, number>();
   const sorted = [...all].sort((a, b) => a - b);
@@ -164,6 +173,17 @@ export function replayStoreFrom(
     for (const table of sorted) {
       router.track(table);
       const plan = tablePlan(store, table, lastAmendmentOf, router.engineOptions, lastClockRaw);
+      const live = opts.liveSnapshots?.get(table);
+      const served = live ? servableSnapshot(live, plan, lastAmendment, (id) => router.engineFor(id)) : null;
+      if (live && served) {
+        // Served as it stood at its snapshot, with the games before its boundary from theirs.
+        if (plan.kind === 'checkpoint') for (const g of plan.games) router.live.restoreGame(g.cfg, g.snapshot);
+        out.restoredGames += plan.kind === 'checkpoint' ? plan.games.length : 0;
+        router.live.restoreGame(served.cfg, served.snapshot);
+        router.placeTrack(served.track);
+        out.deferred.push({ table, liveId: live.liveId, rawEventId: live.rawEventId });
+        continue;
+      }
       if (plan.kind === 'whole' && plan.why !== 'no checkpoint') out.whole.push({ table, why: plan.why });
       const usable = plan.kind === 'checkpoint' ? plan : undefined;
       if (usable) {

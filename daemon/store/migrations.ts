@@ -187,6 +187,22 @@ export const MIGRATIONS: readonly string[] = [
     written_wall        INTEGER NOT NULL
   ) STRICT;
   `,
+  // 4: the live game of each table as it stood at a moment (written every so often and at a clean
+  // stop), with the router's view of the table then: a restart serves it at once and catches the
+  // table up from its checkpoint in the background (docs/store.md, "Restart"). Derived: deleting
+  // the rows only makes the next start replay the live games before it serves.
+  `
+  CREATE TABLE live_snapshots (
+    table_number      INTEGER PRIMARY KEY,
+    live_id           TEXT NOT NULL,
+    raw_event_id      INTEGER NOT NULL,
+    track_json        TEXT NOT NULL,
+    game_json         TEXT NOT NULL,
+    state_json        TEXT NOT NULL,
+    through_amendment INTEGER NOT NULL,
+    written_wall      INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -104,6 +104,7 @@ export const CONFIG_SCHEMA = Type.Object(
         {
           verifyAfterStart: Type.Optional(Type.Boolean({ default: true, 'x-message': 'must be true or false' })),
           walCheckpointMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1440, default: 5, 'x-message': "must be a whole number of minutes from 0 (SQLite's own checkpoints only) to 1440" })),
+          liveSnapshotSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600, default: 30, 'x-message': 'must be a whole number of seconds from 0 (at a clean stop only) to 3600' })),
         },
         { additionalProperties: false, default: {} },
       ),

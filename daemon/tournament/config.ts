@@ -77,7 +77,7 @@ export interface BoardcastConfig {
    * The store's upkeep: after a start, replay it whole in the background and compare with what the
    * start restored (`verifyAfterStart`); fold the WAL into the file every `walCheckpointMinutes`.
    */
-  store: { verifyAfterStart: boolean; walCheckpointMinutes: number };
+  store: { verifyAfterStart: boolean; walCheckpointMinutes: number; liveSnapshotSeconds: number };
   /** Online backups of the store into <dataDir>/backups: every `everyMinutes` (0: only at round close), `keep` newest kept. */
   backup: { everyMinutes: number; keep: number };
   /** Websocket feed connections at once: in all, and from one address. */
@@ -293,7 +293,7 @@ export function parseConfig(json: unknown, source: string | null, baseDir: strin
     httpHost: c.httpHost!,
     dataDir: resolve(baseDir, c.dataDir!),
     emulate: e ? { count: e.count, games: e.games === 'random' ? 'random' : resolve(baseDir, e.games!), seed: e.seed!, noise: e.noise!, serialBase: e.serialBase! } : null,
-    store: { verifyAfterStart: c.store!.verifyAfterStart!, walCheckpointMinutes: c.store!.walCheckpointMinutes! },
+    store: { verifyAfterStart: c.store!.verifyAfterStart!, walCheckpointMinutes: c.store!.walCheckpointMinutes!, liveSnapshotSeconds: c.store!.liveSnapshotSeconds! },
     backup: { everyMinutes: c.backup!.everyMinutes!, keep: c.backup!.keep! },
     feed: { maxConnections: c.feed!.maxConnections!, maxConnectionsPerIp: c.feed!.maxConnectionsPerIp! },
     access: { accounts: c.access!.accounts!.map((a) => ({ name: a.name, role: a.role, password: a.password })), sessionHours: c.access!.sessionHours!, secureCookie: c.access!.secureCookie! },

@@ -12,6 +12,9 @@ import { openStore, type Store } from '../../daemon/store/store.ts';
 import { loadConfig, tournamentSetup, type BoardcastConfig } from '../../daemon/tournament/config.ts';
 import { writeHallStore } from '../bench/hall-store.ts';
 import { withSql } from '../store/helpers.ts';
+import { SCHEMA_VERSION } from '../../daemon/store/migrations.ts';
+import { liveSnapshotWriter } from '../../daemon/app/live-snapshot-writer.ts';
+import type { RawEventInput } from '../../daemon/store/types.ts';
 import { startDaemon } from '../../daemon/app/daemon.ts';
 import { verifyStore, runInBackground, type VerificationResult } from '../../daemon/runtime/store-verification.ts';
 import { parseConfig } from '../../daemon/tournament/config.ts';
@@ -167,6 +170,82 @@ describe('restart from game boundaries (issue 14)', () => {
   });
 });
 
+describe('serving live games from their live snapshots, their tables caught up after (issue 14)', () => {
+  /**
+   * Three tables, two rounds played and the third under way, written as the daemon writes them
+   * (in commit order); `cut` of the third round's events stored before the first start, the rest
+   * after it: what the boards sent after the last live snapshot, before a crash.
+   */
+  function stored(cut: number): { file: string; config: BoardcastConfig; rest: RawEventInput[] } {
+    // The hall store setup() writes is not used: only its directory and config.
+    const { config } = setup();
+    const rows: RawEventInput[] = [];
+    const scratch = { appendRawEvents: (batch: readonly RawEventInput[]) => void rows.push(...batch) } as unknown as Store;
+    writeHallStore(scratch, { tables: TABLES.length, rounds: 3, thinkMs: 4000, maxPlies: 60, lastRoundPlayed: 0.9, seed: 11 });
+    rows.sort((a, b) => a.monoMs - b.monoMs);
+    const third = rows.findIndex((r) => r.monoMs >= 2 * 8 * 3_600_000);
+    const at = third + Math.floor((rows.length - third) * cut);
+    const fresh = join(dirs.at(-1)!, 'live.sqlite');
+    const store = open(fresh);
+    store.appendRawEvents(rows.slice(0, at));
+    store.close();
+    return { file: fresh, config, rest: rows.slice(at) };
+  }
+
+  it('serves them at once as they stood, then the catch-up makes every game what a whole replay gives', () => {
+    const { file, config, rest } = stored(0.5);
+    const first = start(file, config);
+    liveSnapshotWriter(first.store, first.router, log)();
+    const atSnapshot = games(first.live);
+    first.store.close();
+    // The boards went on after the snapshot; then the daemon was killed.
+    const more = open(file);
+    more.appendRawEvents(rest);
+    more.close();
+
+    const second = start(file, config);
+    expect(second.rebuilt.deferred.map((d) => d.table)).toEqual(TABLES);
+    expect(second.rebuilt.events).toBe(0);
+    // Served as they stood at the snapshot: every game present, the live ones with no engine yet.
+    expect(games(second.live)).toEqual(atSnapshot);
+    for (const t of TABLES) expect(second.live.hasEngine(`r3-t${t}`)).toBe(false);
+    expect(second.catchUp.state()).toMatchObject({ tables: 3, pending: 3 });
+    for (const t of TABLES) second.catchUp.settle(t);
+    expect(second.catchUp.state()).toMatchObject({ tables: 3, pending: 0 });
+    const whole = wholeReplay(file, config);
+    expect(games(second.live)).toEqual(whole.games);
+    expect(games(second.live)).not.toEqual(atSnapshot);
+    // The moves of the events after the snapshot are in the store now.
+    const round3 = second.store.round(second.tournamentId, 3)!.id;
+    for (const t of TABLES) expect(second.store.moves(second.store.gameIdsAt(round3, t)[0]!).length).toBe((whole.games[`r3-t${t}`] as { ply: number }).ply);
+    second.store.close();
+    expect(verify(file, config).differences).toEqual([]);
+  });
+
+  it('holds a table’s board events until it is caught up, and an arbiter’s decision catches it up at once', () => {
+    const { file, config, rest } = stored(1);
+    expect(rest).toEqual([]);
+    const first = start(file, config);
+    liveSnapshotWriter(first.store, first.router, log)();
+    first.store.close();
+    const hall = start(file, config);
+    expect(hall.catchUp.state().pending).toBe(3);
+    const decide = gameActionHandler({ store: hall.store, tournamentId: hall.tournamentId, router: hall.router, reconcile: hall.derived.reconcile });
+    expect(decide('r3-t2', { kind: 'result', result: '1/2-1/2', reason: 'test: a draw agreed', arbiter: 'A. Arbiter' }).ok).toBe(true);
+    expect(hall.catchUp.pending(2)).toBe(false);
+    expect(hall.catchUp.pending(1)).toBe(true);
+    expect(hall.live.game('r3-t2')).toMatchObject({ result: '1/2-1/2', status: 'finished' });
+    for (const t of TABLES) hall.catchUp.settle(t);
+    expect(games(hall.live)).toEqual(wholeReplay(file, config).games);
+    // A decision since the snapshots: none of them is served at the next start (it would not show it).
+    hall.store.close();
+    const next = start(file, config);
+    expect(next.rebuilt.deferred).toEqual([]);
+    expect(next.live.game('r3-t2')?.result).toBe('1/2-1/2');
+    next.store.close();
+  });
+});
+
 describe('a store written by an earlier release (schema 2, clock readings as whole JSON)', () => {
   it('is migrated, replayed whole once, and then starts from checkpoints, with the same games as a store written now', () => {
     const { file, config } = setup();
@@ -177,7 +256,7 @@ describe('a store written by an earlier release (schema 2, clock readings as who
     const created = open(old);
     created.close();
     withSql(old, (db) => {
-      db.exec('DROP TABLE table_checkpoints; DROP TABLE game_snapshots; PRAGMA user_version = 2;');
+      db.exec('DROP TABLE table_checkpoints; DROP TABLE game_snapshots; DROP TABLE live_snapshots; PRAGMA user_version = 2;');
       const insert = db.prepare('INSERT INTO raw_events (id, table_number, board_serial, mono_ms, wall_ms, kind, event_json, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       const source = open(file);
       db.transaction(() => {
@@ -189,7 +268,7 @@ describe('a store written by an earlier release (schema 2, clock readings as who
     });
     expect(withSql(old, (db) => db.prepare("SELECT event_json FROM raw_events WHERE kind = 'clock' LIMIT 1").pluck().get())).toMatch(/^\{"type":"clock"/);
     const first = start(old, config);
-    expect(first.store.settings().schemaVersion).toBe(3);
+    expect(first.store.settings().schemaVersion).toBe(SCHEMA_VERSION);
     expect(first.rebuilt.fromCheckpoint).toBe(0);
     expect(games(first.live)).toEqual(now);
     first.store.close();

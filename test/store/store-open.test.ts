@@ -25,6 +25,7 @@ describe('openStore: migrations', () => {
       'games',
       'hall_tables',
       'incidents',
+      'live_snapshots',
       'moves',
       'pairings',
       'players',
