@@ -146,6 +146,21 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
     incidents.replaceChildren(h('h2', {}, i18n.t('incidents')), items.length ? h('ol', {}, ...items) : h('p', {}, i18n.t('noIncidents')));
   };
 
+  /** The whole page from `game`: a snapshot, or the game derived again. */
+  const renderAll = (): void => {
+    if (!game) return;
+    title.textContent = `${game.white.name} – ${game.black.name}`;
+    if (deskLink) deskLink.href = `/arbiter?round=${game.round}`;
+    document.title = `${game.white.name} – ${game.black.name}`;
+    white.setPlayer(game.white);
+    black.setPlayer(game.black);
+    if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
+    renderMoves();
+    renderResult();
+    renderIncidents();
+    showBoard();
+  };
+
   backToLive.onclick = () => {
     reviewPly = null;
     showBoard();
@@ -168,20 +183,17 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
         snapshot(body) {
           if (body.kind !== 'game') return;
           game = body.game;
-          title.textContent = `${game.white.name} – ${game.black.name}`;
-          if (deskLink) deskLink.href = `/arbiter?round=${game.round}`;
-          document.title = `${game.white.name} – ${game.black.name}`;
-          white.setPlayer(game.white);
-          black.setPlayer(game.black);
-          if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
-          renderMoves();
-          renderResult();
-          renderIncidents();
-          showBoard();
+          renderAll();
         },
         delta(change) {
           if (!game) return;
           applyToGame(game, change);
+          // The game derived again (an undo, colours swapped): everything may have changed, the
+          // result and the moves included, with nothing else to follow.
+          if (change.kind === 'game') {
+            renderAll();
+            return;
+          }
           if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
           if (change.kind === 'move' || change.kind === 'amendment' || change.kind === 'takeback') {
             renderMoves();
