@@ -9,6 +9,14 @@ import type { I18n } from './i18n.ts';
 import { PlayerRow, turnOf } from './players.ts';
 import { header } from './shell.ts';
 
+/** The arbiter's replay of `gameId` opened at incident `incidentId` (keeping the language). */
+function incidentReplayHref(gameId: string, incidentId: number): string {
+  const q = new URLSearchParams({ incident: String(incidentId) });
+  const lang = new URLSearchParams(location.search).get('lang');
+  if (lang) q.set('lang', lang);
+  return `/arbiter/replay/${encodeURIComponent(gameId)}?${q.toString()}`;
+}
+
 /**
  * One game: board with the last move highlighted, clickable SAN move list (reviewing an earlier
  * position stops following the game until "back to live"), ticking clocks, players, result and
@@ -141,6 +149,8 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
         ),
         h('div', { class: 'inc-msg' }, inc.message),
         inc.consequence ? h('div', { class: 'inc-cons' }, `${i18n.t('consequence')}: ${inc.consequence}`) : null,
+        // The evidence first (docs/arbiter.md): the replay opens at the step this incident arose at.
+        h('a', { class: 'inc-replay', href: incidentReplayHref(gameId, inc.id) }, `${replayText(i18n.lang, 'inReplay')} ›`),
       ),
     );
     incidents.replaceChildren(h('h2', {}, i18n.t('incidents')), items.length ? h('ol', {}, ...items) : h('p', {}, i18n.t('noIncidents')));
