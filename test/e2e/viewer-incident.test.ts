@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chessops/chess';
+import { parseSquare } from 'chessops/util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameState } from '../../protocols/feed/model.ts';
@@ -156,8 +157,8 @@ describe.skipIf(!socat)('an illegal move on a board read over a real pseudo-term
     await eventually(async () => ((await getJson<GameState>(`${url}/api/games/${GAME}`)).ply === 3 ? true : undefined), 10_000, 'three plies');
     await byHand(
       [
-        { kind: 'lift', at: 0, field: squareToField(60) }, // e8
-        { kind: 'place', at: 0, field: squareToField(44), piece: PIECE.BKING }, // e6
+        { kind: 'lift', at: 0, field: squareToField(parseSquare('e8')!) },
+        { kind: 'place', at: 0, field: squareToField(parseSquare('e6')!), piece: PIECE.BKING },
       ],
       'black',
     );
@@ -257,6 +258,9 @@ describe.skipIf(!socat)('an illegal move on a board read over a real pseudo-term
     const restored = await getJson<GameState>(`${url}/api/games/${GAME}`);
     expect([restored.result, restored.moves.map((m) => m.san)]).toEqual(['*', ['e4', 'e5', 'Nf3']]);
     expect(await spectator.locator('ol.moves button.san:not(.empty)').count()).toBe(3);
+    // The arbiter's page shows the game as it is again too, the incident still listed.
+    await expect.poll(() => game.locator('.result-line').textContent()).toBe(before);
+    expect(await game.locator('.incidents li.incident[data-kind="illegal-move"] .inc-msg').textContent()).toBe(incident.message);
     await context.close();
   }, 120_000);
 });
