@@ -9,6 +9,14 @@ import type { I18n } from './i18n.ts';
 import { PlayerRow, turnOf } from './players.ts';
 import { header } from './shell.ts';
 
+/** The arbiter's replay of `gameId` opened at incident `incidentId` (keeping the language). */
+function incidentReplayHref(gameId: string, incidentId: number): string {
+  const q = new URLSearchParams({ incident: String(incidentId) });
+  const lang = new URLSearchParams(location.search).get('lang');
+  if (lang) q.set('lang', lang);
+  return `/arbiter/replay/${encodeURIComponent(gameId)}?${q.toString()}`;
+}
+
 /**
  * One game: board with the last move highlighted, clickable SAN move list (reviewing an earlier
  * position stops following the game until "back to live"), ticking clocks, players, result and
@@ -141,9 +149,26 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
         ),
         h('div', { class: 'inc-msg' }, inc.message),
         inc.consequence ? h('div', { class: 'inc-cons' }, `${i18n.t('consequence')}: ${inc.consequence}`) : null,
+        // The evidence first (docs/arbiter.md): the replay opens at the step this incident arose at.
+        h('a', { class: 'inc-replay', href: incidentReplayHref(gameId, inc.id) }, `${replayText(i18n.lang, 'inReplay')} ›`),
       ),
     );
     incidents.replaceChildren(h('h2', {}, i18n.t('incidents')), items.length ? h('ol', {}, ...items) : h('p', {}, i18n.t('noIncidents')));
+  };
+
+  /** The whole page from `game`: a snapshot, or the game derived again. */
+  const renderAll = (): void => {
+    if (!game) return;
+    title.textContent = `${game.white.name} – ${game.black.name}`;
+    if (deskLink) deskLink.href = `/arbiter?round=${game.round}`;
+    document.title = `${game.white.name} – ${game.black.name}`;
+    white.setPlayer(game.white);
+    black.setPlayer(game.black);
+    if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
+    renderMoves();
+    renderResult();
+    renderIncidents();
+    showBoard();
   };
 
   backToLive.onclick = () => {
@@ -168,20 +193,17 @@ export function gamePage(root: HTMLElement, i18n: I18n, feed: FeedClient, gameId
         snapshot(body) {
           if (body.kind !== 'game') return;
           game = body.game;
-          title.textContent = `${game.white.name} – ${game.black.name}`;
-          if (deskLink) deskLink.href = `/arbiter?round=${game.round}`;
-          document.title = `${game.white.name} – ${game.black.name}`;
-          white.setPlayer(game.white);
-          black.setPlayer(game.black);
-          if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
-          renderMoves();
-          renderResult();
-          renderIncidents();
-          showBoard();
+          renderAll();
         },
         delta(change) {
           if (!game) return;
           applyToGame(game, change);
+          // The game derived again (an undo, colours swapped): everything may have changed, the
+          // result and the moves included, with nothing else to follow.
+          if (change.kind === 'game') {
+            renderAll();
+            return;
+          }
           if (reviewPly !== null && reviewPly > game.moves.length) reviewPly = null;
           if (change.kind === 'move' || change.kind === 'amendment' || change.kind === 'takeback') {
             renderMoves();

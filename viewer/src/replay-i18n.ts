@@ -12,6 +12,7 @@ const TEXT = {
   article: { en: 'Art.', sl: 'čl.', sr: 'čl.', sk: 'čl.' },
   consequence: { en: 'consequence', sl: 'posledica', sr: 'posledica', sk: 'dôsledok' },
   goTo: { en: 'go to step', sl: 'pojdi na korak', sr: 'idi na korak', sk: 'prejsť na krok' },
+  inReplay: { en: 'in the replay', sl: 'v ponovnem ogledu', sr: 'u ponovnom pregledu', sk: 'v prehrávaní' },
   sensors: { en: 'Board sensors', sl: 'Senzorji deske', sr: 'Senzori table', sk: 'Senzory šachovnice' },
   engine: { en: 'Engine position', sl: 'Položaj programa', sr: 'Pozicija programa', sk: 'Pozícia programu' },
   step: { en: 'step', sl: 'korak', sr: 'korak', sk: 'krok' },

@@ -116,6 +116,18 @@ export async function replayPage(root: HTMLElement, i18n: I18n, gameId: string, 
   root.replaceChildren(new ReplayView(timeline, i18n).el);
 }
 
+/**
+ * Where the replay opens: `?incident=<id>` (the game page's link from an incident) at the step that
+ * incident arose at; else `?step=<n>`; else the first step.
+ */
+function startStep(timeline: Timeline, params: URLSearchParams): number {
+  const incident = params.get('incident');
+  const found = incident !== null ? timeline.incidents.find((i) => String(i.id) === incident) : undefined;
+  if (found) return found.step;
+  const step = Number(params.get('step'));
+  return Number.isInteger(step) && step > 0 ? step : 0;
+}
+
 class ReplayView {
   readonly el: HTMLElement;
   private at = 0;
@@ -231,8 +243,7 @@ class ReplayView {
       else return;
       e.preventDefault();
     });
-    const start = Number(new URLSearchParams(location.search).get('step'));
-    this.go(Number.isInteger(start) && start > 0 ? start : 0);
+    this.go(startStep(timeline, new URLSearchParams(location.search)));
   }
 
   private findMove(direction: 1 | -1): number {
