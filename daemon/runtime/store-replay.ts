@@ -192,8 +192,9 @@ export function replayStoreFrom(
       }
       streams.set(table, tableStream(router, table, commands, usable));
     }
+    // No stream at all (every table served from its live snapshot): nothing to read.
     const from = Math.min(...[...streams.values()].map((s) => s.fromId));
-    for (const event of store.readAllRawEvents(Number.isFinite(from) ? from : 0)) {
+    for (const event of streams.size === 0 ? [] : store.readAllRawEvents(Number.isFinite(from) ? from : 0)) {
       const stream = streams.get(event.tableNumber);
       if (!stream || event.id < stream.fromId) continue;
       const gameId = stream.route(event);
