@@ -6,6 +6,9 @@ import type { BoardcastConfig } from '../tournament/config.ts';
 import { makeSquare } from 'chessops/util';
 import { parseFen } from 'chessops/fen';
 import { describeCommand, MoveBook, type ReplayLabel } from './replay-labels.ts';
+import { amendmentGame, hallCommandOf, undoneAmendments } from './arbiter.ts';
+import type { TimelineAmendment } from '../../protocols/feed/timeline.ts';
+import type { AmendmentRow } from '../store/types.ts';
 
 export type { Timeline, TimelineStep };
 import { hallRouter, loadGameSettings, newLiveSource, replayTable, storedHallPairings } from './store-replay.ts';
@@ -116,6 +119,7 @@ export function gameTimeline(store: Store, config: BoardcastConfig, gameId: stri
   const g = live.game(gameId);
   if (!g) return undefined;
   return {
+    amendments: timelineAmendments(store, gameId, steps),
     gameId,
     round: g.round,
     table,
@@ -123,4 +127,47 @@ export function gameTimeline(store: Store, config: BoardcastConfig, gameId: stri
     steps,
     incidents,
   };
+}
+
+/** What an audit-trail row decided, in words. */
+function amendmentText(row: AmendmentRow): string {
+  const command = hallCommandOf(row);
+  if (command) return describeCommand(command.command).replace(/^[^:]*: /, '');
+  const d = row.detail as { kind?: unknown; fen?: unknown; undoes?: unknown } | null;
+  if (d?.kind === 'swap-colours') return "the players' colours swapped";
+  if (d?.kind === 'chess960') return `Chess960 from ${String(d.fen)}`;
+  if (d?.kind === 'undo') return `amendment #${String(d.undoes)} undone`;
+  return row.action;
+}
+
+/**
+ * The game's audit trail for the replay: every row about it, with who, when, why, whether an undo
+ * in force took it back, and the step it was taken at (from its place in the table's raw events).
+ */
+function timelineAmendments(store: Store, gameId: string, steps: readonly TimelineStep[]): TimelineAmendment[] {
+  const rows = store.amendments();
+  const undone = undoneAmendments(rows);
+  const undoneBy = new Map<number, number>();
+  for (const r of rows) {
+    const d = r.detail as { kind?: unknown; undoes?: unknown } | null;
+    if (d?.kind === 'undo' && typeof d.undoes === 'number') undoneBy.set(d.undoes, r.id);
+  }
+  return rows
+    .filter((r) => amendmentGame(r)?.gameId === gameId)
+    .map((r) => {
+      const after = (r.detail as { afterRawEventId?: unknown } | null)?.afterRawEventId;
+      let step: number | null = null;
+      if (typeof after === 'number') for (const s of steps) if (s.rawEventId <= after) step = s.index;
+      return {
+        id: r.id,
+        action: r.action,
+        text: amendmentText(r),
+        by: r.arbiter,
+        at: r.wallMs,
+        reason: r.reason,
+        undone: undone.has(r.id),
+        undoneBy: undone.has(r.id) ? (undoneBy.get(r.id) ?? null) : null,
+        step,
+      };
+    });
 }

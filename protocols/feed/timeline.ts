@@ -58,4 +58,28 @@ export interface Timeline {
   steps: TimelineStep[];
   /** Each incident with the step it arose at. */
   incidents: (IncidentRecord & { step: number })[];
+  /**
+   * Every decision recorded about the game (the audit trail), oldest first, undone ones included:
+   * the timed ones are also steps of the timeline; those that hold for the whole game (colours
+   * swapped, a Chess960 start) and undos are only here.
+   */
+  amendments: TimelineAmendment[];
+}
+
+/** One audit-trail row of a game, as the replay and the dispute report show it. */
+export interface TimelineAmendment {
+  id: number;
+  /** The audit trail's action name (`set-result`, `set-clock`, `swap-colours`, `chess960`, `undo`, …). */
+  action: string;
+  /** What was decided, in words. */
+  text: string;
+  /** The account (or the name the token's request gave) and when (epoch ms). */
+  by: string;
+  at: number;
+  reason: string;
+  /** Taken back by an undo in force; `undoneBy` names it. */
+  undone: boolean;
+  undoneBy: number | null;
+  /** The step at which it was taken (the last step at or before its place in the table's raw events); null before the game's first step. */
+  step: number | null;
 }

@@ -7,6 +7,7 @@ import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, squareToField, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { standardStartBoard } from '../../daemon/simulation/emulator/tabletop.ts';
 import { gameActionHandler, gameAmendments, roundHandler } from '../../daemon/runtime/arbiter-actions.ts';
+import { gameTimeline } from '../../daemon/runtime/timeline.ts';
 import { parseArbiterAction, type ArbiterAction } from '../../daemon/runtime/arbiter.ts';
 import { applyToGame } from '../../protocols/feed/apply.ts';
 import { DerivedRows } from '../../daemon/runtime/derived-rows.ts';
@@ -249,5 +250,34 @@ describe('amendments with an audit trail, on a real store', () => {
     const last = h.list('r1-t1')!.at(-1)!.id;
     expect(h.act('r1-t1', 'undo', { amendment: last, reason: 'no, it was 518' }).ok).toBe(true);
     expect(h.live.game('r1-t1')).toMatchObject({ ply: 7, variant: 'chess960' });
+  });
+
+  it("lists every decision in the game's replay timeline, whole-game ones and undos included, with who, why, its step and whether it was undone", () => {
+    const h = hall();
+    feed(h.store, h.router, 1, new Table().dump().play('e2e4 e7e5 g1f3 b8c6').take(), h.reconcile);
+    expect(h.act('r1-t1', 'swap-colours', { reason: 'players sat the wrong way' }).ok).toBe(true);
+    expect(h.act('r1-t1', 'clock', { ply: 2, blackMs: 5_000_000, reason: 'clock misread' }).ok).toBe(true);
+    expect(h.act('r1-t1', 'result', { result: '1-0', reason: 'black resigned' }).ok).toBe(true);
+    const result = h.list('r1-t1')!.at(-1)!.id;
+    expect(h.act('r1-t1', 'undo', { amendment: result, reason: 'wrong game' }).ok).toBe(true);
+    expect(h.act('r1-t1', 'chess960', { position: 518, reason: 'the pairing sheet says Chess960' }).ok).toBe(true);
+    const tl = gameTimeline(h.store, cfg, 'r1-t1')!;
+    expect(tl.amendments.map((a) => [a.action, a.by, a.reason, a.undone])).toEqual([
+      ['swap-colours', 'IA Novak', 'players sat the wrong way', false],
+      ['set-clock', 'IA Novak', 'clock misread', false],
+      ['set-result', 'IA Novak', 'black resigned', true],
+      ['undo', 'IA Novak', 'wrong game', false],
+      ['chess960', 'IA Novak', 'the pairing sheet says Chess960', false],
+    ]);
+    expect(tl.amendments[0]!.text).toBe("the players' colours swapped");
+    expect(tl.amendments[2]!.text).toBe('result 1-0');
+    expect(tl.amendments[2]!.undoneBy).toBe(tl.amendments[3]!.id);
+    expect(tl.amendments[3]!.text).toBe(`amendment #${result} undone`);
+    expect(tl.amendments[4]!.text).toMatch(/^Chess960 from rnbqkbnr\//);
+    // All were taken after the game's last event: at its last event step (the undone result's own step is gone).
+    const lastEvent = tl.steps.filter((st) => st.kind === 'event').at(-1)!.index;
+    for (const a of tl.amendments) expect(a.step).toBeGreaterThanOrEqual(lastEvent);
+    // The other table's game has none.
+    expect(gameTimeline(h.store, cfg, 'r1-t2')!.amendments).toEqual([]);
   });
 });

@@ -54,7 +54,7 @@ beforeAll(async () => {
     },
     timeline: (gameId) => {
       timelines.push(gameId);
-      return { gameId, round: 1, table: 1, rules: { edition: '2018', category: 'standard', chess960: false }, steps: [], incidents: [] } satisfies Timeline;
+      return { gameId, round: 1, table: 1, rules: { edition: '2018', category: 'standard', chess960: false }, steps: [], incidents: [], amendments: [] } satisfies Timeline;
     },
   });
 }, 60_000);

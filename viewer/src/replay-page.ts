@@ -209,12 +209,32 @@ class ReplayView {
     }
     if (timeline.incidents.length === 0) incidents.append(h('li', { class: 'muted' }, t(i18n, 'noIncidents')));
 
+    // Every decision about the game, undone ones struck through: the timed ones are steps too,
+    // the whole-game ones (colours swapped, a Chess960 start) and undos only here.
+    const amendments = h('ol', { class: 'replay-amendments' });
+    for (const a of timeline.amendments) {
+      const go = a.step === null ? null : h('button', { type: 'button', class: 'rp-goto' }, `${t(i18n, 'goTo')} ${a.step}`);
+      go?.addEventListener('click', () => this.go(a.step!));
+      amendments.append(
+        h(
+          'li',
+          { class: 'amendment', 'data-action': a.action, 'data-undone': String(a.undone), ...(a.step === null ? {} : { 'data-step': String(a.step) }) },
+          h('span', { class: 'amendment-text' }, `#${a.id} ${a.text}`),
+          ` · ${a.by} · ${new Date(a.at).toLocaleString()} · ${t(i18n, 'reason')}: ${a.reason || '—'}`,
+          a.undone ? h('strong', { class: 'undone-mark' }, ` · ${t(i18n, 'undone')}${a.undoneBy !== null ? ` (#${a.undoneBy})` : ''}`) : null,
+          go,
+        ),
+      );
+    }
+    if (timeline.amendments.length === 0) amendments.append(h('li', { class: 'muted' }, t(i18n, 'noAmendments')));
+
     const rules = `${t(i18n, 'laws')} ${timeline.rules.edition} · ${timeline.rules.category}${timeline.rules.chess960 ? ' · Chess960' : ''}`;
     this.el = h(
       'div',
       { class: 'replay', tabindex: '0' },
       h('h1', {}, `${t(i18n, 'replay')} ${timeline.gameId}`, h('span', { class: 'muted' }, ` · ${t(i18n, 'round')} ${timeline.round} · ${t(i18n, 'table')} ${timeline.table} · ${rules}`)),
       h('section', { class: 'replay-incident-list' }, h('h2', {}, t(i18n, 'incidents')), incidents),
+      h('section', { class: 'replay-amendment-list' }, h('h2', {}, t(i18n, 'amendments')), amendments),
       controls,
       h('div', { class: 'replay-boards' }, this.sensors.el, this.engine.el),
       this.differ,
@@ -288,7 +308,18 @@ export function reportData(
   tl: Timeline,
   from: number,
   to: number,
-): { gameId: string; round: number; table: number; rules: Timeline['rules']; from: number; to: number; steps: TimelineStep[]; incidents: Timeline['incidents']; decisions: TimelineStep[] } {
+): {
+  gameId: string;
+  round: number;
+  table: number;
+  rules: Timeline['rules'];
+  from: number;
+  to: number;
+  steps: TimelineStep[];
+  incidents: Timeline['incidents'];
+  decisions: TimelineStep[];
+  amendments: Timeline['amendments'];
+} {
   const steps = tl.steps.slice(from, to + 1);
   return {
     gameId: tl.gameId,
@@ -300,6 +331,8 @@ export function reportData(
     steps,
     incidents: tl.incidents.filter((i) => i.step >= from && i.step <= to),
     decisions: steps.filter((s) => s.kind === 'arbiter'),
+    // The audit trail's rows taken within the span, undone ones included (marked).
+    amendments: tl.amendments.filter((a) => a.step !== null && a.step >= from && a.step <= to),
   };
 }
 
@@ -357,7 +390,13 @@ export function disputeReport(tl: Timeline, from: number, to: number, i18n: I18n
       i.consequence ? ` · ${t(i18n, 'consequence')}: ${i.consequence}` : '',
     ),
   );
-  const decisions = data.decisions.map((d) => h('li', {}, `${t(i18n, 'step')} ${d.index}: ${d.command?.text ?? ''}`));
+  const decisions = data.amendments.map((a) =>
+    h(
+      'li',
+      { 'data-undone': String(a.undone) },
+      `${t(i18n, 'step')} ${a.step}: #${a.id} ${a.text} · ${a.by} · ${new Date(a.at).toISOString().slice(0, 19).replace('T', ' ')} · ${t(i18n, 'reason')}: ${a.reason || '—'}${a.undone ? ` · ${t(i18n, 'undone')}` : ''}`,
+    ),
+  );
   return h(
     'article',
     { class: 'dispute-report' },
