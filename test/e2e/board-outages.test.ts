@@ -17,6 +17,9 @@ import { LONG_GAME, moveActions } from '../board/catchup-helpers.ts';
 import { eventually, getJson } from '../runtime/daemon-child.ts';
 import { withSql } from '../store/helpers.ts';
 import { socatAvailable } from './socat.ts';
+import { chromium } from 'playwright-core';
+import { hashPassword } from '../../daemon/server/passwords.ts';
+import { loginThroughForm, type Official } from './login.ts';
 
 // Issue 9, the board side: a daemon reading three boards over real pseudo-terminals (socat), each
 // living one kind of outage. Table 1: its USB cable pulled for 6 plies (the board is off: its log
@@ -25,8 +28,10 @@ import { socatAvailable } from './socat.ts';
 // powered (it logs every change and every press). The engine's bridging of a 6-ply gap with no log
 // is not this test's business; what the board side guarantees is. Table 4: its USB cable pulled for
 // 10 plies, more than the search reaches: the live view shows the board, the record breaks and
-// follows it, the arbiter fills the break with the moves from the score sheets, the round PGN is whole.
+// follows it, the arbiter fills the break with the moves from the score sheets on the game's page
+// in chromium, the round PGN is whole.
 const socat = socatAvailable('board outages');
+const ARBITER: Official = { name: 'IA Outages', role: 'arbiter', password: 'outages arbiter password' };
 const TOKEN = 'outages-arbiter-token';
 // The in-process daemon's server reads the arbiter token from the environment; put back after.
 const tokenBefore = process.env.BOARDCAST_ARBITER_TOKEN;
@@ -111,12 +116,13 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
         httpPort: 0,
         dataDir: join(root, 'data'),
         tables: devices.map((d, i) => ({ number: i + 1, board: d.hostPath })),
+        access: { accounts: [{ name: ARBITER.name, role: ARBITER.role, password: await hashPassword(ARBITER.password) }] },
       },
       null,
       root,
     );
     if (!cfg.ok) throw new Error(cfg.error.messages.join('\n'));
-    const started = await startDaemon({ config: cfg.value, log: createLogger({ write: (_level, line) => logLines.push(line), pretty: false }), port: 0, host: '127.0.0.1', viewer: false });
+    const started = await startDaemon({ config: cfg.value, log: createLogger({ write: (_level, line) => logLines.push(line), pretty: false }), port: 0, host: '127.0.0.1' });
     if (!started.ok) throw new Error(started.error);
     daemon = started.value;
     await eventually(async () => ((await Promise.all([1, 2, 3, 4].map(state))).every((s) => s === 'live') ? true : undefined), 20_000, 'four boards live');
@@ -213,13 +219,25 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     expect(((await (await fetch(`${daemon!.url}/api/games/r1-t4`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as GameState).incidents.filter((i) => i.kind === 'illegal-move')).toEqual(
       [],
     );
-    // The arbiter gives the moves from the score sheets; the record is continuous again.
-    const res = await fetch(`${daemon!.url}/api/arbiter/games/r1-t4/moves`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ fromPly: 6, replaces: 1, sans: LONG_GAME.slice(6, 17), reason: 'score sheets' }),
-    });
-    expect(res.status, await res.clone().text()).toBe(200);
+    // The arbiter gives the moves from the score sheets on the game's page (its break control);
+    // the record is continuous again.
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    try {
+      const { page } = await loginThroughForm(browser, daemon!.url, ARBITER, '/arbiter/r1-t4?lang=en', { width: 1280, height: 1100 });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const amend = page.locator('.amend-controls');
+      const gapRow = amend.locator('.amend-gap .amend-row[data-ply="7"]');
+      await gapRow.waitFor();
+      await amend.locator('.amend-sans').fill(LONG_GAME.slice(6, 17).join(' '));
+      await amend.locator('.amend-reason').fill('score sheets');
+      await gapRow.locator('.amend-fill-gap').click();
+      await expect.poll(async () => (await game(4)).moves.map((m) => m.san), { timeout: 10_000 }).toEqual(LONG_GAME.slice(0, 18));
+      await expect.poll(() => amend.locator('.amend-gap .amend-row').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
     const pgn = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
     const table4 = parsePgn(pgn).find((g) => g.headers.get('Board') === '4')!;
     const sans = [...table4.moves.mainline()].map((n) => n.san);

@@ -261,6 +261,34 @@ describe.skipIf(!socat)('an illegal move on a board read over a real pseudo-term
     // The arbiter's page shows the game as it is again too, the incident still listed.
     await expect.poll(() => game.locator('.result-line').textContent()).toBe(before);
     expect(await game.locator('.incidents li.incident[data-kind="illegal-move"] .inc-msg').textContent()).toBe(incident.message);
+
+    // The replay's decisions panel lists the decision and its undo, the decision struck through.
+    await replay.reload();
+    await replay.waitForSelector('.replay[data-step]');
+    expect(await replay.locator('.replay-amendments li.amendment[data-action="set-result"][data-undone="true"]').count()).toBe(1);
+    expect(await replay.locator('.replay-amendments li.amendment[data-action="undo"]').textContent()).toContain('decision entered too early');
+
+    // The other amendments from the game page's controls, each with a reason.
+    await game.bringToFront();
+    const amend = panel.locator('.amend-controls');
+    const names = (g: GameState) => [g.white.name, g.black.name];
+    const players = names(await getJson<GameState>(`${url}/api/games/${GAME}`));
+    await amend.locator('.amend-reason').fill('players sat at the wrong colours');
+    await amend.locator('.amend-swap').click();
+    await expect.poll(async () => names(await getJson<GameState>(`${url}/api/games/${GAME}`))).toEqual(players.slice().reverse());
+    // Black's clock after 1...e5 was misread: the move is selected in the list, its %clk corrected.
+    await game.locator('ol.moves button.san:not(.empty)').nth(1).click();
+    await amend.locator('.amend-black').fill('1:20:00');
+    await amend.locator('.amend-reason').fill('clock misread after 1...e5');
+    await amend.locator('.amend-clock').click();
+    await expect.poll(async () => (await getJson<GameState>(`${url}/api/games/${GAME}`)).moves[1]?.clockMs).toBe(4_800_000);
+    await amend.locator('.amend-chess960').fill('518');
+    await amend.locator('.amend-reason').fill('the pairing sheet says Chess960');
+    await amend.locator('.amend-mark-960').click();
+    await expect.poll(async () => (await getJson<GameState>(`${url}/api/games/${GAME}`)).variant).toBe('chess960');
+    const after = await getJson<GameState>(`${url}/api/games/${GAME}`);
+    expect([names(after), after.moves.map((m) => m.san), after.moves[1]!.clockMs]).toEqual([players.slice().reverse(), ['e4', 'e5', 'Nf3'], 4_800_000]);
+    for (const action of ['swap-colours', 'set-clock', 'chess960']) await expect.poll(() => panel.locator(`li.amendment[data-action="${action}"]`).count()).toBe(1);
     await context.close();
   }, 120_000);
 });
