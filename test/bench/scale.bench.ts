@@ -22,7 +22,8 @@ import { encode, FEED_PATH, type Scope } from '../../protocols/feed/messages.ts'
  * wall time) to its arrival.
  *
  * Knobs (env): SCALE_BOARDS ("100,250,500,1000"), SCALE_VIEWERS ("0,2000,10000" against the
- * largest board count), SCALE_SECONDS (20), SCALE_WARMUP_SECONDS (10).
+ * largest board count), SCALE_SECONDS (20), SCALE_WARMUP_SECONDS (10), SCALE_WAVE_SECONDS (20: how
+ * long a wave of viewers may take to connect before the next starts).
  */
 
 const list = (k: string, d: number[]): number[] => (process.env[k] ? process.env[k]!.split(',').map(Number) : d);
@@ -30,6 +31,7 @@ const BOARDS = list('SCALE_BOARDS', [100, 250, 500, 1000]);
 const VIEWERS = list('SCALE_VIEWERS', [0, 2000, 10000]);
 const SECONDS = Number(process.env.SCALE_SECONDS ?? 20);
 const WARMUP = Number(process.env.SCALE_WARMUP_SECONDS ?? 10);
+const WAVE_MS = Number(process.env.SCALE_WAVE_SECONDS ?? 20) * 1000;
 const CHILD = process.env.BOARDCAST_SCALE_BENCH_CHILD === '1';
 const MOVE = /"change":\{"kind":"move","gameId":"[^"]+","move":\{[^}]*"at":(\d+)/;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -63,8 +65,8 @@ async function runViewers(): Promise<void> {
   for (let from = 0; from < count; from += BATCH) await wave(from, Math.min(count, from + BATCH));
   async function wave(from: number, to: number): Promise<void> {
     await new Promise<void>((done) => {
-      // A wave that has not all connected in 20 s goes on without the rest (reported as not connected).
-      setTimeout(done, 20_000).unref();
+      // A wave that has not all connected in time goes on without the rest (reported as not connected).
+      setTimeout(done, WAVE_MS).unref();
       let pending = to - from;
       const settle = (): void => {
         if (--pending === 0) done();
