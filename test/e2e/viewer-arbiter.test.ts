@@ -270,9 +270,12 @@ describe("the arbiter's desk on the running daemon ('arbiter' mode)", () => {
       return (await g3.locator('.review-note').textContent())?.startsWith('The record has lost the thread') ? 'the board, with the note' : 'neither';
     };
     await expect.poll(followed).not.toBe('neither');
-    expect(await g3.locator('ol.moves button.san').count()).toBe(0);
+    // Either nothing was pressed yet (no moves), or a press came and the record broke at its first
+    // ply, from the position set (the players play on at the emulator's pace: either can be seen).
     const set = await getJson<GameState>(`${url}/api/games/r1-t3`);
-    expect([set.startFen, set.fen, set.moves.length]).toEqual([fen, fen, 0]);
+    expect(set.startFen).toBe(fen);
+    if (set.moves.length === 0) expect(set.fen).toBe(fen);
+    else expect(set.moves[0]!.san).toBe('--');
     await g3.close();
 
     await setResult(gameRow(page, 'r1-t2'), '1-0', 'Black resigned');
