@@ -139,7 +139,11 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   // from the pairings (or the demo's scores); derived rows a crash left behind are written.
   const numbers = boards.map((b) => b.number);
   const pairings = hallPairings(store, config, emulated?.source ?? null);
-  const { live, router, derived, rebuilt, catchUp } = restoreHall(store, config, { tables: numbers, tournamentId, pairings, log });
+  // Emulated tables are replayed before serving: their players resume from where the stored game
+  // stands, so serving them from a snapshot first gains nothing (and a restart of the demo hall
+  // under noise once split a game that way: docs/store.md, *Restart*).
+  const emulatedTables = new Set(boards.filter((b) => b.board.startsWith('emulated:')).map((b) => b.number));
+  const { live, router, derived, rebuilt, catchUp } = restoreHall(store, config, { tables: numbers, tournamentId, pairings, log, serveLiveSnapshots: (n) => !emulatedTables.has(n) });
   // The emulated players resume where the stored game stands: their tables are caught up first.
   if (emulated) for (const b of boards) if (b.board.startsWith('emulated:')) catchUp.settle(b.number);
   if (emulated)

@@ -30,7 +30,15 @@ export interface Rebuilt {
 }
 
 /** The live state rebuilt by replaying the stored raw events of the hall's tables. */
-export function rebuildFromStore(store: Store, router: HallRouter, tables: readonly number[], log: Logger, thinning = new ClockThinning(), serveLiveSnapshots = false): Rebuilt {
+export function rebuildFromStore(
+  store: Store,
+  router: HallRouter,
+  tables: readonly number[],
+  log: Logger,
+  thinning = new ClockThinning(),
+  /** Which tables may be served from their live snapshots (none by default). */
+  serveLiveSnapshots: (table: number) => boolean = () => false,
+): Rebuilt {
   const t0 = performance.now();
   // Clock readings a crash kept from the store (they follow the last stored one) are written below.
   const lastClockRaw = store.lastClockRawEventId();
@@ -38,7 +46,7 @@ export function rebuildFromStore(store: Store, router: HallRouter, tables: reado
   // Each table from its latest game boundary, the games before it from their snapshots.
   const replay = replayStoreFrom(store, router, tables, {
     fromCheckpoints: true,
-    ...(serveLiveSnapshots ? { liveSnapshots: new Map(store.liveSnapshots().map((s) => [s.tableNumber, s])) } : {}),
+    liveSnapshots: new Map(store.liveSnapshots().flatMap((s) => (serveLiveSnapshots(s.tableNumber) ? [[s.tableNumber, s] as const] : []))),
     onEvent: (step) => {
       const ev = step.event.event;
       if (ev?.type !== 'clock' || step.gameId === null) return;
@@ -89,7 +97,14 @@ export interface RestoredHall {
 export function restoreHall(
   store: Store,
   config: BoardcastConfig,
-  opts: { tables: readonly number[]; tournamentId: number; pairings: PairingLookup; log: Logger; serveLiveSnapshots?: boolean },
+  opts: {
+    tables: readonly number[];
+    tournamentId: number;
+    pairings: PairingLookup;
+    log: Logger;
+    /** Serve live snapshots (default true), or only those of the tables a function names. */
+    serveLiveSnapshots?: boolean | ((table: number) => boolean);
+  },
 ): RestoredHall {
   const { log } = opts;
   const live = newLiveSource(config, store);
@@ -109,7 +124,8 @@ export function restoreHall(
     else checkpoint(track.number, () => recordCheckpoint(store, track, rawEventId));
   });
   const thinning = new ClockThinning();
-  const rebuilt = rebuildFromStore(store, router, opts.tables, log, thinning, opts.serveLiveSnapshots ?? true);
+  const serve = opts.serveLiveSnapshots ?? true;
+  const rebuilt = rebuildFromStore(store, router, opts.tables, log, thinning, typeof serve === 'function' ? serve : () => serve);
   // The tables served from their live snapshots: each replayed in a scratch read model later and
   // taken over, the clock readings a crash left out written as the start-up replay writes them.
   const catchUp = new TableCatchUp(
