@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SerialPort } from 'serialport';
+import { SerialPortStream } from '@serialport/stream';
+import { hangupAwareBinding } from '../../daemon/transport/hangup-aware-binding.ts';
 import { DgtDecoder, encodeCommand, type BoardMessage } from '../../protocols/dgt/index.ts';
 import { BoardEmulator } from '../../daemon/simulation/emulator/board-emulator.ts';
 import { PtyDevice } from '../../daemon/simulation/pty-board.ts';
@@ -15,9 +16,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The driver's side: a real serial port on the pty, decoded with the codec. */
+/**
+ * The driver's side: a real serial port on the pty, decoded with the codec. It reads through the
+ * daemon's hang-up-aware binding: with serialport's own, a read issued just after data arrived
+ * never hears the pty's master close, and the port's close can wait for ever (this test once hung
+ * for 180 s in a loaded CI run).
+ */
 async function host(path: string) {
-  const port = new SerialPort({ path, baudRate: 9600, autoOpen: false });
+  const port = new SerialPortStream({ path, baudRate: 9600, autoOpen: false, binding: hangupAwareBinding() });
   const decoder = new DgtDecoder();
   const messages: BoardMessage[] = [];
   port.on('data', (chunk: Buffer) => {
