@@ -146,6 +146,10 @@ export class GameEngine {
   private resyncPending = false;
   private lastClock: ClockReading | undefined;
   private running: Color | null = null;
+  /** The square and piece of the last field event that put a piece down since the record or the board was last taken whole. */
+  private lastPlaced: { sq: number; code: number } | undefined;
+  /** A clock has been read in this game: presses will confirm moves. */
+  private clockSeen = false;
   private alias: Alias | undefined;
   /** Board hash and clock side of the last jump search (a board is searched once per reading). */
   private lastSearchKey: string | undefined;
@@ -437,6 +441,7 @@ export class GameEngine {
     this.board.raw[field] = piece;
     const sq = this.board.orient(field);
     this.board.set(sq, this.normalise(sq, piece), this.seq, at);
+    if (piece !== PIECE.EMPTY) this.lastPlaced = { sq, code: this.board.seen[sq]! };
     if (piece >= PIECE.DRAW) {
       this.onResultPiece(piece, at);
       return;
@@ -451,6 +456,7 @@ export class GameEngine {
 
   private onDump(board: PieceCode[], at: number): void {
     if (!Array.isArray(board) || board.length !== 64) return;
+    this.lastPlaced = undefined;
     let result: PieceCode | undefined;
     const before = this.board.hash;
     for (let f = 0; f < 64; f++) {
@@ -568,6 +574,7 @@ export class GameEngine {
     this.clockFresh = true;
     const prev = this.running;
     this.running = ev.running;
+    this.clockSeen = true;
     // The lever went down on one side: that player pressed (Art 6.2). The first press of a game
     // starts the opponent's clock and completes nothing.
     if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at, prev === null, seenAtPress);
@@ -586,7 +593,7 @@ export class GameEngine {
       // (the record is a ply behind or ahead): the press fixes whose turn it is, so search with it,
       // and when nothing fits the record breaks here as below.
       if (this.posOf(top).turn !== by && seenAtPress && !fromStopped && this.outOfStep && this.board.mismatches > 2) {
-        if (this.searchJump(at, by)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+        if (this.searchJump(at, by, MAX_MISSED_PLIES, true)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         else if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return;
       }
@@ -650,7 +657,7 @@ export class GameEngine {
     }
     // Two or more plies always change at least three squares: a two-square difference is a
     // single illegal move, not a jump.
-    if (this.board.mismatches > 2 && this.searchJump(at, by)) {
+    if (this.board.mismatches > 2 && this.searchJump(at, by, MAX_MISSED_PLIES, true)) {
       this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
@@ -684,7 +691,7 @@ export class GameEngine {
     const key = `${this.board.hash}/${by}/revise`;
     if (this.lastSearchKey !== key) {
       this.lastSearchKey = key;
-      if (this.jumpFrom(jump.base, at, by, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1)) {
+      if (this.jumpFrom(jump.base, at, by, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1, true)) {
         this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return true;
       }
@@ -771,7 +778,7 @@ export class GameEngine {
     }
     // Reconnect dumps: time has passed, so a forward jump is likelier than a takeback to a
     // repeated placement.
-    if (playing && source !== 'field' && this.searchJump(at, undefined, source === 'resync' && trigger === 'field' ? BURST_PLIES : MAX_MISSED_PLIES)) return;
+    if (playing && source !== 'field' && this.searchJump(at, undefined, source === 'resync' && trigger === 'field' ? BURST_PLIES : MAX_MISSED_PLIES, trigger === 'dump')) return;
     const last = top.record;
     if (last && !last.confirmed && playing) {
       const parent = this.history[n - 1]!;
@@ -807,6 +814,17 @@ export class GameEngine {
     // is already out of step: then every piece put down may be the one that completes the picture
     // (a dump taken with a piece in the hand, a player finishing a move after the board came back).
     const burst = this.board.mismatches >= 5 && at === this.previousAt;
+    // The side the record does not have to move put a piece somewhere no move explains, right
+    // after an inferred jump nothing has confirmed: the jump may have left the wrong side to move
+    // (without a clock nothing else will tell), so search again from where it began.
+    const jump = this.provisional;
+    if (source === 'field' && jump && (!jump.trusted || !this.clockSeen) && this.board.mismatches >= 2 && this.placedOutOfTurn()) {
+      const key = `${this.board.hash}/doubted`;
+      if (this.lastSearchKey !== key) {
+        this.lastSearchKey = key;
+        if (this.jumpFrom(jump.base, at, undefined, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1)) return;
+      }
+    }
     if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
     // Not reported yet: a dump is often taken with a piece in the hand, and the next piece put
     // down may explain everything. A press on a board still unexplained is (onPress).
@@ -818,32 +836,63 @@ export class GameEngine {
    * right): the shortest legal sequences to it (jump-search.ts). The first is played; when others
    * fit too, the moves carry the alternatives for every consumer and the arbiter may pick another.
    */
-  private searchJump(at: number, lastBy: Color | undefined, maxDepth = MAX_MISSED_PLIES): boolean {
-    const key = `${this.board.hash}/${lastBy ?? '-'}/${maxDepth}`;
+  private searchJump(at: number, lastBy: Color | undefined, maxDepth = MAX_MISSED_PLIES, inHand = false): boolean {
+    const key = `${this.board.hash}/${lastBy ?? '-'}/${maxDepth}/${inHand}`;
     if (this.lastSearchKey === key) return false;
     this.lastSearchKey = key;
-    if (this.jumpFrom(this.plyCount(), at, lastBy, maxDepth)) return true;
+    if (this.jumpFrom(this.plyCount(), at, lastBy, maxDepth, 2, inHand)) return true;
     // A board the last inferred jump cannot lead to (a piece put back after an illegal move the
     // jump took for legal ones): from where that jump began, one move is enough.
     const jump = this.provisional;
-    return jump !== undefined && jump.base < this.plyCount() && this.jumpFrom(jump.base, at, lastBy, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1);
+    return jump !== undefined && jump.base < this.plyCount() && this.jumpFrom(jump.base, at, lastBy, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1, inHand);
+  }
+
+  /** The piece last put down is of the side the record does not have to move, and still off its square in the record. */
+  private placedOutOfTurn(): boolean {
+    const placed = this.lastPlaced;
+    if (!placed) return false;
+    const top = this.top();
+    if (top.codes[placed.sq] === placed.code) return false;
+    const white = placed.code >= PIECE.WPAWN && placed.code <= PIECE.WQUEEN;
+    return (this.posOf(top).turn === 'white') !== white;
+  }
+
+  /** The board differs from the record only on squares the last recorded move changed. */
+  private lastMoveUnderWay(): boolean {
+    const top = this.top();
+    if (!top.move || this.plyCount() === 0) return false;
+    const parent = this.history[this.plyCount() - 1]!;
+    const touched = new Set<number>();
+    for (let sq = 0; sq < 64; sq++) if (parent.codes[sq] !== top.codes[sq]) touched.add(sq);
+    const diff = this.board.diffFrom(top.codes);
+    return diff.length > 0 && diff.every((sq) => touched.has(sq));
   }
 
   /**
    * Searches from the position after `base` plies to the board and, when a sequence fits, takes
-   * the record back to `base` (a provisional jump being revised) and plays it.
+   * the record back to `base` (a provisional jump being revised) and plays it. `inHand`: the board
+   * was read whole (a dump, a press), so it may be short of a piece in a hand; a board met field
+   * by field (a hand at work, a burst being applied) is short of pieces on its way and is not.
    */
-  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number, minDepth = 2): boolean {
+  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number, minDepth = 2, inHand = false): boolean {
     const pos = this.posOf(this.history[base]!).clone();
     // The press that completed the jump tells whose turn it is now. The running side alone does not:
     // a player who has moved and not yet pressed leaves it one ply behind the board.
-    const found = searchSequences(pos, this.board.seen, {
+    const options = {
       minDepth,
       maxDepth,
       budget: JUMP_BUDGET,
       keep: JUMP_ALTERNATIVES,
       ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
-    });
+    };
+    let found = searchSequences(pos, this.board.seen, options);
+    // Nothing leads to the board exactly: it may have been read with a piece in a hand (a player
+    // already moving when the board came back, a dump taken mid-move). Sequences that leave the
+    // board short of one piece the next player could be moving or taking are the explanation
+    // then; an exact one of any length is always preferred.
+    // Not while the board differs only where the last move was made: that move is still being
+    // completed (a rook in the hand after the king went down) or adjusted.
+    if (found.sequences.length === 0 && inHand && !this.lastMoveUnderWay()) found = searchSequences(pos, this.board.seen, { ...options, minDepth: 1, pieceInHand: true });
     const first = found.sequences[0];
     if (!first) return false;
     if (base < this.plyCount()) this.takeback(base, at);
@@ -861,7 +910,7 @@ export class GameEngine {
       ply: base,
       article: '',
       consequences: ambiguous ? [{ kind: 'arbiter-decides', note: `${alternatives} move sequences lead to this board; check the score sheets` }] : [],
-      message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}.`,
+      message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}${found.inHand !== undefined ? `; the piece of ${makeSquare(found.inHand)} was in a hand` : ''}.`,
     });
     const uncertain = ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined;
     for (const m of first) {
@@ -875,7 +924,8 @@ export class GameEngine {
     // jump cannot lead to sends the search back to where the jump began. A short jump with one
     // explanation is trusted enough that a single wrong move after it is the player's; a long or
     // ambiguous one is not (an illegal move can look like two legal ones around the opponent's).
-    this.provisional = { base, end: this.plyCount(), trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES };
+    // (A jump read through a piece in a hand is a guess about that hand: never trusted.)
+    this.provisional = { base, end: this.plyCount(), trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES && found.inHand === undefined };
     return true;
   }
 
@@ -984,6 +1034,7 @@ export class GameEngine {
   }
 
   private pushPly(pos: Chess, record: RecordedMove | undefined, move: NormalMove | undefined, at: number): Ply {
+    this.lastPlaced = undefined;
     const codes = positionCodes(pos);
     const fen = fenOf(pos, codes);
     const key = fen.slice(0, fen.lastIndexOf(' ', fen.lastIndexOf(' ') - 1));
@@ -1145,7 +1196,9 @@ export class GameEngine {
     if (!r || r.confirmed) return;
     r.confirmed = true;
     if (by === 'clock' && withReading && this.lastClock) r.clockAfter = { ...this.lastClock };
-    if (by === 'clock' && this.provisional && ply > this.provisional.end) this.provisional = undefined;
+    // A move seen after the jump and completed (by a press, or without a clock by the opponent's
+    // next move) confirms the jump: it was made from the position the jump left.
+    if ((by === 'clock' || !this.clockSeen) && this.provisional && ply > this.provisional.end) this.provisional = undefined;
     if (by === 'clock' && this.breakGrace !== undefined && ply > this.breakGrace && !r.gap) this.breakGrace = undefined;
     this.out.push({ type: 'move-confirmed', at, ply, by, mover: r.by, ...(r.clockAfter ? { clock: { ...r.clockAfter } } : {}) });
   }

@@ -35,6 +35,11 @@ export interface JumpSearchOptions {
   turnAfter?: Color;
   /** How many sequences to keep (the first is the one published; the rest are the alternatives). */
   keep?: number;
+  /**
+   * Also accept a sequence whose position differs from the board on one square only, where the
+   * board is empty: a piece in a player's hand when the board was read (see `liftable`).
+   */
+  pieceInHand?: boolean;
 }
 
 export interface JumpSearch {
@@ -46,6 +51,8 @@ export interface JumpSearch {
   nodes: number;
   /** The budget ran out before the search was complete. */
   exhausted: boolean;
+  /** With `pieceInHand`: the square whose piece the sequences leave in a hand (absent: exact sequences). */
+  inHand?: number;
 }
 
 /** Depth up to which every legal sequence is tried (no changed-square rule). */
@@ -74,6 +81,32 @@ function needOf(codes: ArrayLike<number>, target: ArrayLike<number>): Need {
   return n;
 }
 
+/**
+ * The piece a board read short of one piece is missing after `move` is played from `p`: the one
+ * square where the position differs from the board must be empty on the board. A hand is the
+ * likeliest reason (`liftable`: a piece the next player could be moving, one of theirs with a
+ * legal move, or taking, the opponent's on a square one of their legal moves captures on); a
+ * piece being adjusted or a sensor's flicker is another. Any other difference is no explanation.
+ */
+function missingPiece(p: Chess, move: NormalMove, target: ArrayLike<number>): { square: number; liftable: boolean } | undefined {
+  const after = p.clone();
+  after.play(move);
+  const codes = positionCodes(after);
+  let square: number | undefined;
+  for (let sq = 0; sq < 64; sq++) {
+    if (codes[sq] === target[sq]) continue;
+    if (square !== undefined || target[sq] !== PIECE.EMPTY) return undefined;
+    square = sq;
+  }
+  if (square === undefined) return undefined;
+  const code = codes[square]!;
+  const own = after.turn === 'white' ? isWhite(code) : isBlack(code);
+  if (own) return { square, liftable: after.dests(square).nonEmpty() };
+  let liftable = false;
+  for (const [, to] of after.allDests()) if (to.has(square)) liftable = true;
+  return { square, liftable };
+}
+
 export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOptions): JumpSearch {
   const keep = opts.keep ?? 8;
   const start = positionCodes(pos);
@@ -81,10 +114,15 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
   for (let s = 0; s < 64; s++) if (start[s] !== target[s]) changed.add(s);
   let nodes = 0;
   let exhausted = false;
+  const slack = opts.pieceInHand ? 1 : 0;
+  // A board one piece short of the position itself is a piece in a hand, not a jump.
+  if (opts.pieceInHand && needOf(start, target).diff <= 1) return { sequences: [], more: false, nodes, exhausted };
   for (let depth = opts.minDepth ?? 2; depth <= opts.maxDepth; depth++) {
     if (opts.turnAfter !== undefined && (depth % 2 === 0 ? pos.turn : pos.turn === 'white' ? 'black' : 'white') !== opts.turnAfter) continue;
     const found: NormalMove[][] = [];
     let more = false;
+    const nearly: { square: number; liftable: boolean; moves: NormalMove[] }[] = [];
+    let nearlyMore = false;
     const pruneByChanged = depth > COMPLETE_DEPTH;
     const reached = new Set<number>();
     /** Where the piece now on a square stood when the sequence began (pieces moved so far). */
@@ -117,6 +155,12 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
           if (diff === 0) {
             if (found.length < keep) found.push([...path, s.move]);
             else more = true;
+          } else if (diff === 1 && opts.pieceInHand && found.length === 0) {
+            const missing = missingPiece(p, s.move, target);
+            if (missing) {
+              if (nearly.length < keep) nearly.push({ ...missing, moves: [...path, s.move] });
+              else nearlyMore = true;
+            }
           }
           continue;
         }
@@ -128,7 +172,7 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
         const moverMoves = rest - nextMoves;
         const whiteMoves = next === 'white' ? nextMoves : moverMoves;
         const blackMoves = rest - whiteMoves;
-        if (diff > 4 * rest) continue;
+        if (diff > 4 * rest + slack) continue;
         const child = p.clone();
         child.play(s.move);
         const canCastle = (c: Color): number => (child.castles.rook[c].a !== undefined || child.castles.rook[c].h !== undefined ? 1 : 0);
@@ -166,6 +210,11 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
     dfs(pos, start, needOf(start, target), depth, []);
     if (nodes > opts.budget) exhausted = true;
     if (found.length > 0) return { sequences: found, more, nodes, exhausted };
+    if (nearly.length > 0) {
+      // A piece the next player could be moving or taking is the likelier hand (stable sort).
+      nearly.sort((a, b) => Number(b.liftable) - Number(a.liftable));
+      return { sequences: nearly.map((n) => n.moves), more: nearlyMore, nodes, exhausted, inHand: nearly[0]!.square };
+    }
     if (exhausted) break;
   }
   return { sequences: [], more: false, nodes, exhausted };
