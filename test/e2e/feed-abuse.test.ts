@@ -53,19 +53,21 @@ describe('the feed under abuse', () => {
     };
     await ask(6_000);
     // Then RSS every two seconds while they keep asking: it rises while the queues fill (compressed
-    // snapshots are small, so that takes some seconds) and must then stay flat.
+    // snapshots are small, so that takes some seconds, more on a loaded machine) and must then stay
+    // flat. 50 clients × the 512 KiB high-water mark is 25 MiB, plus what the queues hold on to: the
+    // stated bound is 100 MiB in all, and a plateau of 6 s (under 10 MiB growth: the allocator's and
+    // the collector's own noise) within 40 s. Piling every snapshot up grows without end (tens of
+    // MiB a second here) and never reaches one.
     const samples: number[] = [];
-    for (let i = 0; i < 8; i++) {
+    let flat = false;
+    for (let i = 0; i < 20 && !flat; i++) {
       await ask(2_000);
       samples.push(rssMiB(pid));
+      flat = samples.length >= 4 && samples.at(-1)! - samples.at(-4)! < 10;
     }
     const later = samples.at(-1)!;
-    // 50 clients × the 512 KiB high-water mark is 25 MiB, plus what the queues hold on to: the
-    // stated bound is 100 MiB in all, and no growth over the last 6 s once the queues are full
-    // (under 10 MiB: the allocator's and the collector's own noise). Piling every snapshot up
-    // grows without end (tens of MiB a second here).
     expect(later - before, `RSS ${before} → ${samples.join(', ')} MiB`).toBeLessThan(100);
-    expect(later - samples.at(-4)!, `RSS ${before} → ${samples.join(', ')} MiB`).toBeLessThan(10);
+    expect(flat, `RSS ${before} → ${samples.join(', ')} MiB: no 6 s plateau`).toBe(true);
     for (const s of sockets.splice(0)) s.terminate();
     d.proc.kill('SIGTERM');
     expect(await d.exit).toBe(0);
