@@ -1,7 +1,7 @@
 import type { Color, NormalMove } from 'chessops';
 import { Chess, castlingSide, normalizeMove } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
-import { makeSanAndPlay } from 'chessops/san';
+import { makeSanAndPlay, parseSan } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { PIECE, type PieceCode } from '../../protocols/dgt/squares.ts';
@@ -661,6 +661,7 @@ export class GameEngine {
       this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
+    if (this.takebackIntoOtherOrder(at)) return;
     if (this.reviseJump(at, by, seenAtPress)) return;
     // The board lost the thread before this move (an outage, a dump nothing explained): what the
     // player did cannot be told from what the engine missed, so nothing is held against anyone.
@@ -855,6 +856,37 @@ export class GameEngine {
     if (top.codes[placed.sq] === placed.code) return false;
     const white = placed.code >= PIECE.WPAWN && placed.code <= PIECE.WQUEEN;
     return (this.posOf(top).turn === 'white') !== white;
+  }
+
+  /**
+   * A press on a board taken back into an inferred span whose order could not be told: a board
+   * part-way through another candidate order (not the one published) tells the order, so the span
+   * is re-played in that order and taken back to that point. Otherwise taking back the published
+   * order's last move would look like an illegal move. (At a press only: a piece bouncing for an
+   * instant can pass through such a board.)
+   */
+  private takebackIntoOtherOrder(at: number): boolean {
+    const span = this.top().record?.uncertain;
+    if (!span || span.candidates.length < 2) return false;
+    const base = span.firstPly - 1;
+    if (this.plyCount() !== base + span.plies) return false;
+    const published = this.history.slice(base + 1).map((p) => p.record!.san);
+    for (const candidate of span.candidates) {
+      if (candidate.every((san, i) => san === published[i])) continue;
+      const pos = this.posOf(this.history[base]!).clone();
+      for (let k = 0; k < candidate.length - 1; k++) {
+        const move = parseSan(pos, candidate[k]!);
+        if (!move) break;
+        pos.play(move);
+        if (!this.board.equals(positionCodes(pos))) continue;
+        const jump = this.provisional;
+        this.replaceMoves(base, candidate, at, span.plies);
+        this.takeback(base + k + 1, at);
+        if (jump) this.provisional = { ...jump, end: Math.min(jump.end, this.plyCount()) };
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The board differs from the record only on squares the last recorded move changed. */

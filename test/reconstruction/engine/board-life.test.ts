@@ -191,6 +191,27 @@ describe('engine: disconnection and jumps', () => {
     expect(s.incidentKinds()).toEqual(['board-disconnected', 'missed-moves', 'board-resynchronised']);
   });
 
+  it('a move taken back inside a span whose order could not be told tells the order', () => {
+    // While the board was away: 1...a6 2.b3 g6 (or 1...g6 2.b3 a6: the board cannot tell).
+    const s = new Script().setUp().play('e2e4').unplug().move('a7', 'a6').move('b2', 'b3').move('g7', 'g6').plug();
+    const published = s.sans().slice(1);
+    expect(published.slice().sort()).toEqual(['a6', 'b3', 'g6']);
+    expect(s.engine.snapshot().moves.at(-1)?.uncertain?.candidates).toHaveLength(2);
+    // Play goes on and is pressed (the jump is confirmed), then the players take moves back: the
+    // last two, then the move the published order does not end with (only the other order ends
+    // so), and White presses to start Black's clock again.
+    s.press('black').play('c2c4', 'h7h6');
+    expect(s.sans().slice(4)).toEqual(['c4', 'h6']);
+    s.move('h6', 'h7').move('c4', 'c2');
+    expect(s.sans()).toHaveLength(4);
+    const last = published[2] === 'g6' ? 'a6' : 'g6';
+    if (last === 'a6') s.move('a6', 'a7');
+    else s.move('g6', 'g7');
+    s.press('white');
+    expect(s.sans()).toEqual(['e4', last === 'a6' ? 'g6' : 'a6', 'b3']);
+    expect(s.incidentKinds()).not.toContain('illegal-move');
+  });
+
   it('an outage of six plies comes back exact, with the alternatives offered when the order cannot be told', () => {
     const s = new Script().setUp().play('e2e4').unplug();
     for (const [a, b] of [
