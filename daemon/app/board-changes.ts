@@ -39,6 +39,21 @@ function sameBoard(a: string, b: string): boolean {
 }
 
 /**
+ * Why a table's board cannot be changed while the daemon runs (null: it can). The hall page
+ * offers the change only where it can be made.
+ */
+export function boardFixedReason(config: BoardChangeDeps['config']): (b: HallBoard) => string | null {
+  const busTables = new Set(config.tables.filter((t) => t.bus !== undefined).map((t) => t.number));
+  const configBoard = new Map(config.tables.map((t) => [t.number, t.board]));
+  return (b) =>
+    busTables.has(b.number)
+      ? `table ${b.number} is on a DGT bus line: its board is addressed on the line by serial number; change it in the config file`
+      : b.link !== null || !configBoard.has(b.number)
+        ? `table ${b.number} has an emulated board`
+        : null;
+}
+
+/**
  * Puts another board in at a table while the daemon runs (docs/hall.md, *Changing a table's
  * board*). A board that another table has is swapped: that table gets this one's. The change is
  * written to the audit trail first, then the old links close and the new boards are opened (a
@@ -50,14 +65,8 @@ function sameBoard(a: string, b: string): boolean {
 export function boardChanger(deps: BoardChangeDeps): BoardChangeHandler {
   const { boards, tables, sources, store, log } = deps;
   const busLines = new Set(deps.config.tables.flatMap((t) => (t.bus === undefined ? [] : [t.bus])));
-  const busTables = new Set(deps.config.tables.filter((t) => t.bus !== undefined).map((t) => t.number));
+  const changeable = boardFixedReason(deps.config);
   const configBoard = new Map(deps.config.tables.map((t) => [t.number, t.board]));
-  const changeable = (b: HallBoard): string | null =>
-    busTables.has(b.number)
-      ? `table ${b.number} is on a DGT bus line: its board is addressed on the line by serial number; change it in the config file`
-      : b.link !== null || !configBoard.has(b.number)
-        ? `table ${b.number} has an emulated board`
-        : null;
 
   let queue: Promise<unknown> = Promise.resolve();
   return (request) => {

@@ -31,7 +31,7 @@ import { restoreHall } from './rebuild.ts';
 import { liveSnapshotWriter } from './live-snapshot-writer.ts';
 import { startStoreUpkeep, type StoreUpkeep } from './store-upkeep.ts';
 import { tableEventHandler } from './table-events.ts';
-import { boardChanger } from './board-changes.ts';
+import { boardChanger, boardFixedReason } from './board-changes.ts';
 import { boardsInForce, withBoards } from '../runtime/board-changes.ts';
 import { tableLinks, type HallTable } from './table-links.ts';
 import { TableWatch } from './table-watch.ts';
@@ -194,6 +194,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   const stopDeviceWatch = (): void => stopWatchingPaths();
   const syncTables = (): void => store.syncTables(boards.map((b) => ({ number: b.number, board: b.board, whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left' })));
   // The organiser changes a table's board from the hall page (docs/hall.md).
+  const boardFixed = boardFixedReason(config);
   const changeBoard = boardChanger({
     config,
     boards,
@@ -228,7 +229,10 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   // officials see it (live: /health is public, so it names no move ahead of the broadcast delay).
   const hallReport = (): HallReport => ({
     at: Date.now(),
-    tables: problemsFirst(tableList()).map((t) => ({ ...t, lastMove: t.gameId === null ? null : (live.game(t.gameId)?.lastMove?.san ?? null) })),
+    tables: problemsFirst(tableList()).map((t) => {
+      const board = boards.find((b) => b.number === t.table);
+      return { ...t, lastMove: t.gameId === null ? null : (live.game(t.gameId)?.lastMove?.san ?? null), boardFixed: board ? boardFixed(board) : null };
+    }),
     outputs: outputsHealth(),
   });
   let server: RunningServer;

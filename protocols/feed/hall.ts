@@ -45,6 +45,8 @@ export interface TableConnection {
 /** A table on the hall page: its connection, and the last move of the game on it (SAN, live: no broadcast delay). */
 export interface HallTable extends TableConnection {
   lastMove: string | null;
+  /** Why the table's board cannot be changed from the hall page (a bus line, an emulated board); null when it can. */
+  boardFixed: string | null;
 }
 
 /** Where one lichess push target stands (docs/bridge.md, *Push client*). Times are epoch ms. */

@@ -152,7 +152,9 @@ describe.skipIf(!socat)("the organiser's hall page on a daemon reading boards ov
     // The report is the one the page shows: the same move, as officials see it.
     const cookie = (await organiser.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     const report = (await (await fetch(`${daemon!.url}/api/hall`, { headers: { cookie } })).json()) as HallReport;
-    expect(report.tables.find((t) => t.table === 3)).toMatchObject({ lastMove: 'e4', gameId: 'r1-t3', state: 'live', clockConnected: true, battery: null });
+    expect(report.tables.find((t) => t.table === 3)).toMatchObject({ lastMove: 'e4', gameId: 'r1-t3', state: 'live', clockConnected: true, battery: null, boardFixed: null });
+    // A board on its own device path can be changed from the page: the row offers it.
+    expect(await row(3).locator('.ht-change').isVisible()).toBe(true);
   });
 
   it('a board unplugged shows on the hall page as retrying within 2 s, first in the list; the screenshot is in test-results', async () => {

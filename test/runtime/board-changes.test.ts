@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BoardSources } from '../../daemon/runtime/board-sources.ts';
 import { boardsInForce, parseBoardChange, withBoards, type BoardChangeDetail } from '../../daemon/runtime/board-changes.ts';
 import { createLogger } from '../../daemon/log/logger.ts';
+import { boardFixedReason } from '../../daemon/app/board-changes.ts';
 import type { AmendmentRow } from '../../daemon/store/types.ts';
 import { parseConfig, type BoardcastConfig } from '../../daemon/tournament/config.ts';
 import type { Identification } from '../../daemon/board/identify.ts';
@@ -133,5 +134,21 @@ describe('BoardSources after a change', () => {
     s.reassign([{ table: 2, serial: null }], ['/dev/ttyUSB0']);
     expect(s.has(2)).toBe(false);
     await s.stop();
+  });
+});
+
+describe('which boards the hall page offers to change', () => {
+  it('a board by serial or path: yes; a bus line table or an emulated board: no, with the reason', () => {
+    const hall = config([
+      { number: 1, board: '12001' },
+      { number: 2, board: '/dev/ttyUSB0' },
+      { number: 3, board: '12003', bus: '/dev/ttyUSB9' },
+    ]);
+    const fixed = boardFixedReason(hall);
+    expect(fixed({ number: 1, board: '12001', transport: null, link: null })).toBeNull();
+    expect(fixed({ number: 2, board: '/dev/ttyUSB0', transport: null, link: null })).toBeNull();
+    expect(fixed({ number: 3, board: '12003', transport: null, link: null })).toMatch(/bus line/);
+    // Tables the config does not list are the emulated hall's.
+    expect(fixed({ number: 4, board: 'emulated:00004', transport: null, link: null })).toMatch(/emulated/);
   });
 });

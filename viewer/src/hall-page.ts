@@ -71,7 +71,9 @@ class HallRow {
     this.el.classList.toggle('problem', isProblem(t.state));
     setText(c.table, String(t.table));
     setText(this.serialText, t.serial ?? t.board);
-    c.serial.title = t.board;
+    c.serial.title = t.boardFixed === null ? t.board : `${t.board} · ${t.boardFixed}`;
+    // Bus-line tables and emulated boards are changed in the config file, not here.
+    this.changeButton.hidden = t.boardFixed !== null;
     setText(c.device, t.device ?? this.t('unknown'));
     c.device.title = t.device ?? '';
     const state = stateText(this.i18n.lang, t.state);
