@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outageCells, runOutageCell, type CellFigures } from './outages.ts';
+import { outageCells, runOutageCell, runOutageGame, type CellFigures } from './outages.ts';
 
 // The outage table (`npm run bench -- outages`, docs/reconstruction.md) in small: two games per
 // cell through the emulated board, the real session and the engine. What the board side
@@ -33,4 +33,25 @@ describe('outage table, small', () => {
       }
     });
   }
+});
+
+// Games of the full table that once came out wrong, each for a reason since fixed: they must stay
+// right (each fails on the engine before its fix).
+describe('outage table, games once wrong', () => {
+  it('USB pulled for 1 ply, back with a piece in the hand, then an illegal try: exact, no break left (seed 123)', async () => {
+    const r = await runOutageGame({ kind: 'power', plies: 1, pieceInHand: true }, 123);
+    expect(r?.exact, r?.problem).toBe(true);
+  });
+  it('USB pulled for 2 plies, back with a piece in the hand: exact (seed 71)', async () => {
+    const r = await runOutageGame({ kind: 'power', plies: 2, pieceInHand: true }, 71);
+    expect(r?.exact, r?.problem).toBe(true);
+  });
+  it('USB pulled for 3 plies, an ambiguous order, moves taken back into it: no incident against a player (seed 95)', async () => {
+    const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: false }, 95);
+    expect(r?.falseIncidents).toBe(0);
+  });
+  it('link lost for 1 ply, back while a bishop slides through a square: exact (seed 96)', async () => {
+    const r = await runOutageGame({ kind: 'link', plies: 1, pieceInHand: true }, 96);
+    expect(r?.exact, r?.problem).toBe(true);
+  });
 });
