@@ -782,8 +782,13 @@ export class GameEngine {
     // Not while the last move, unconfirmed, is still under way (its piece lifted again from where it
     // landed: a slide read from the board's log, a piece being corrected): the board differs only
     // where that move was made, and sequences that explain such a board go out and back.
-    const underWay = this.top().record?.confirmed === false && this.lastMoveUnderWay();
-    if (playing && source !== 'field' && !underWay && this.searchJump(at, undefined, source === 'resync' && trigger === 'field' ? BURST_PLIES : MAX_MISSED_PLIES, trigger === 'dump')) return;
+    if (
+      playing &&
+      source !== 'field' &&
+      !(top.record?.confirmed === false && this.lastMoveUnderWay()) &&
+      this.searchJump(at, undefined, source === 'resync' && trigger === 'field' ? BURST_PLIES : MAX_MISSED_PLIES, trigger === 'dump')
+    )
+      return;
     const last = top.record;
     if (last && !last.confirmed && playing) {
       const parent = this.history[n - 1]!;
