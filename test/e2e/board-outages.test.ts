@@ -99,7 +99,7 @@ function storedBoard(table: number): number[] {
 
 describe.skipIf(!socat)('boards that go away and come back, read by the daemon over real pseudo-terminals', () => {
   beforeAll(async () => {
-    for (let t = 1; t <= 4; t++) {
+    for (let t = 1; t <= 5; t++) {
       const board = new BoardEmulator({ serial: `4100${t}`, clock: { baseMs: 15 * 60_000, incrementMs: 10_000 }, whiteOnClock: 'left' });
       const device = new PtyDevice(board, join(root, `board${t}`), join(root, `board${t}.emu`));
       const opened = await device.open();
@@ -125,9 +125,9 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     const started = await startDaemon({ config: cfg.value, log: createLogger({ write: (_level, line) => logLines.push(line), pretty: false }), port: 0, host: '127.0.0.1' });
     if (!started.ok) throw new Error(started.error);
     daemon = started.value;
-    await eventually(async () => ((await Promise.all([1, 2, 3, 4].map(state))).every((s) => s === 'live') ? true : undefined), 20_000, 'four boards live');
+    await eventually(async () => ((await Promise.all([1, 2, 3, 4, 5].map(state))).every((s) => s === 'live') ? true : undefined), 20_000, 'five boards live');
     // Black starts White's clock.
-    for (let t = 0; t < 4; t++) devices[t]!.withDevice((_d, at) => boards[t]!.act({ kind: 'press', at, by: 'black' }));
+    for (let t = 0; t < 5; t++) devices[t]!.withDevice((_d, at) => boards[t]!.act({ kind: 'press', at, by: 'black' }));
   }, 60_000);
 
   it('USB cable pulled for 6 plies: the board is read again when it is back (handshake, log), the daemon follows it and later changes arrive live', async () => {
@@ -245,4 +245,43 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     const replay = startingPosition(table4.headers).unwrap();
     for (const san of sans) replay.play(parseSan(replay, san)!);
   }, 120_000);
+  it('USB cable pulled for 3 plies that fit in two orders: both are offered, marked, and the arbiter picks the other on the game page', async () => {
+    const pos = Chess.default();
+    await ply(5, pos, 'e4');
+    await eventually(async () => ((await game(5)).ply === 1 ? true : undefined), 10_000, 'e4 on table 5');
+    await devices[4]!.remove('unplug');
+    await eventually(async () => ((await state(5)) === 'retrying' ? true : undefined), 10_000, 'table 5 lost');
+    // 1...a6 2.b3 g6 while the board is away: 1...g6 2.b3 a6 leaves the same board.
+    for (const san of ['a6', 'b3', 'g6']) await ply(5, pos, san);
+    const back = await devices[4]!.recreate();
+    if (!back.ok) throw new Error(back.error);
+    const inferred = await eventually(async () => ((await game(5)).ply === 4 ? game(5) : undefined), 15_000, 'the jump inferred');
+    const orders = inferred.moves[1]!.uncertain!.candidates.map((c) => c.join(' '));
+    expect(orders.slice().sort()).toEqual(['a6 b3 g6', 'g6 b3 a6']);
+    // Every consumer sees the mark: the PGN says at the span's first move that the order is a choice.
+    const marked = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
+    const published = orders[0]!;
+    const other = orders[1]!;
+    expect(marked).toContain(other);
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    try {
+      const { page } = await loginThroughForm(browser, daemon!.url, ARBITER, '/arbiter/r1-t5?lang=en', { width: 1280, height: 1100 });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const amend = page.locator('.amend-controls');
+      const span = amend.locator('.amend-row[data-first-ply="2"]');
+      await span.waitFor();
+      expect(await span.locator('.amend-candidate').first().textContent()).toContain(published);
+      await amend.locator('.amend-reason').fill('score sheets');
+      await span.locator('.amend-pick-order').click();
+      await expect.poll(async () => (await game(5)).moves.map((m) => m.san).join(' '), { timeout: 10_000 }).toBe(`e4 ${other}`);
+      await expect.poll(() => amend.locator('.amend-row[data-first-ply]').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+    const pgn = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
+    const table5 = parsePgn(pgn).find((g) => g.headers.get('Board') === '5')!;
+    expect([...table5.moves.mainline()].map((n) => n.san).join(' ')).toBe(`e4 ${other}`);
+  }, 90_000);
 });
