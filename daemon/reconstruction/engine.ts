@@ -617,7 +617,7 @@ export class GameEngine {
       const jump = this.provisional;
       if (jump && jump.trusted && jump.end === n && this.board.mismatches === 0) {
         const pos = this.posOf(this.history[jump.base]!).clone();
-        const otherParity = searchSequences(pos, this.board.seen, { minDepth: 1, maxDepth: Math.min(MAX_MISSED_PLIES + 2, n - jump.base + 3), budget: JUMP_BUDGET, keep: 1, turnAfter: other(by) });
+        const otherParity = searchSequences(pos, this.board.seen, { minDepth: 1, maxDepth: this.revisionDepth(jump.base), budget: JUMP_BUDGET, keep: 1, turnAfter: other(by) });
         if (otherParity.sequences.length > 0) jump.trusted = false;
       }
       return;
@@ -692,7 +692,7 @@ export class GameEngine {
     const key = `${this.board.hash}/${by}/revise`;
     if (this.lastSearchKey !== key) {
       this.lastSearchKey = key;
-      if (this.jumpFrom(jump.base, at, by, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1, true)) {
+      if (this.fromJumpStart(jump.base, at, by, true)) {
         this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return true;
       }
@@ -832,7 +832,7 @@ export class GameEngine {
       const key = `${this.board.hash}/doubted`;
       if (this.lastSearchKey !== key) {
         this.lastSearchKey = key;
-        if (this.jumpFrom(jump.base, at, undefined, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1)) return;
+        if (this.fromJumpStart(jump.base, at, undefined, false)) return;
       }
     }
     if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
@@ -854,7 +854,17 @@ export class GameEngine {
     // A board the last inferred jump cannot lead to (a piece put back after an illegal move the
     // jump took for legal ones): from where that jump began, one move is enough.
     const jump = this.provisional;
-    return jump !== undefined && jump.base < this.plyCount() && this.jumpFrom(jump.base, at, lastBy, Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - jump.base + 3), 1, inHand);
+    return jump !== undefined && jump.base < this.plyCount() && this.fromJumpStart(jump.base, at, lastBy, inHand);
+  }
+
+  /** The search again from where the last inferred jump began (its order, length or parity was wrong): one move is enough there. */
+  private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean): boolean {
+    return this.jumpFrom(base, at, lastBy, this.revisionDepth(base), 1, inHand);
+  }
+
+  /** How deep a search from `base` goes: the plies recorded since, and a few more. */
+  private revisionDepth(base: number): number {
+    return Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - base + 3);
   }
 
   /** The piece last put down is of the side the record does not have to move, and still off its square in the record. */
