@@ -194,7 +194,9 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   const stopDeviceWatch = (): void => stopWatchingPaths();
   const syncTables = (): void => store.syncTables(boards.map((b) => ({ number: b.number, board: b.board, whiteOnClock: config.tables.find((t) => t.number === b.number)?.whiteOnClock ?? 'left' })));
   // The organiser changes a table's board from the hall page (docs/hall.md).
+  // Whether a table's board can be changed here depends on the config and the table's kind only.
   const boardFixed = boardFixedReason(config);
+  const fixedBoards = new Map(boards.map((b) => [b.number, boardFixed(b)]));
   const changeBoard = boardChanger({
     config,
     boards,
@@ -229,10 +231,11 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   // officials see it (live: /health is public, so it names no move ahead of the broadcast delay).
   const hallReport = (): HallReport => ({
     at: Date.now(),
-    tables: problemsFirst(tableList()).map((t) => {
-      const board = boards.find((b) => b.number === t.table);
-      return { ...t, lastMove: t.gameId === null ? null : (live.game(t.gameId)?.lastMove?.san ?? null), boardFixed: board ? boardFixed(board) : null };
-    }),
+    tables: problemsFirst(tableList()).map((t) => ({
+      ...t,
+      lastMove: t.gameId === null ? null : (live.game(t.gameId)?.lastMove?.san ?? null),
+      boardFixed: fixedBoards.get(t.table) ?? null,
+    })),
     outputs: outputsHealth(),
   });
   let server: RunningServer;
