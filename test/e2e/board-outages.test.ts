@@ -17,7 +17,7 @@ import { LONG_GAME, moveActions } from '../board/catchup-helpers.ts';
 import { eventually, getJson } from '../runtime/daemon-child.ts';
 import { withSql } from '../store/helpers.ts';
 import { socatAvailable } from './socat.ts';
-import { chromium } from 'playwright-core';
+import { chromium, type Locator } from 'playwright-core';
 import { hashPassword } from '../../daemon/server/passwords.ts';
 import { loginThroughForm, type Official } from './login.ts';
 
@@ -95,6 +95,20 @@ function storedBoard(table: number): number[] {
     if (ev.type === 'field') board[ev.field] = ev.piece;
   }
   return board;
+}
+
+/** The game page of `table` as the arbiter sees it, logged in through the form in chromium; no page error meanwhile. */
+async function onArbiterPage(table: number, act: (amend: Locator) => Promise<void>): Promise<void> {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  try {
+    const { page } = await loginThroughForm(browser, daemon!.url, ARBITER, `/arbiter/r1-t${table}?lang=en`, { width: 1280, height: 1100 });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await act(page.locator('.amend-controls'));
+    expect(errors).toEqual([]);
+  } finally {
+    await browser.close();
+  }
 }
 
 describe.skipIf(!socat)('boards that go away and come back, read by the daemon over real pseudo-terminals', () => {
@@ -221,12 +235,7 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     );
     // The arbiter gives the moves from the score sheets on the game's page (its break control);
     // the record is continuous again.
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    try {
-      const { page } = await loginThroughForm(browser, daemon!.url, ARBITER, '/arbiter/r1-t4?lang=en', { width: 1280, height: 1100 });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      const amend = page.locator('.amend-controls');
+    await onArbiterPage(4, async (amend) => {
       const gapRow = amend.locator('.amend-gap .amend-row[data-ply="7"]');
       await gapRow.waitFor();
       await amend.locator('.amend-sans').fill(LONG_GAME.slice(6, 17).join(' '));
@@ -234,10 +243,7 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
       await gapRow.locator('.amend-fill-gap').click();
       await expect.poll(async () => (await game(4)).moves.map((m) => m.san), { timeout: 10_000 }).toEqual(LONG_GAME.slice(0, 18));
       await expect.poll(() => amend.locator('.amend-gap .amend-row').count()).toBe(0);
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    });
     const pgn = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
     const table4 = parsePgn(pgn).find((g) => g.headers.get('Board') === '4')!;
     const sans = [...table4.moves.mainline()].map((n) => n.san);
@@ -263,12 +269,7 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     const published = orders[0]!;
     const other = orders[1]!;
     expect(marked).toContain(other);
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    try {
-      const { page } = await loginThroughForm(browser, daemon!.url, ARBITER, '/arbiter/r1-t5?lang=en', { width: 1280, height: 1100 });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      const amend = page.locator('.amend-controls');
+    await onArbiterPage(5, async (amend) => {
       const span = amend.locator('.amend-row[data-first-ply="2"]');
       await span.waitFor();
       expect(await span.locator('.amend-candidate').first().textContent()).toContain(published);
@@ -276,10 +277,7 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
       await span.locator('.amend-pick-order').click();
       await expect.poll(async () => (await game(5)).moves.map((m) => m.san).join(' '), { timeout: 10_000 }).toBe(`e4 ${other}`);
       await expect.poll(() => amend.locator('.amend-row[data-first-ply]').count()).toBe(0);
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    });
     const pgn = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
     const table5 = parsePgn(pgn).find((g) => g.headers.get('Board') === '5')!;
     expect([...table5.moves.mainline()].map((n) => n.san).join(' ')).toBe(`e4 ${other}`);
