@@ -43,6 +43,8 @@ const RELEASE_MS = 250;
  */
 const MAX_MISSED_PLIES = 8;
 const BURST_PLIES = 3;
+/** Boards kept while out of step, to break the record before the move that showed the break. */
+const STEP_BOARDS = 12;
 /** Jumps up to this long with one explanation are trusted (see jumpFrom). */
 const TRUSTED_JUMP_PLIES = 3;
 /**
@@ -162,6 +164,12 @@ export class GameEngine {
    */
   private outOfStep: false | 'silent' | 'reported' = false;
   /**
+   * While out of step, the boards seen after each change and each dump, oldest first: when
+   * the record breaks, it breaks at the board before the move that showed the break (that move is
+   * then recorded), not after it.
+   */
+  private stepBoards: Uint8Array[] = [];
+  /**
    * The arbiter has just set a position or taken moves back: the pieces are being put to it, so
    * the views show the arbiter's position, not the half-arranged board, until a press resumes play.
    */
@@ -206,8 +214,21 @@ export class GameEngine {
         this.onConnection(ev.connected, ev.at);
         break;
     }
+    this.noteStepBoard(ev);
     this.showBoard(ev.at);
     return this.out;
+  }
+
+  private noteStepBoard(ev: BoardEvent): void {
+    if (!this.outOfStep) {
+      this.stepBoards.length = 0;
+      return;
+    }
+    if (ev.type !== 'dump' && ev.type !== 'field') return;
+    const last = this.stepBoards[this.stepBoards.length - 1];
+    if (last && this.board.equals(last)) return;
+    this.stepBoards.push(this.board.seen.slice());
+    if (this.stepBoards.length > STEP_BOARDS) this.stepBoards.shift();
   }
 
   /**
@@ -351,23 +372,18 @@ export class GameEngine {
    * takes one ply with no move (RecordBreak); false when the board is no legal position with the
    * other side to move (a piece still in a hand, a king missing), and the record stays out of step.
    */
-  private openBreak(by: Color, at: number, reason: RecordBreak['reason'], accepted = false, quiet = false): boolean {
+  private openBreak(by: Color, at: number, reason: RecordBreak['reason'], accepted = false, quiet = false, placement: Uint8Array = this.board.seen): boolean {
     const top = this.top();
-    const turn = other(by);
-    const fields = top.fen.split(' ');
-    const before = this.posOf(top).turn;
-    const fullmove = Number(fields[5] ?? '1') + (before === 'white' && turn === 'black' ? 0 : 1);
-    const setup = parseFen(`${placementOf(this.board.seen)} ${turn === 'white' ? 'w' : 'b'} ${fields[2] ?? '-'} - 0 ${fullmove}`);
-    if (!setup.isOk) return false;
-    const pos = Chess.fromSetup(setup.value);
-    if (!pos.isOk) return false;
+    const pos = this.breakPosition(placement, other(by));
+    if (!pos) return false;
     const n = this.plyCount();
-    const differences = this.board.differences().map((d) => d.square);
+    const differences: string[] = [];
+    for (let s = 0; s < 64; s++) if (placement[s] !== top.codes[s]) differences.push(makeSquare(s));
     const prev = top.record;
     if (prev && !prev.confirmed) this.confirm(n, 'opponent-moved', at);
     const gap: RecordBreak = { reason, ...(accepted ? { accepted: true as const } : {}) };
     const record: RecordedMove = { ply: n + 1, by, san: '--', uci: '0000', fenAfter: '', at, confirmed: false, gap };
-    const next = this.pushPly(pos.value, record, undefined, at);
+    const next = this.pushPly(pos, record, undefined, at);
     record.fenAfter = next.fen;
     next.inferred = true;
     this.outOfStep = false;
@@ -404,6 +420,42 @@ export class GameEngine {
       differences: [],
     });
     return true;
+  }
+
+  /** The position a break starts from: `placement` with `turn` to move (castling rights as far as the record's still stand); undefined when that is no legal position. */
+  private breakPosition(placement: ArrayLike<number>, turn: Color): Chess | undefined {
+    const top = this.top();
+    const fields = top.fen.split(' ');
+    const before = this.posOf(top).turn;
+    const fullmove = Number(fields[5] ?? '1') + (before === 'white' && turn === 'black' ? 0 : 1);
+    const setup = parseFen(`${placementOf(placement)} ${turn === 'white' ? 'w' : 'b'} ${fields[2] ?? '-'} - 0 ${fullmove}`);
+    if (!setup.isOk) return undefined;
+    const pos = Chess.fromSetup(setup.value);
+    return pos.isOk ? pos.value : undefined;
+  }
+
+  /**
+   * The record breaks at the board before the move that shows it: a board seen whole while out of
+   * step from which one legal move of `mover` (either side when no press names one) leads to the
+   * board as it stands. The break takes that board, and the move is recorded after it, so the
+   * first move after an outage is kept. The oldest such board wins: a castling whose king went
+   * first passes through a board from which the rook's move alone would explain the last one.
+   */
+  private breakBeforeMove(mover: Color | undefined, at: number): boolean {
+    for (const codes of this.stepBoards) {
+      if (this.board.equals(codes)) continue;
+      const diff = this.board.diffFrom(codes);
+      if (diff.length < 2 || diff.length > 4) continue;
+      for (const turn of mover ? [mover] : (['white', 'black'] as const)) {
+        const pos = this.breakPosition(codes, turn);
+        const s = pos && matchMove(pos, codes, this.board.seen, diff);
+        if (!s) continue;
+        if (!this.openBreak(other(turn), at, 'unexplained', false, false, codes)) return false;
+        this.makeMove(this.top(), s, at);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Confirms a ply with a reading known from before (an arbiter's re-ordering keeps it). */
@@ -594,7 +646,7 @@ export class GameEngine {
       // and when nothing fits the record breaks here as below.
       if (this.posOf(top).turn !== by && seenAtPress && !fromStopped && this.outOfStep && this.board.mismatches > 2) {
         if (this.searchJump(at, by, MAX_MISSED_PLIES, true)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
-        else if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+        else if (this.breakBeforeMove(by, at) || this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return;
       }
       // The opponent of a player whose illegal move was reported moved on and pressed: the illegal
@@ -669,7 +721,7 @@ export class GameEngine {
     // arbiter is told, and may fill the break or accept it). A board that is no position yet (a
     // piece still in a hand) stays out of step, said once.
     if (this.outOfStep) {
-      if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+      if (this.breakBeforeMove(by, at) || this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       else if (this.outOfStep === 'silent') this.outOfStepReport(at);
       return;
     }
@@ -836,6 +888,14 @@ export class GameEngine {
       }
     }
     if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
+    // Without a clock nothing presses, so nothing else would ever break the record: a legal move
+    // seen made on a board nothing explains breaks it before that move. Not a knock (several
+    // squares changed in one instant). A move may end with a lift (the piece put down first, then
+    // the one it took, or its own square's piece, lifted), so lifts count here too.
+    if (source === 'field' && this.outOfStep && !this.clockSeen && at !== this.previousAt) {
+      if (!placed && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
+      if (this.breakBeforeMove(undefined, at)) return;
+    }
     // Not reported yet: a dump is often taken with a piece in the hand, and the next piece put
     // down may explain everything. A press on a board still unexplained is (onPress).
     if ((source !== 'field' || burst) && !this.outOfStep) this.outOfStep = 'silent';

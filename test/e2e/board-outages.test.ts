@@ -225,10 +225,11 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     // Back, and nothing in 8 plies explains it: the live view shows the board as it stands.
     const shown = await eventually(async () => (await game(4)).boardShown, 15_000, 'table 4 shown as it stands');
     expect(shown).toBe(makeBoardFen(pos.board));
-    // Play goes on: at the first press the record breaks and follows the board from there.
+    // Play goes on: at the first press the record breaks at the board before the move just made,
+    // records that move, and follows the board from there.
     for (const san of LONG_GAME.slice(16, 18)) await ply(4, pos, san);
-    const broken = await eventually(async () => ((await game(4)).ply === 8 ? game(4) : undefined), 10_000, 'the break and the move after it');
-    expect(broken.moves.map((m) => m.san)).toEqual([...LONG_GAME.slice(0, 6), '--', LONG_GAME[17]]);
+    const broken = await eventually(async () => ((await game(4)).ply === 9 ? game(4) : undefined), 10_000, 'the break and the moves after it');
+    expect(broken.moves.map((m) => m.san)).toEqual([...LONG_GAME.slice(0, 6), '--', ...LONG_GAME.slice(16, 18)]);
     expect(broken.boardShown).toBeUndefined();
     expect(((await (await fetch(`${daemon!.url}/api/games/r1-t4`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as GameState).incidents.filter((i) => i.kind === 'illegal-move')).toEqual(
       [],
@@ -238,7 +239,7 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     await onArbiterPage(4, async (amend) => {
       const gapRow = amend.locator('.amend-gap .amend-row[data-ply="7"]');
       await gapRow.waitFor();
-      await amend.locator('.amend-sans').fill(LONG_GAME.slice(6, 17).join(' '));
+      await amend.locator('.amend-sans').fill(LONG_GAME.slice(6, 16).join(' '));
       await amend.locator('.amend-reason').fill('score sheets');
       await gapRow.locator('.amend-fill-gap').click();
       await expect.poll(async () => (await game(4)).moves.map((m) => m.san), { timeout: 10_000 }).toEqual(LONG_GAME.slice(0, 18));

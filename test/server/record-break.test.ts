@@ -120,15 +120,16 @@ describe('a break filled by the arbiter', () => {
     s.plug().press('white');
     s.move('c5', 'b4').press('black');
     s.move('c1', 'd2').press('white');
-    expect(live.game('g')!.moves.map((m) => m.san)).toEqual(['e4', '--', 'Bd2']);
-    const hidden = ['e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'c3', 'Nf6', 'd4', 'exd4', 'cxd4', 'Bb4+'];
+    // The break is at the board before 11...Bb4+, the move that showed it.
+    expect(live.game('g')!.moves.map((m) => m.san)).toEqual(['e4', '--', 'Bb4+', 'Bd2']);
+    const hidden = ['e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'c3', 'Nf6', 'd4', 'exd4', 'cxd4'];
     live.arbiter('g', { type: 'replace-moves', at: s.t + 1, fromPly: 1, replaces: 1, sans: hidden });
     const g = live.game('g')!;
-    expect(g.moves.map((m) => m.san)).toEqual(['e4', ...hidden, 'Bd2']);
+    expect(g.moves.map((m) => m.san)).toEqual(['e4', ...hidden, 'Bb4+', 'Bd2']);
     expect(g.moves.map((m) => m.ply)).toEqual(g.moves.map((_, i) => i + 1));
     const parsed = parsePgn(live.pgn('g')!)[0]!;
     const sans = [...parsed.moves.mainline()].map((n) => n.san);
-    expect(sans).toEqual(['e4', ...hidden, 'Bd2']);
+    expect(sans).toEqual(['e4', ...hidden, 'Bb4+', 'Bd2']);
     const pos = startingPosition(parsed.headers).unwrap();
     for (const san of sans) pos.play(parseSan(pos, san)!);
     expect(live.pgn('g')).not.toContain('record breaks');

@@ -148,21 +148,58 @@ describe('engine: disconnection and jumps', () => {
     for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
     // White pressed while the board was away; Black plays on and presses.
     s.plug().press('white');
+    // The break is taken at the board before the move that showed it: that move is kept.
     s.move('c5', 'b4').press('black');
-    expect(s.sans()).toEqual(['e4', '--']);
+    expect(s.sans()).toEqual(['e4', '--', 'Bb4+']);
     s.move('c1', 'd2').press('white');
-    expect(s.sans()).toEqual(['e4', '--', 'Bd2']);
-    const bd2 = s.engine.snapshot().moves[2]!;
-    const sans = ['e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'c3', 'Nf6', 'd4', 'exd4', 'cxd4', 'Bb4+'];
+    expect(s.sans()).toEqual(['e4', '--', 'Bb4+', 'Bd2']);
+    const bd2 = s.engine.snapshot().moves[3]!;
+    const sans = ['e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'c3', 'Nf6', 'd4', 'exd4', 'cxd4'];
     const wrong = s.engine.arbiter({ type: 'replace-moves', at: s.t + 1, fromPly: 1, replaces: 1, sans: sans.slice(0, -1) });
     expect(wrong.map((e) => (e.type === 'incident' ? e.incident.message : e.type))).toEqual([expect.stringMatching(/do not reach the position the game went on from/)]);
     s.engine.arbiter({ type: 'replace-moves', at: s.t + 2, fromPly: 1, replaces: 1, sans });
-    expect(s.sans()).toEqual(['e4', ...sans, 'Bd2']);
+    expect(s.sans()).toEqual(['e4', ...sans, 'Bb4+', 'Bd2']);
     const moves = s.engine.snapshot().moves;
     expect(moves.some((m) => m.gap)).toBe(false);
     // Bd2 keeps its own press; the last of the moves given takes the press that ended the break.
     expect(moves.at(-1)!.clockAfter).toEqual(bd2.clockAfter);
     expect(moves.at(-2)!.confirmed).toBe(true);
+  });
+
+  it('without a clock, a board nothing explains breaks the record at the first move made on it, and the game is recorded from there', () => {
+    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
+    const s = new Script().setUp().move('e2', 'e4').unplug();
+    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    s.plug();
+    expect(s.sans()).toEqual(['e4']);
+    // A piece lifted, and put back where it stood: no move, no break.
+    s.lift('c5').place('c5', 'b');
+    expect(s.sans()).toEqual(['e4']);
+    // No press will ever come: the first legal move seen breaks the record before it.
+    s.move('c5', 'b4');
+    expect(s.sans()).toEqual(['e4', '--', 'Bb4+']);
+    const gap = s.engine.snapshot().moves[1]!;
+    expect(gap).toMatchObject({ by: 'white', gap: { reason: 'unexplained' } });
+    expect(gap.fenAfter.split(' ').slice(0, 2).join(' ')).toBe('r1bqk2r/pppp1ppp/2n2n2/2b5/2BPP3/5N2/PP3PPP/RNBQK2R b');
+    // A capture whose taker is put down before the taken piece is lifted, and a castling with the king first.
+    s.move('c1', 'd2').lift('b4').place('b4', 'b').lift('d2');
+    s.lift('b4').place('d2', 'b');
+    expect(s.sans()).toEqual(['e4', '--', 'Bb4+', 'Bd2', 'Bxd2+']);
+    s.lift('b1').place('d2', 'N').lift('e8').place('g8', 'k').lift('h8').place('f8', 'r');
+    expect(s.sans()).toEqual(['e4', '--', 'Bb4+', 'Bd2', 'Bxd2+', 'Nbxd2', 'O-O']);
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+    expect(s.incidentKinds().filter((k) => k === 'illegal-position')).toHaveLength(1);
+  });
+
+  it('with a clock, the break is taken at the board before the move that the first press completes, on the side the press names', () => {
+    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
+    const s = new Script().setUp().play('e2e4').unplug();
+    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    s.plug().press('white');
+    // A board seen on the way (the queen lifted and put back) is not where the break starts: the knight's move came after it.
+    s.lift('d8').place('d8', 'q').move('c6', 'e7').press('black');
+    expect(s.sans()).toEqual(['e4', '--', 'Ne7']);
+    expect(s.engine.snapshot().moves[2]!.confirmed).toBe(true);
   });
 
   it('a dump taken with a piece in the hand after an outage: the record resumes at once, and the piece put down is the next move', () => {
