@@ -143,6 +143,8 @@ export class GameEngine {
   private breakGrace: number | undefined;
   /** The event sequence number of the last board change read from the board's log. */
   private loggedSeq = -1;
+  /** The event sequence number at which the board was last disconnected. */
+  private disconnectedSeq = 0;
   private result: { result: GameResult; termination: Termination; ply: number } | undefined;
   private connected = true;
   private resyncPending = false;
@@ -179,6 +181,8 @@ export class GameEngine {
   /** The placement last published while out of step (null: the record follows the board). */
   private shownPlacement: string | null = null;
   private out: GameEvent[] = [];
+  /** After a result shown with the kings, the move the board showed once they left the centre (play may be going on). */
+  private kingsResume: Successor | undefined;
   /** Times of the last two field events (a knock or a burst changes several squares at one time). */
   private previousAt = -Infinity;
   /** Last event after which the board showed the game's position exactly. */
@@ -435,27 +439,74 @@ export class GameEngine {
   }
 
   /**
-   * The record breaks at the board before the move that shows it: a board seen whole while out of
-   * step from which one legal move of `mover` (either side when no press names one) leads to the
-   * board as it stands. The break takes that board, and the move is recorded after it, so the
-   * first move after an outage is kept. The oldest such board wins: a castling whose king went
-   * first passes through a board from which the rook's move alone would explain the last one.
+   * The record breaks at the board before the move that shows it: a board seen while out of step
+   * from which one legal move of `mover` leads to the board as it stands (the press that named
+   * `mover` says that move is complete). The break takes that board, and the move is recorded
+   * after it, so the first move after an outage is kept. The oldest such board wins: a castling
+   * whose king went first passes through a board from which the rook's move alone would explain
+   * the last one.
    */
-  private breakBeforeMove(mover: Color | undefined, at: number): boolean {
+  private breakBeforeMove(mover: Color, at: number): boolean {
     for (const codes of this.stepBoards) {
-      if (this.board.equals(codes)) continue;
-      const diff = this.board.diffFrom(codes);
-      if (diff.length < 2 || diff.length > 4) continue;
-      for (const turn of mover ? [mover] : (['white', 'black'] as const)) {
-        const pos = this.breakPosition(codes, turn);
-        const s = pos && matchMove(pos, codes, this.board.seen, diff);
-        if (!s) continue;
-        if (!this.openBreak(other(turn), at, 'unexplained', false, false, codes)) return false;
-        this.makeMove(this.top(), s, at);
-        return true;
+      const s = this.moveBetween(codes, this.board.seen, mover);
+      if (!s || !this.breakable(codes)) continue;
+      if (!this.openBreak(other(mover), at, 'unexplained', false, false, codes)) return false;
+      this.makeMove(this.top(), s, at);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Without a clock nothing says a move is complete: a piece sliding to a capture passes through
+   * boards each one legal move from the last. Play is going on when a move and the opponent's
+   * reply are seen on a board nothing explains: the record breaks before the first, and both are
+   * recorded.
+   */
+  private breakBeforeMoveAndReply(at: number): boolean {
+    const boards = this.stepBoards;
+    for (let j = boards.length - 1; j > 0; j--) {
+      const between = boards[j]!;
+      for (const replier of ['white', 'black'] as const) {
+        const reply = this.moveBetween(between, this.board.seen, replier);
+        if (!reply) continue;
+        for (let i = 0; i < j; i++) {
+          const from = boards[i]!;
+          const first = this.moveBetween(from, between, other(replier));
+          if (!first || !this.breakable(from)) continue;
+          if (!this.openBreak(replier, at, 'unexplained', false, false, from)) return false;
+          this.makeMove(this.top(), first, at);
+          // Played from the real position (castling rights, en passant), not the board's guess.
+          const top = this.top();
+          const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
+          if (s) this.makeMove(top, s, at);
+          return true;
+        }
       }
     }
     return false;
+  }
+
+  /** One legal move of `turn` that turns board `from` into board `to` (positions as a break would take them). */
+  private moveBetween(from: Uint8Array, to: ArrayLike<number>, turn: Color): Successor | undefined {
+    let n = 0;
+    const diff: number[] = [];
+    for (let sq = 0; sq < 64 && n <= 4; sq++) if (from[sq] !== to[sq]) diff[n++] = sq;
+    if (n < 2 || n > 4) return undefined;
+    const pos = this.breakPosition(from, turn);
+    return pos && matchMove(pos, from, to, diff);
+  }
+
+  /**
+   * A board one or two squares from the record's is a move under way (a capture's taken piece
+   * lifted first, a piece in a hand), not a position the game cannot reach: two plies or more
+   * change three squares at least.
+   */
+  private breakable(codes: Uint8Array): boolean {
+    const top = this.top().codes;
+    let apart = 0;
+    for (let sq = 0; sq < 64 && apart < 3; sq++) if (codes[sq] !== top[sq]) apart++;
+    return apart >= 3;
   }
 
   /** Confirms a ply with a reading known from before (an arbiter's re-ordering keeps it). */
@@ -524,6 +575,11 @@ export class GameEngine {
     // Sessions also dump periodically to catch drift: a dump that tells nothing new (often taken
     // while a piece is in the hand) must not be judged as a settled board.
     if (result !== undefined) this.onResultPiece(result, at);
+    // The board's log, read back since the link dropped, showed every change (the board stayed
+    // powered), and the dump shows nothing the log did not: nothing jumped. A move may be under way
+    // (a piece lifted, a rook halfway through its slide), and sequences that explain such a board
+    // are out and back; it is judged like any board a hand is at work on.
+    else if (this.resyncPending && this.board.hash === before && this.loggedSeq > this.disconnectedSeq) this.evaluate(at, 'field');
     else if (this.resyncPending) this.evaluate(at, 'resync');
     else if (this.board.hash !== before) this.evaluate(at, 'dump');
     if (this.resyncPending) this.resynchronised(at);
@@ -535,6 +591,7 @@ export class GameEngine {
     this.clockFresh = false;
     if (!this.started) return;
     if (!connected) {
+      this.disconnectedSeq = this.seq;
       this.resyncPending = false;
       this.incident({
         kind: 'board-disconnected',
@@ -587,6 +644,37 @@ export class GameEngine {
     const result: GameResult = light(white) && light(black) ? '1-0' : !light(white) && !light(black) ? '0-1' : '1/2-1/2';
     if (this.result) this.out.push({ type: 'result-withdrawn', at, ply: this.result.ply });
     this.end(result, 'result-kings', at);
+    return true;
+  }
+
+  /**
+   * Kings in the centre that were a king moved illegally next to the other (and put back), not a
+   * result: the kings leave the centre and play goes on from the game's position, a move and the
+   * reply. One move is not enough: a result shown with the kings is often taken down one king at
+   * a time, and the first king put back can look like a move. The result is withdrawn and both
+   * moves are recorded.
+   */
+  private playResumedAfterKings(at: number): boolean {
+    if (this.result?.termination !== 'result-kings' || this.result.ply !== this.plyCount()) return false;
+    const top = this.top();
+    const pos = this.posOf(top);
+    const first = matchMove(pos, top.codes, this.board.seen, this.board.diffFrom(top.codes));
+    if (first) {
+      this.kingsResume = first;
+      return false;
+    }
+    const pending = this.kingsResume;
+    if (!pending) return false;
+    const after = pos.clone();
+    after.play(pending.move);
+    const codes = positionCodes(after);
+    const reply = matchMove(after, codes, this.board.seen, this.board.diffFrom(codes));
+    if (!reply) return false;
+    this.out.push({ type: 'result-withdrawn', at, ply: this.result.ply });
+    this.result = undefined;
+    this.kingsResume = undefined;
+    this.makeMove(top, pending, at);
+    this.makeMove(this.top(), reply, at);
     return true;
   }
 
@@ -819,6 +907,7 @@ export class GameEngine {
     if (this.tryStart(at)) return;
     if (!this.started) return;
     if (this.resultShownWithKings(at)) return;
+    if (this.playResumedAfterKings(at)) return;
     const top = this.top();
     const n = this.plyCount();
     const playing = this.acceptsMoves();
@@ -888,13 +977,13 @@ export class GameEngine {
       }
     }
     if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
-    // Without a clock nothing presses, so nothing else would ever break the record: a legal move
-    // seen made on a board nothing explains breaks it before that move. Not a knock (several
+    // Without a clock nothing presses, so nothing else would ever break the record: a move and
+    // its reply seen made on a board nothing explains break it before them. Not a knock (several
     // squares changed in one instant). A move may end with a lift (the piece put down first, then
     // the one it took, or its own square's piece, lifted), so lifts count here too.
     if (source === 'field' && this.outOfStep && !this.clockSeen && at !== this.previousAt) {
       if (!placed && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
-      if (this.breakBeforeMove(undefined, at)) return;
+      if (this.breakBeforeMoveAndReply(at)) return;
     }
     // Not reported yet: a dump is often taken with a piece in the hand, and the next piece put
     // down may explain everything. A press on a board still unexplained is (onPress).
@@ -1368,6 +1457,7 @@ export class GameEngine {
 
   private end(result: GameResult, termination: Termination, at: number): void {
     const ply = this.plyCount();
+    this.kingsResume = undefined;
     this.result = { result, termination, ply };
     this.out.push({ type: 'game-ended', at, ply, result, termination });
   }

@@ -54,4 +54,24 @@ describe('outage table, games once wrong', () => {
     const r = await runOutageGame({ kind: 'link', plies: 1, pieceInHand: true }, 96);
     expect(r?.exact, r?.problem).toBe(true);
   });
+  it('link lost for 1 ply, back while a rook slides to its capture, the taken queen already off: exact (seed 140)', async () => {
+    const r = await runOutageGame({ kind: 'link', plies: 1, pieceInHand: true }, 140);
+    expect(r?.exact, r?.problem).toBe(true);
+  });
+  it('link lost for 6 plies, back while a queen is lifted for a capture: exact (seed 8)', async () => {
+    const r = await runOutageGame({ kind: 'link', plies: 6, pieceInHand: true }, 8);
+    expect(r?.exact, r?.problem).toBe(true);
+  });
+  it('link lost for 3 plies, later a king put next to the other in the centre and taken back: no result, exact (seed 101)', async () => {
+    const r = await runOutageGame({ kind: 'link', plies: 3, pieceInHand: true }, 101);
+    expect(r?.exact, r?.problem).toBe(true);
+  });
+  it('USB pulled for 8 plies in a game without a clock: the record breaks and keeps the later moves (seed 37)', async () => {
+    const r = await runOutageGame({ kind: 'power', plies: 8, pieceInHand: false }, 37);
+    expect(r!.after - r!.kept, r?.problem).toBeLessThanOrEqual(2);
+  });
+  it('USB pulled for 3 plies without a clock, back with the taken piece in the hand and the bishop sliding to it: exact, no break (seed 133)', async () => {
+    const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: true }, 133);
+    expect(r?.exact, r?.problem).toBe(true);
+  });
 });

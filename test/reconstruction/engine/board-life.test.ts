@@ -175,20 +175,31 @@ describe('engine: disconnection and jumps', () => {
     // A piece lifted, and put back where it stood: no move, no break.
     s.lift('c5').place('c5', 'b');
     expect(s.sans()).toEqual(['e4']);
-    // No press will ever come: the first legal move seen breaks the record before it.
+    // No press will ever come. One move is not enough (a piece sliding to a capture passes through
+    // boards each one move from the last); a move and the reply break the record before them.
     s.move('c5', 'b4');
-    expect(s.sans()).toEqual(['e4', '--', 'Bb4+']);
+    expect(s.sans()).toEqual(['e4']);
+    s.move('c1', 'd2');
+    expect(s.sans()).toEqual(['e4', '--', 'Bb4+', 'Bd2']);
     const gap = s.engine.snapshot().moves[1]!;
     expect(gap).toMatchObject({ by: 'white', gap: { reason: 'unexplained' } });
     expect(gap.fenAfter.split(' ').slice(0, 2).join(' ')).toBe('r1bqk2r/pppp1ppp/2n2n2/2b5/2BPP3/5N2/PP3PPP/RNBQK2R b');
-    // A capture whose taker is put down before the taken piece is lifted, and a castling with the king first.
-    s.move('c1', 'd2').lift('b4').place('b4', 'b').lift('d2');
+    // A capture whose taken piece is lifted last, and a castling with the king first.
+    s.lift('b4').place('b4', 'b').lift('d2');
     s.lift('b4').place('d2', 'b');
     expect(s.sans()).toEqual(['e4', '--', 'Bb4+', 'Bd2', 'Bxd2+']);
     s.lift('b1').place('d2', 'N').lift('e8').place('g8', 'k').lift('h8').place('f8', 'r');
     expect(s.sans()).toEqual(['e4', '--', 'Bb4+', 'Bd2', 'Bxd2+', 'Nbxd2', 'O-O']);
     expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
     expect(s.incidentKinds().filter((k) => k === 'illegal-position')).toHaveLength(1);
+  });
+
+  it('without a clock, a bishop sliding to its capture after a dump short of the taken pawn breaks nothing', () => {
+    const s = new Script().setUp().move('e2', 'e4').move('e7', 'e5').move('f1', 'c4').unplug().move('b8', 'c6').lift('f7').plug();
+    expect(s.sans()).toEqual(['e4', 'e5', 'Bc4', 'Nc6']);
+    s.lift('c4').place('d5', 'B').lift('d5').place('e6', 'B').lift('e6').place('f7', 'B');
+    expect(s.sans()).toEqual(['e4', 'e5', 'Bc4', 'Nc6', 'Bxf7+']);
+    expect(s.incidentKinds()).not.toContain('illegal-position');
   });
 
   it('with a clock, the break is taken at the board before the move that the first press completes, on the side the press names', () => {
@@ -200,6 +211,19 @@ describe('engine: disconnection and jumps', () => {
     s.lift('d8').place('d8', 'q').move('c6', 'e7').press('black');
     expect(s.sans()).toEqual(['e4', '--', 'Ne7']);
     expect(s.engine.snapshot().moves[2]!.confirmed).toBe(true);
+  });
+
+  it('link lost with the board powered: a move under way in the log (a rook halfway through its slide to a capture) is no jump at the return', () => {
+    const fen = 'rnbqkbnr/ppppppp1/8/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1';
+    const s = new Script({ start: { fen } }).setUp(fen).play('d1h5').unplug();
+    // Read back from the log: the queen on h5 taken off, the rook from h8 sliding through h7 and resting on h6.
+    s.logged('h5').logged('h8').logged('h7', 'r').logged('h7').logged('h6', 'r').plug();
+    // Rh7 Qh6 Rxh6 would lead to this board too: out and back, and the log saw no such thing.
+    expect(s.sans()).toEqual(['Qh5']);
+    expect(s.incidentKinds()).not.toContain('missed-moves');
+    s.lift('h6').place('h5', 'r').press('black');
+    expect(s.sans()).toEqual(['Qh5', 'Rxh5']);
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
   });
 
   it('a dump taken with a piece in the hand after an outage: the record resumes at once, and the piece put down is the next move', () => {
@@ -358,6 +382,27 @@ describe('engine: results shown with the kings in the centre (DGT convention)', 
     s.move('c6', 'd5');
     expect(s.sans()).toEqual(['Rh2', 'Ra7', 'Ke4']);
     expect(s.engine.snapshot().result).toMatchObject({ result: '1-0', termination: 'result-kings' });
+  });
+
+  it('a king moved illegally next to the other in the centre and put back is no result: play goes on, and the result is withdrawn', () => {
+    const s = start().play('f3e4');
+    s.move('c6', 'd5');
+    expect(s.engine.snapshot().result).toMatchObject({ result: '1-0', termination: 'result-kings' });
+    s.move('d5', 'c6').move('a7', 'a4').press('black');
+    // One move after the kings left the centre is not enough (a result is taken down a king at a time).
+    expect(s.engine.snapshot().result).toMatchObject({ termination: 'result-kings' });
+    s.move('e4', 'e3').press('white');
+    expect(s.engine.snapshot().result).toBeUndefined();
+    expect(s.sans()).toEqual(['Rh2', 'Ra7', 'Ke4', 'Ra4+', 'Ke3']);
+    expect(s.ofType('result-withdrawn')).toHaveLength(1);
+  });
+
+  it('a result shown with the kings and taken down one king at a time stands', () => {
+    const s = start();
+    s.move('f3', 'e4').move('c6', 'd5');
+    s.move('d5', 'c6').move('e4', 'f3');
+    expect(s.engine.snapshot().result).toMatchObject({ result: '1-0', termination: 'result-kings' });
+    expect(s.sans()).toEqual(['Rh2', 'Ra7']);
   });
 
   it('one king in the centre is play, not a result', () => {

@@ -86,6 +86,18 @@ export class Script {
     return this.connected ? this.send({ type: 'field', at: this.t, field: f, piece: this.board[f]! }) : this;
   }
 
+  /**
+   * A change read back from the board's log after the link came back (the board stayed powered
+   * and logged it): sent whether or not the link is up, as a session's catch-up does before it
+   * reports the board connected. `piece` omitted: the square emptied.
+   */
+  logged(name: string, piece?: string, gap = 300): this {
+    this.t += gap;
+    const f = this.field(name);
+    this.board[f] = piece === undefined ? PIECE.EMPTY : CODES[piece]!;
+    return this.send({ type: 'field', at: this.t, field: f, piece: this.board[f]!, logged: true });
+  }
+
   /** Lift from `a` and place on `b` whatever stood on `a` (or `as`, for a promotion). */
   move(a: string, b: string, as?: string): this {
     const code = this.board[this.field(a)]!;
