@@ -8,7 +8,7 @@ import { positionCodes, successorsOf } from './successors.ts';
  * in the hand, the board shows a placement several plies on from the game. This finds the shortest
  * legal sequences from the game's position that leave exactly that placement.
  *
- * A plain search of six plies would visit a billion positions; three facts of the board keep it to
+ * A plain search of six plies would visit a billion positions; four facts of the board keep it to
  * a few thousand:
  * - Arrivals. A move puts exactly one of the mover's pieces on a square (castling two), and the
  *   opponent's moves never put one of them anywhere. A square where the target shows a white piece
@@ -20,6 +20,9 @@ import { positionCodes, successorsOf } from './successors.ts';
  *   on a file is the exception, and it is left to the arbiter rather than paid for on every search).
  *   Nor may a piece go back to the square it started the sequence from: that detour is how a
  *   search "explains" a piece that is only in a player's hand (it wanders off and is captured).
+ * - Squares left to change. A move changes two squares (castling four, once per side; en passant
+ *   three, at most every other ply), so a position still differing from the target on more squares
+ *   than the plies left can change is dropped.
  * - The clock. When the side to move after the jump is known (the press that completed it), only
  *   depths of the matching parity are tried.
  */
@@ -172,10 +175,12 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
         const moverMoves = rest - nextMoves;
         const whiteMoves = next === 'white' ? nextMoves : moverMoves;
         const blackMoves = rest - whiteMoves;
-        if (diff > 4 * rest + slack) continue;
         const child = p.clone();
         child.play(s.move);
         const canCastle = (c: Color): number => (child.castles.rook[c].a !== undefined || child.castles.rook[c].h !== undefined ? 1 : 0);
+        // A move changes two squares; castling four (once per side), en passant three (each one
+        // right after the opponent's double step, so at most every other ply).
+        if (diff > 2 * rest + 2 * (canCastle('white') + canCastle('black')) + Math.ceil(rest / 2) + slack) continue;
         if (white > whiteMoves + (whiteMoves > 0 ? canCastle('white') : 0)) continue;
         if (black > blackMoves + (blackMoves > 0 ? canCastle('black') : 0)) continue;
         const childCodes = codes.slice();

@@ -70,6 +70,11 @@ describe('outage table, games once wrong', () => {
     const r = await runOutageGame({ kind: 'power', plies: 8, pieceInHand: false }, 37);
     expect(r!.after - r!.kept, r?.problem).toBeLessThanOrEqual(2);
   });
+  it('USB pulled for 4 plies, back one ply later: the 5-ply sequences (a capture and the recapture on g6 among them) are found within the search budget, no break (seed 15)', async () => {
+    const r = (await runOutageGame({ kind: 'power', plies: 4, pieceInHand: true }, 15))!;
+    expect(r.exact || r.truthOffered, r.problem).toBe(true);
+    expect(r.kept).toBe(r.after);
+  });
   it('USB pulled for 3 plies without a clock, back with the taken piece in the hand and the bishop sliding to it: exact, no break (seed 133)', async () => {
     const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: true }, 133);
     expect(r?.exact, r?.problem).toBe(true);
