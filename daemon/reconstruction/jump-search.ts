@@ -178,9 +178,11 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
         const child = p.clone();
         child.play(s.move);
         const canCastle = (c: Color): number => (child.castles.rook[c].a !== undefined || child.castles.rook[c].h !== undefined ? 1 : 0);
-        // A move changes two squares; castling four (once per side), en passant three (each one
-        // right after the opponent's double step, so at most every other ply).
-        if (diff > 2 * rest + 2 * (canCastle('white') + canCastle('black')) + Math.ceil(rest / 2) + slack) continue;
+        // A move changes two squares; castling four (once per side that still has moves and the
+        // right), en passant three (each right after the opponent's double step, so at most every
+        // other ply); no move more than four.
+        const castlings = (whiteMoves > 0 ? canCastle('white') : 0) + (blackMoves > 0 ? canCastle('black') : 0);
+        if (diff > 2 * rest + Math.min(2 * rest, 2 * castlings + Math.ceil(rest / 2)) + slack) continue;
         if (white > whiteMoves + (whiteMoves > 0 ? canCastle('white') : 0)) continue;
         if (black > blackMoves + (blackMoves > 0 ? canCastle('black') : 0)) continue;
         const childCodes = codes.slice();
