@@ -178,6 +178,8 @@ export class GameEngine {
   private arrangingForArbiter = false;
   /** The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`). */
   private provisional: { base: number; end: number; trusted: boolean } | undefined;
+  /** The last jump confirmed, and the ply whose completion confirmed it (taking that ply back undoes the confirmation). */
+  private confirmedJump: { jump: { base: number; end: number; trusted: boolean }; by: number } | undefined;
   /** The placement last published while out of step (null: the record follows the board). */
   private shownPlacement: string | null = null;
   private out: GameEvent[] = [];
@@ -321,6 +323,7 @@ export class GameEngine {
       i < sans.length ? (sans.length === replaces ? old[i] : i === sans.length - 1 ? old[replaces - 1] : undefined) : old[i - sans.length + replaces];
     this.takeback(fromPly, at);
     this.provisional = undefined;
+    this.confirmedJump = undefined;
     planned.value.forEach((m, i) => {
       const cur = this.top();
       const was = i > 0 ? readingOf(i - 1) : undefined;
@@ -392,6 +395,7 @@ export class GameEngine {
     next.inferred = true;
     this.outOfStep = false;
     this.provisional = undefined;
+    this.confirmedJump = undefined;
     this.pendingIllegal = undefined;
     this.breakGrace = record.ply;
     this.out.push({
@@ -1126,6 +1130,7 @@ export class GameEngine {
     // ambiguous one is not (an illegal move can look like two legal ones around the opponent's).
     // (A jump read through a piece in a hand is a guess about that hand: never trusted.)
     this.provisional = { base, end: this.plyCount(), trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES && found.inHand === undefined };
+    this.confirmedJump = undefined;
     return true;
   }
 
@@ -1183,6 +1188,7 @@ export class GameEngine {
     this.lastSearchKey = undefined;
     this.outOfStep = false;
     this.provisional = undefined;
+    this.confirmedJump = undefined;
     this.pushPly(pos, undefined, undefined, at);
     const fen = this.top().fen;
     this.out.push({
@@ -1398,7 +1404,10 @@ export class GameEngine {
     if (by === 'clock' && withReading && this.lastClock) r.clockAfter = { ...this.lastClock };
     // A move seen after the jump and completed (by a press, or without a clock by the opponent's
     // next move) confirms the jump: it was made from the position the jump left.
-    if ((by === 'clock' || !this.clockSeen) && this.provisional && ply > this.provisional.end) this.provisional = undefined;
+    if ((by === 'clock' || !this.clockSeen) && this.provisional && ply > this.provisional.end) {
+      this.confirmedJump = { jump: this.provisional, by: ply };
+      this.provisional = undefined;
+    }
     if (by === 'clock' && this.breakGrace !== undefined && ply > this.breakGrace && !r.gap) this.breakGrace = undefined;
     this.out.push({ type: 'move-confirmed', at, ply, by, mover: r.by, ...(r.clockAfter ? { clock: { ...r.clockAfter } } : {}) });
   }
@@ -1406,6 +1415,13 @@ export class GameEngine {
   private takeback(toPly: number, at: number): void {
     const removed: string[] = [];
     if (this.provisional && toPly < this.provisional.base) this.provisional = undefined;
+    // The move that confirmed the last jump is taken back: the confirmation goes with it (the jump
+    // may have taken an illegal try, corrected since, for a move), and the jump is provisional again.
+    const confirmed = this.confirmedJump;
+    if (confirmed && toPly < confirmed.by) {
+      this.confirmedJump = undefined;
+      if (toPly >= confirmed.jump.end && !this.provisional) this.provisional = { ...confirmed.jump };
+    }
     this.withdrawResultAfter(toPly, at);
     while (this.history.length - 1 > toPly) {
       removed.unshift(this.top().record!.san);

@@ -75,6 +75,10 @@ describe('outage table, games once wrong', () => {
     expect(r.exact || r.truthOffered, r.problem).toBe(true);
     expect(r.kept).toBe(r.after);
   });
+  it('USB pulled for 3 plies, the move that confirmed the jump taken back, an illegal try in it corrected: no incident against a player (seed 180)', async () => {
+    const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: true }, 180);
+    expect(r?.falseIncidents, r?.problem).toBe(0);
+  });
   it('USB pulled for 3 plies without a clock, back with the taken piece in the hand and the bishop sliding to it: exact, no break (seed 133)', async () => {
     const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: true }, 133);
     expect(r?.exact, r?.problem).toBe(true);
