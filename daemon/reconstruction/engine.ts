@@ -172,6 +172,11 @@ export class GameEngine {
    */
   private stepBoards: Uint8Array[] = [];
   /**
+   * Without a clock: the last jump, unconfirmed, was searched again from its start for a piece put
+   * down out of turn, and nothing fitted. Play seen from here on may break the record (as out of step).
+   */
+  private doubtedJump = false;
+  /**
    * The arbiter has just set a position or taken moves back: the pieces are being put to it, so
    * the views show the arbiter's position, not the half-arranged board, until a press resumes play.
    */
@@ -226,7 +231,8 @@ export class GameEngine {
   }
 
   private noteStepBoard(ev: BoardEvent): void {
-    if (!this.outOfStep) {
+    if (this.board.mismatches === 0 || this.provisional === undefined) this.doubtedJump = false;
+    if (!this.outOfStep && !this.doubtedJump) {
       this.stepBoards.length = 0;
       return;
     }
@@ -504,13 +510,15 @@ export class GameEngine {
   /**
    * A board one or two squares from the record's is a move under way (a capture's taken piece
    * lifted first, a piece in a hand), not a position the game cannot reach: two plies or more
-   * change three squares at least.
+   * change three squares at least. The record's own board is one after a jump doubted for its
+   * side to move.
    */
   private breakable(codes: Uint8Array): boolean {
     const top = this.top().codes;
     let apart = 0;
     for (let sq = 0; sq < 64 && apart < 3; sq++) if (codes[sq] !== top[sq]) apart++;
-    return apart >= 3;
+    // The record's own board, when what is doubted is whose turn the jump left.
+    return apart >= 3 || (apart === 0 && this.doubtedJump);
   }
 
   /** Confirms a ply with a reading known from before (an arbiter's re-ordering keeps it). */
@@ -978,6 +986,14 @@ export class GameEngine {
       if (this.lastSearchKey !== key) {
         this.lastSearchKey = key;
         if (this.fromJumpStart(jump.base, at, undefined, false)) return;
+        // Nothing from there either. Without a clock no press will tell, so play seen on this
+        // board (a move and the reply) breaks the record instead of leaving it waiting for good.
+        if (!this.clockSeen && !this.doubtedJump) {
+          this.doubtedJump = true;
+          // The board before the piece was put down is the record's, unless the jump left the
+          // wrong side to move: play may go on from it.
+          this.stepBoards = [this.top().codes.slice()];
+        }
       }
     }
     if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
@@ -985,8 +1001,8 @@ export class GameEngine {
     // its reply seen made on a board nothing explains break it before them. Not a knock (several
     // squares changed in one instant). A move may end with a lift (the piece put down first, then
     // the one it took, or its own square's piece, lifted), so lifts count here too.
-    if (source === 'field' && this.outOfStep && !this.clockSeen && at !== this.previousAt) {
-      if (!placed && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
+    if (source === 'field' && (this.outOfStep || this.doubtedJump) && !this.clockSeen && at !== this.previousAt) {
+      if (!placed && this.outOfStep && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
       if (this.breakBeforeMoveAndReply(at)) return;
     }
     // Not reported yet: a dump is often taken with a piece in the hand, and the next piece put

@@ -79,6 +79,11 @@ describe('outage table, games once wrong', () => {
     const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: true }, 180);
     expect(r?.falseIncidents, r?.problem).toBe(0);
   });
+  it('USB pulled for 4 plies without a clock, the jump of the wrong parity and nothing found again in budget: the record breaks at play, not at the end of the game (seed 137)', async () => {
+    const r = (await runOutageGame({ kind: 'power', plies: 4, pieceInHand: true }, 137))!;
+    expect(r.after - r.kept, r.problem).toBeLessThanOrEqual(1);
+    expect(r.falseIncidents).toBe(0);
+  });
   it('USB pulled for 3 plies without a clock, back with the taken piece in the hand and the bishop sliding to it: exact, no break (seed 133)', async () => {
     const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: true }, 133);
     expect(r?.exact, r?.problem).toBe(true);
