@@ -342,12 +342,16 @@ export class GameEngine {
   }
 
   /**
-   * An irregular press soon after a break (no move after it seen made and pressed yet): the break
-   * was taken from a board not yet right (a piece in a hand, the other side to move). It is taken
-   * again from the board as it is now, replacing the last break when no move came after it.
+   * An irregular press soon after a break (no move after it seen made and pressed yet), or with the
+   * record taken back to one: the break was taken from a board not yet right (a piece in a hand,
+   * the other side to move), or the players went back into the moves it hid. It is taken again
+   * from the board as it is now, replacing the last break when no move came after it.
    */
   private rebreak(by: Color, at: number, seenAtPress: boolean): boolean {
-    const ply = this.breakGrace;
+    // Moves taken back to a break and then into the moves it hid (a player's own takeback) leave
+    // a board no move of the record explains: the moves before the break are not known, so nothing
+    // there can be judged.
+    const ply = this.top().record?.gap ? this.plyCount() : this.breakGrace;
     if (ply === undefined || ply > this.plyCount()) return false;
     const gap = this.history[ply]?.record?.gap;
     if (!gap) return false;

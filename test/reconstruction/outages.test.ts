@@ -84,6 +84,11 @@ describe('outage table, games once wrong', () => {
     expect(r.after - r.kept, r.problem).toBeLessThanOrEqual(1);
     expect(r.falseIncidents).toBe(0);
   });
+  it('USB pulled for 8 plies, moves taken back to the break and into the moves it hid: no incident against a player (seed 248)', async () => {
+    const r = (await runOutageGame({ kind: 'power', plies: 8, pieceInHand: true }, 248))!;
+    expect(r.falseIncidents, r.problem).toBe(0);
+    expect(r.kept).toBe(r.after);
+  });
   it('USB pulled for 3 plies without a clock, back with the taken piece in the hand and the bishop sliding to it: exact, no break (seed 133)', async () => {
     const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: true }, 133);
     expect(r?.exact, r?.problem).toBe(true);

@@ -166,6 +166,25 @@ describe('engine: disconnection and jumps', () => {
     expect(moves.at(-2)!.confirmed).toBe(true);
   });
 
+  it('moves taken back to a break and on into the moves it hid: the next press takes the break again, nothing is held against a player', () => {
+    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
+    const s = new Script().setUp().play('e2e4').unplug();
+    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    s.plug().press('white');
+    s.move('c5', 'b4').press('black').move('c1', 'd2').press('white');
+    expect(s.sans()).toEqual(['e4', '--', 'Bb4+', 'Bd2']);
+    // Both taken back, then 10.cxd4 too (a move the break hid), and Black presses.
+    s.move('d2', 'c1').move('b4', 'c5');
+    expect(s.sans()).toEqual(['e4', '--']);
+    s.move('d4', 'c3').place('d4', 'p').press('black');
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+    expect(s.sans()).toEqual(['e4', '--']);
+    expect(s.engine.snapshot().moves[1]!.fenAfter.split(' ').slice(0, 2).join(' ')).toBe('r1bqk2r/pppp1ppp/2n2n2/2b5/2BpP3/2P2N2/PP3PPP/RNBQK2R w');
+    // White plays it again: the record goes on.
+    s.lift('d4').move('c3', 'd4').press('white');
+    expect(s.sans()).toEqual(['e4', '--', 'cxd4']);
+  });
+
   it('without a clock, a board nothing explains breaks the record at the first move made on it, and the game is recorded from there', () => {
     const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
     const s = new Script().setUp().move('e2', 'e4').unplug();
