@@ -10,12 +10,13 @@ import type { ClockEvent, ClockSide } from './clock-sides.ts';
  * A press's reading is the log's own: the halted side's time as the clock showed it at the press,
  * and the other side's time as its own last logged press left it (a halted clock keeps its time).
  * When the log does not tell the other side's time (it has not pressed since the log began), the
- * host's last reading of it is used (`lastClock`: its clock has been halted since); without one
- * the press is left out rather than given a time nobody saw. Boards and presses sit evenly between
+ * host's last reading of it is used (`lastClock`: its clock has been halted since), unless the
+ * board powered up since (the presses made while it was off were not logged); without one the
+ * press is left out rather than given a time nobody saw. Boards and presses sit evenly between
  * the changes around them, strictly inside (lastAt, dumpAt).
  */
 export function caughtUpEvents(
-  caught: Pick<CaughtUp, 'fields' | 'presses' | 'boards'>,
+  caught: Pick<CaughtUp, 'fields' | 'presses' | 'boards'> & Partial<Pick<CaughtUp, 'poweredUp'>>,
   times: readonly number[],
   span: { lastAt: number; dumpAt: number },
   whiteOnClock: ClockSide,
@@ -23,7 +24,9 @@ export function caughtUpEvents(
 ): BoardEvent[] {
   const out: BoardEvent[] = [];
   const n = caught.fields.length;
-  const known = { white: lastClock?.whiteMs ?? null, black: lastClock?.blackMs ?? null };
+  // The host's last reading tells a side's time only while that side has not pressed since: not
+  // once the board has powered up (the clock ran and was pressed while it was off, unlogged).
+  let hostKnows = !caught.poweredUp;
   for (let i = 0; i <= n; i++) {
     const boards = caught.boards.filter((b) => b.before === i);
     const presses = caught.presses.filter((p) => p.before === i);
@@ -32,14 +35,17 @@ export function caughtUpEvents(
     const k = boards.length + presses.length;
     let j = 0;
     const at = (): number => from + ((to - from) * ++j) / (k + 1);
-    for (const b of boards) out.push({ type: 'dump', at: at(), board: b.board.slice() });
+    for (const b of boards) {
+      out.push({ type: 'dump', at: at(), board: b.board.slice() });
+      hostKnows = false;
+    }
     for (const p of presses) {
       const t = at();
       const by = p.side === whiteOnClock ? 'white' : 'black';
       const other = by === 'white' ? 'black' : 'white';
-      known[by] = p.ms;
-      if (p.otherMs !== null) known[other] = p.otherMs;
-      const otherMs = known[other];
+      // The log's own reading of the other side (its last logged press, none from before a
+      // power-up), else the host's.
+      const otherMs = p.otherMs ?? (hostKnows && lastClock ? (other === 'white' ? lastClock.whiteMs : lastClock.blackMs) : null);
       if (otherMs === null) continue;
       const whiteMs = by === 'white' ? p.ms : otherMs;
       const blackMs = by === 'white' ? otherMs : p.ms;

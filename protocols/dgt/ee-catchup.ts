@@ -72,6 +72,11 @@ export interface CaughtUp {
   how: 'anchored' | 'shortest';
   /** How many of the host's recent fields (newest first) matched the log at the anchor; 0 for 'shortest'. */
   matched: number;
+  /**
+   * The board powered up after the host last heard from it ('shortest' replays start after the
+   * last listing): the clock was pressed while it was off, so the host's last reading is stale.
+   */
+  poweredUp: boolean;
 }
 
 /** The changes the host missed, or why the log cannot tell them. */
@@ -124,7 +129,8 @@ export function catchUpFromEeprom(anchor: CatchUpAnchor, entries: readonly Eepro
   }
   if (best) {
     const kept = log.slice(0, best.end);
-    return ok({ ...changesAfter(anchor.board, kept, best.at + 1, best.end === m ? trailing : log[best.end]!.presses), how: 'anchored', matched: best.matched });
+    const changes = changesAfter(anchor.board, kept, best.at + 1, best.end === m ? trailing : log[best.end]!.presses);
+    return ok({ ...changes, how: 'anchored', matched: best.matched, poweredUp: changes.boards.length > 0 });
   }
 
   // Without the host's fields to place it, a power-up listing would explain any board at all (it
@@ -132,7 +138,7 @@ export function catchUpFromEeprom(anchor: CatchUpAnchor, entries: readonly Eepro
   let afterListings = 0;
   for (let i = 0; i < m; i++) if (log[i]!.listing !== null) afterListings = i + 1;
   for (let start = m; start >= afterListings; start--) {
-    if (verifies[start]) return ok({ ...changesAfter(anchor.board, log, start, trailing), how: 'shortest', matched: 0 });
+    if (verifies[start]) return ok({ ...changesAfter(anchor.board, log, start, trailing), how: 'shortest', matched: 0, poweredUp: afterListings > 0 });
   }
   if (m === 0) return err('the board log holds no field updates, and the board differs from the host board');
   const left = differingCount(replay(anchor.board, log, afterListings), dump);
@@ -191,7 +197,8 @@ function verifiedStarts(board: readonly PieceCode[], log: readonly LoggedField[]
  * whole-board statement (the moves made while the board was off were never logged: only the board
  * it found). Lever presses are kept with their place among the changes; each carries the other
  * side's time when the log tells it (that side's last press logged before it, the outage's or
- * earlier). `trailing`: presses logged after the last entry of `log`.
+ * earlier, but not from before a power-up listing: the presses made while the board was off were
+ * not logged). `trailing`: presses logged after the last entry of `log`.
  */
 function changesAfter(board: readonly PieceCode[], log: readonly LoggedField[], start: number, trailing: readonly LoggedPress[]): Pick<CaughtUp, 'fields' | 'presses' | 'boards'> {
   const current = board.slice();
@@ -199,7 +206,14 @@ function changesAfter(board: readonly PieceCode[], log: readonly LoggedField[], 
   const presses: CatchUpPress[] = [];
   const boards: CatchUpBoard[] = [];
   const lastMs: Record<'left' | 'right', number | null> = { left: null, right: null };
-  for (let i = 0; i < start; i++) for (const p of log[i]!.presses) lastMs[p.side] = p.ms;
+  for (let i = 0; i < start; i++) {
+    for (const p of log[i]!.presses) lastMs[p.side] = p.ms;
+    // Presses are logged before the entry they precede; a listing means the board was off before it.
+    if (log[i]!.listing !== null) {
+      lastMs.left = null;
+      lastMs.right = null;
+    }
+  }
   const press = (p: LoggedPress): void => {
     presses.push({ before: fields.length, side: p.side, ms: p.ms, otherMs: lastMs[p.side === 'left' ? 'right' : 'left'] });
     lastMs[p.side] = p.ms;
@@ -221,6 +235,10 @@ function changesAfter(board: readonly PieceCode[], log: readonly LoggedField[], 
         current[x.field] = x.piece;
       }
       if (changed) boards.push({ before: fields.length, board: current.slice() });
+      // The board was off: the clock ran and was pressed meanwhile, and none of it was logged, so
+      // no earlier press tells either side's time any more.
+      lastMs.left = null;
+      lastMs.right = null;
       i = j;
       continue;
     }

@@ -11,6 +11,8 @@ import { EEPROM_SIZE } from '../../daemon/simulation/emulator/eeprom-log.ts';
 import type { PhysicalAction } from '../../daemon/simulation/emulator/physical.ts';
 import { standardStartBoard } from '../../daemon/simulation/emulator/tabletop.ts';
 import { LONG_GAME, SHUFFLE_GAME, gameActions, moveActions } from './catchup-helpers.ts';
+import { caughtUpEvents } from '../../daemon/board/catch-up-events.ts';
+import type { ClockEvent } from '../../daemon/board/clock-sides.ts';
 
 const f = (name: string): DgtField => squareToField(parseSquare(name)!);
 const bytesOf = (cmds: HostCommand[]): Uint8Array => {
@@ -203,6 +205,17 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     // The presses logged: the host's last ply's (after the last change it saw) and that ply's; the
     // six made while the board was off are not.
     expect(r.value.presses.map((p) => p.before)).toEqual([0, r.value.fields.length]);
+    // Nor does anything logged before the listing tell the other side's time at the later press:
+    // that side pressed while the board was off. The press is left out rather than given the host's
+    // stale reading (the one before the outage).
+    expect(r.value.poweredUp).toBe(true);
+    expect(r.value.presses[1]!.otherMs).toBeNull();
+    const stale: ClockEvent = { type: 'clock', at: 0, whiteMs: 299_000, blackMs: 298_000, running: 'white', whiteFlag: false, blackFlag: false };
+    const events = caughtUpEvents(r.value, spreadCatchUpTimes(r.value.fields, 0, 60_000), { lastAt: 0, dumpAt: 60_000 }, 'left', stale);
+    const clocks = events.filter((e) => e.type === 'clock');
+    // The host's last ply's press keeps its logged reading; the one after the listing is left out.
+    expect(clocks).toHaveLength(1);
+    expect(clocks[0]).toMatchObject({ blackMs: r.value.presses[0]!.ms, whiteMs: r.value.presses[0]!.otherMs });
   });
 
   it('recovers moves made while the host was gone but the board stayed powered (daemon crash)', () => {
@@ -426,7 +439,7 @@ describe('catchUpFromEeprom on hand-made logs', () => {
 
   it('an empty log: nothing to do when the boards agree, a clear failure when they do not', () => {
     const anchor: CatchUpAnchor = { board: start, recentFields: [], lastAt: 0 };
-    expect(catchUpFromEeprom(anchor, [], start)).toEqual({ ok: true, value: { fields: [], presses: [], boards: [], how: 'shortest', matched: 0 } });
+    expect(catchUpFromEeprom(anchor, [], start)).toEqual({ ok: true, value: { fields: [], presses: [], boards: [], how: 'shortest', matched: 0, poweredUp: false } });
     const r = catchUpFromEeprom(anchor, parseEeprom([0x6b]), afterE4);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toMatch(/no field updates/);
