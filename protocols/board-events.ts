@@ -33,6 +33,12 @@ export type BoardEvent =
        * the press itself, although it arrives later.
        */
       logged?: true;
+      /**
+       * The press is real, but one side's time is not known: a press logged after the board
+       * powered up, whose other side last pressed while the board was off (unlogged). That side's
+       * time here is the last one known, not the press's; the reading is no move's reading.
+       */
+      partial?: true;
     }
   /** The board link went away or came back (the session re-dumps after a reconnect). */
   | { type: 'connection'; at: number; connected: boolean };

@@ -11,8 +11,9 @@ import type { ClockEvent, ClockSide } from './clock-sides.ts';
  * and the other side's time as its own last logged press left it (a halted clock keeps its time).
  * When the log does not tell the other side's time (it has not pressed since the log began), the
  * host's last reading of it is used (`lastClock`: its clock has been halted since), unless the
- * board powered up since (the presses made while it was off were not logged); without one the
- * press is left out rather than given a time nobody saw. Boards and presses sit evenly between
+ * board powered up since (the presses made while it was off were not logged): then the press still
+ * goes out (it tells who pressed) with the last time seen of that side, marked `partial`; with no
+ * time seen at all it is left out. Boards and presses sit evenly between
  * the changes around them, strictly inside (lastAt, dumpAt).
  */
 export function caughtUpEvents(
@@ -27,6 +28,9 @@ export function caughtUpEvents(
   // The host's last reading tells a side's time only while that side has not pressed since: not
   // once the board has powered up (the clock ran and was pressed while it was off, unlogged).
   let hostKnows = !caught.poweredUp;
+  // The last time seen of each side, known or not: a press whose other side is not known still
+  // tells who pressed (the engine needs that), so it goes out with this, marked partial.
+  const seen = { white: lastClock?.whiteMs ?? null, black: lastClock?.blackMs ?? null };
   for (let i = 0; i <= n; i++) {
     const boards = caught.boards.filter((b) => b.before === i);
     const presses = caught.presses.filter((p) => p.before === i);
@@ -43,16 +47,19 @@ export function caughtUpEvents(
       const t = at();
       const by = p.side === whiteOnClock ? 'white' : 'black';
       const other = by === 'white' ? 'black' : 'white';
+      seen[by] = p.ms;
+      if (p.otherMs !== null) seen[other] = p.otherMs;
       // The log's own reading of the other side (its last logged press, none from before a
       // power-up), else the host's.
-      const otherMs = p.otherMs ?? (hostKnows && lastClock ? (other === 'white' ? lastClock.whiteMs : lastClock.blackMs) : null);
+      const known = p.otherMs ?? (hostKnows && lastClock ? (other === 'white' ? lastClock.whiteMs : lastClock.blackMs) : null);
+      const otherMs = known ?? seen[other];
       if (otherMs === null) continue;
       const whiteMs = by === 'white' ? p.ms : otherMs;
       const blackMs = by === 'white' ? otherMs : p.ms;
       // The press of the host's last move may be logged after the last change it saw, though its
       // reading reached the host live: not a second press.
       if (i === 0 && lastClock?.running === other && (by === 'white' ? lastClock.whiteMs : lastClock.blackMs) === p.ms) continue;
-      out.push({ type: 'clock', at: t, whiteMs, blackMs, running: other, whiteFlag: false, blackFlag: false, logged: true });
+      out.push({ type: 'clock', at: t, whiteMs, blackMs, running: other, whiteFlag: false, blackFlag: false, logged: true, ...(known === null ? { partial: true as const } : {}) });
     }
     const f = caught.fields[i];
     if (f) out.push({ type: 'field', at: times[i]!, field: f.field, piece: f.piece, logged: true });

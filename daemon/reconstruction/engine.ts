@@ -149,6 +149,8 @@ export class GameEngine {
   private connected = true;
   private resyncPending = false;
   private lastClock: ClockReading | undefined;
+  /** The last reading knew one side's time only (BoardEvent clock `partial`): no move's reading. */
+  private lastClockPartial = false;
   private running: Color | null = null;
   /** The square and piece of the last field event that put a piece down since the record or the board was last taken whole. */
   private lastPlaced: { sq: number; code: number } | undefined;
@@ -723,6 +725,7 @@ export class GameEngine {
 
   private onClock(ev: Extract<BoardEvent, { type: 'clock' }>): void {
     this.lastClock = { whiteMs: ev.whiteMs, blackMs: ev.blackMs };
+    this.lastClockPartial = ev.partial === true;
     // The first reading after the board came back may show a press made while it was away: the
     // press is real, but this reading is later than it (the clock has run since), so it is not
     // that move's time. A reading from the board's log of presses is the one at the press.
@@ -1421,7 +1424,7 @@ export class GameEngine {
     const r = this.history[ply]?.record;
     if (!r || r.confirmed) return;
     r.confirmed = true;
-    if (by === 'clock' && withReading && this.lastClock) r.clockAfter = { ...this.lastClock };
+    if (by === 'clock' && withReading && this.lastClock && !this.lastClockPartial) r.clockAfter = { ...this.lastClock };
     // A move seen after the jump and completed (by a press, or without a clock by the opponent's
     // next move) confirms the jump: it was made from the position the jump left.
     if ((by === 'clock' || !this.clockSeen) && this.provisional && ply > this.provisional.end) {

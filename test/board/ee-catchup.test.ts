@@ -206,16 +206,19 @@ describe('catchUpFromEeprom on a real emulated board log', () => {
     // six made while the board was off are not.
     expect(r.value.presses.map((p) => p.before)).toEqual([0, r.value.fields.length]);
     // Nor does anything logged before the listing tell the other side's time at the later press:
-    // that side pressed while the board was off. The press is left out rather than given the host's
-    // stale reading (the one before the outage).
+    // that side pressed while the board was off. The press still goes out (it tells who pressed),
+    // with the last time seen of that side, marked partial: no move takes it as its reading.
     expect(r.value.poweredUp).toBe(true);
     expect(r.value.presses[1]!.otherMs).toBeNull();
     const stale: ClockEvent = { type: 'clock', at: 0, whiteMs: 299_000, blackMs: 298_000, running: 'white', whiteFlag: false, blackFlag: false };
     const events = caughtUpEvents(r.value, spreadCatchUpTimes(r.value.fields, 0, 60_000), { lastAt: 0, dumpAt: 60_000 }, 'left', stale);
     const clocks = events.filter((e) => e.type === 'clock');
-    // The host's last ply's press keeps its logged reading; the one after the listing is left out.
-    expect(clocks).toHaveLength(1);
+    expect(clocks).toHaveLength(2);
+    // The host's last ply's press: both times from the log.
     expect(clocks[0]).toMatchObject({ blackMs: r.value.presses[0]!.ms, whiteMs: r.value.presses[0]!.otherMs });
+    expect(clocks[0]).not.toHaveProperty('partial');
+    // The press after the listing: White's own time from the log, Black's the last seen, partial.
+    expect(clocks[1]).toMatchObject({ whiteMs: r.value.presses[1]!.ms, blackMs: r.value.presses[0]!.ms, partial: true });
   });
 
   it('recovers moves made while the host was gone but the board stayed powered (daemon crash)', () => {

@@ -185,6 +185,19 @@ describe('engine: disconnection and jumps', () => {
     expect(s.sans()).toEqual(['e4', '--', 'cxd4']);
   });
 
+  it('a press whose reading knows one side only (partial) completes the move but gives it no reading', () => {
+    const s = new Script().setUp().play('e2e4');
+    s.move('e7', 'e5');
+    s.t += 200;
+    s.engine.push({ type: 'clock', at: s.t, whiteMs: 299_000, blackMs: 280_000, running: 'white', whiteFlag: false, blackFlag: false, logged: true, partial: true });
+    const e5 = s.engine.snapshot().moves[1]!;
+    expect(e5).toMatchObject({ san: 'e5', confirmed: true });
+    expect(e5.clockAfter).toBeUndefined();
+    // A whole reading at the next press is that move's.
+    s.move('g1', 'f3').press('white');
+    expect(s.engine.snapshot().moves[2]!.clockAfter).toEqual({ whiteMs: s.white, blackMs: s.black });
+  });
+
   it('without a clock, a board nothing explains breaks the record at the first move made on it, and the game is recorded from there', () => {
     const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
     const s = new Script().setUp().move('e2', 'e4').unplug();
