@@ -178,6 +178,8 @@ export class GameEngine {
    * down out of turn, and nothing fitted. Play seen from here on may break the record (as out of step).
    */
   private doubtedJump = false;
+  private stepPositions = new WeakMap<Uint8Array, { white?: Chess | null; black?: Chess | null }>();
+  private stepPositionsPly = -1;
   /**
    * The arbiter has just set a position or taken moves back: the pieces are being put to it, so
    * the views show the arbiter's position, not the half-arranged board, until a press resumes play.
@@ -509,8 +511,23 @@ export class GameEngine {
     const diff: number[] = [];
     for (let sq = 0; sq < 64 && n <= 4; sq++) if (from[sq] !== to[sq]) diff[n++] = sq;
     if (n < 2 || n > 4) return undefined;
-    const pos = this.breakPosition(from, turn);
+    const pos = this.stepPosition(from, turn);
     return pos && matchMove(pos, from, to, diff);
+  }
+
+  /** breakPosition of a board kept while out of step, worked out once per board and side (it is asked on every change). */
+  private stepPosition(codes: Uint8Array, turn: Color): Chess | undefined {
+    if (this.stepPositionsPly !== this.plyCount()) {
+      this.stepPositions = new WeakMap();
+      this.stepPositionsPly = this.plyCount();
+    }
+    let known = this.stepPositions.get(codes);
+    if (!known) this.stepPositions.set(codes, (known = {}));
+    const cached = known[turn];
+    if (cached !== undefined) return cached ?? undefined;
+    const pos = this.breakPosition(codes, turn);
+    known[turn] = pos ?? null;
+    return pos;
   }
 
   /**
