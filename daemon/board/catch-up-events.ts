@@ -17,7 +17,7 @@ import type { ClockEvent, ClockSide } from './clock-sides.ts';
  * the changes around them, strictly inside (lastAt, dumpAt).
  */
 export function caughtUpEvents(
-  caught: Pick<CaughtUp, 'fields' | 'presses' | 'boards'> & Partial<Pick<CaughtUp, 'poweredUp'>>,
+  caught: Pick<CaughtUp, 'fields' | 'presses' | 'boards' | 'poweredUp'>,
   times: readonly number[],
   span: { lastAt: number; dumpAt: number },
   whiteOnClock: ClockSide,
@@ -27,7 +27,7 @@ export function caughtUpEvents(
   const n = caught.fields.length;
   // The host's last reading tells a side's time only while that side has not pressed since: not
   // once the board has powered up (the clock ran and was pressed while it was off, unlogged).
-  let hostKnows = !caught.poweredUp;
+  const hostKnows = !caught.poweredUp;
   // The last time seen of each side, known or not: a press whose other side is not known still
   // tells who pressed (the engine needs that), so it goes out with this, marked partial.
   const seen = { white: lastClock?.whiteMs ?? null, black: lastClock?.blackMs ?? null };
@@ -39,10 +39,7 @@ export function caughtUpEvents(
     const k = boards.length + presses.length;
     let j = 0;
     const at = (): number => from + ((to - from) * ++j) / (k + 1);
-    for (const b of boards) {
-      out.push({ type: 'dump', at: at(), board: b.board.slice() });
-      hostKnows = false;
-    }
+    for (const b of boards) out.push({ type: 'dump', at: at(), board: b.board.slice() });
     for (const p of presses) {
       const t = at();
       const by = p.side === whiteOnClock ? 'white' : 'black';

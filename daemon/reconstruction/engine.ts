@@ -25,7 +25,7 @@ import type {
 import { illegalMoveRuling } from './laws.ts';
 import { fenOf, placementOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
-import { ObservedBoard, placementHash } from './observed-board.ts';
+import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 import { searchJump as searchSequences } from './jump-search.ts';
 import { planReplacement } from './replacement.ts';
@@ -173,11 +173,6 @@ export class GameEngine {
    * then recorded), not after it.
    */
   private stepBoards: Uint8Array[] = [];
-  /**
-   * Without a clock: the last jump, unconfirmed, was searched again from its start for a piece put
-   * down out of turn, and nothing fitted. Play seen from here on may break the record (as out of step).
-   */
-  private doubtedJump = false;
   private stepPositions = new WeakMap<Uint8Array, { white?: Chess | null; black?: Chess | null }>();
   private stepPositionsPly = -1;
   /**
@@ -185,8 +180,12 @@ export class GameEngine {
    * the views show the arbiter's position, not the half-arranged board, until a press resumes play.
    */
   private arrangingForArbiter = false;
-  /** The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`). */
-  private provisional: { base: number; end: number; trusted: boolean } | undefined;
+  /**
+   * The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`).
+   * `doubted`, without a clock: searched again from its start for a piece put down out of turn,
+   * nothing fitted; play seen from then on may break the record, as on a board out of step.
+   */
+  private provisional: { base: number; end: number; trusted: boolean; doubted?: true } | undefined;
   /** The last jump confirmed, and the ply whose completion confirmed it (taking that ply back undoes the confirmation). */
   private confirmedJump: { jump: { base: number; end: number; trusted: boolean }; by: number } | undefined;
   /** The placement last published while out of step (null: the record follows the board). */
@@ -235,8 +234,7 @@ export class GameEngine {
   }
 
   private noteStepBoard(ev: BoardEvent): void {
-    if (this.board.mismatches === 0 || this.provisional === undefined) this.doubtedJump = false;
-    if (!this.outOfStep && !this.doubtedJump) {
+    if (!this.outOfStep && !this.provisional?.doubted) {
       this.stepBoards.length = 0;
       return;
     }
@@ -507,10 +505,8 @@ export class GameEngine {
 
   /** One legal move of `turn` that turns board `from` into board `to` (positions as a break would take them). */
   private moveBetween(from: Uint8Array, to: ArrayLike<number>, turn: Color): Successor | undefined {
-    let n = 0;
-    const diff: number[] = [];
-    for (let sq = 0; sq < 64 && n <= 4; sq++) if (from[sq] !== to[sq]) diff[n++] = sq;
-    if (n < 2 || n > 4) return undefined;
+    const diff = squaresApart(from, to);
+    if (diff.length < 2 || diff.length > 4) return undefined;
     const pos = this.stepPosition(from, turn);
     return pos && matchMove(pos, from, to, diff);
   }
@@ -537,11 +533,9 @@ export class GameEngine {
    * side to move.
    */
   private breakable(codes: Uint8Array): boolean {
-    const top = this.top().codes;
-    let apart = 0;
-    for (let sq = 0; sq < 64 && apart < 3; sq++) if (codes[sq] !== top[sq]) apart++;
+    const apart = squaresApart(codes, this.top().codes).length;
     // The record's own board, when what is doubted is whose turn the jump left.
-    return apart >= 3 || (apart === 0 && this.doubtedJump);
+    return apart >= 3 || (apart === 0 && this.provisional?.doubted === true);
   }
 
   /** Confirms a ply with a reading known from before (an arbiter's re-ordering keeps it). */
@@ -938,6 +932,7 @@ export class GameEngine {
       if (this.board.displaced) this.settledSeq = this.seq;
       this.board.displaced = false;
       this.outOfStep = false;
+      if (this.provisional) delete this.provisional.doubted;
       return;
     }
     if (this.tryStart(at)) return;
@@ -1012,8 +1007,8 @@ export class GameEngine {
         if (this.fromJumpStart(jump.base, at, undefined, false)) return;
         // Nothing from there either. Without a clock no press will tell, so play seen on this
         // board (a move and the reply) breaks the record instead of leaving it waiting for good.
-        if (!this.clockSeen && !this.doubtedJump) {
-          this.doubtedJump = true;
+        if (!this.clockSeen && !jump.doubted) {
+          jump.doubted = true;
           // The board before the piece was put down is the record's, unless the jump left the
           // wrong side to move: play may go on from it.
           this.stepBoards = [this.top().codes.slice()];
@@ -1025,7 +1020,7 @@ export class GameEngine {
     // its reply seen made on a board nothing explains break it before them. Not a knock (several
     // squares changed in one instant). A move may end with a lift (the piece put down first, then
     // the one it took, or its own square's piece, lifted), so lifts count here too.
-    if (source === 'field' && (this.outOfStep || this.doubtedJump) && !this.clockSeen && at !== this.previousAt) {
+    if (source === 'field' && (this.outOfStep || this.provisional?.doubted) && !this.clockSeen && at !== this.previousAt) {
       if (!placed && this.outOfStep && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
       if (this.breakBeforeMoveAndReply(at)) return;
     }
@@ -1445,7 +1440,8 @@ export class GameEngine {
     // A move seen after the jump and completed (by a press, or without a clock by the opponent's
     // next move) confirms the jump: it was made from the position the jump left.
     if ((by === 'clock' || !this.clockSeen) && this.provisional && ply > this.provisional.end) {
-      this.confirmedJump = { jump: this.provisional, by: ply };
+      const { base, end, trusted } = this.provisional;
+      this.confirmedJump = { jump: { base, end, trusted }, by: ply };
       this.provisional = undefined;
     }
     if (by === 'clock' && this.breakGrace !== undefined && ply > this.breakGrace && !r.gap) this.breakGrace = undefined;

@@ -21,6 +21,13 @@ export function placementHash(codes: ArrayLike<number>): number {
   return h;
 }
 
+/** Squares where two placements differ (stops past five: no move changes more). */
+export function squaresApart(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (let s = 0; s < 64 && out.length <= 4; s++) if (a[s] !== b[s]) out.push(s);
+  return out;
+}
+
 /**
  * The board as its sensors report it, kept both as the board numbers it (`raw`, by DGT field) and
  * oriented into chess squares (`seen`, chessops Square; turned round when the board was set up
@@ -105,9 +112,7 @@ export class ObservedBoard {
 
   /** Squares where the board differs from `codes` (stops past five: no move changes more). */
   diffFrom(codes: Uint8Array): number[] {
-    const out: number[] = [];
-    for (let s = 0; s < 64 && out.length <= 4; s++) if (this.seen[s] !== codes[s]) out.push(s);
-    return out;
+    return squaresApart(this.seen, codes);
   }
 
   equals(codes: Uint8Array): boolean {

@@ -206,13 +206,16 @@ function changesAfter(board: readonly PieceCode[], log: readonly LoggedField[], 
   const presses: CatchUpPress[] = [];
   const boards: CatchUpBoard[] = [];
   const lastMs: Record<'left' | 'right', number | null> = { left: null, right: null };
+  // A listing: the board was off, the clock ran and was pressed meanwhile, and none of it was
+  // logged, so no earlier press tells either side's time any more.
+  const poweredUp = (): void => {
+    lastMs.left = null;
+    lastMs.right = null;
+  };
   for (let i = 0; i < start; i++) {
+    // Presses are logged before the entry they precede.
     for (const p of log[i]!.presses) lastMs[p.side] = p.ms;
-    // Presses are logged before the entry they precede; a listing means the board was off before it.
-    if (log[i]!.listing !== null) {
-      lastMs.left = null;
-      lastMs.right = null;
-    }
+    if (log[i]!.listing !== null) poweredUp();
   }
   const press = (p: LoggedPress): void => {
     presses.push({ before: fields.length, side: p.side, ms: p.ms, otherMs: lastMs[p.side === 'left' ? 'right' : 'left'] });
@@ -235,10 +238,7 @@ function changesAfter(board: readonly PieceCode[], log: readonly LoggedField[], 
         current[x.field] = x.piece;
       }
       if (changed) boards.push({ before: fields.length, board: current.slice() });
-      // The board was off: the clock ran and was pressed meanwhile, and none of it was logged, so
-      // no earlier press tells either side's time any more.
-      lastMs.left = null;
-      lastMs.right = null;
+      poweredUp();
       i = j;
       continue;
     }
