@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outageCells, runOutageCell, runOutageGame, type CellFigures } from './outages.ts';
+import { outageCells, runOutageCell, runOutageGame, type CellFigures, type OutageCell, type OutageGame } from './outages.ts';
 
 // The outage table (`npm run bench -- outages`, docs/reconstruction.md) in small: two games per
 // cell through the emulated board, the real session and the engine. What the board side
@@ -38,59 +38,54 @@ describe('outage table, small', () => {
 // Games of the full table that once came out wrong, each for a reason since fixed: they must stay
 // right (each fails on the engine before its fix).
 describe('outage table, games once wrong', () => {
-  it('USB pulled for 1 ply, back with a piece in the hand, then an illegal try: exact, no break left (seed 123)', async () => {
-    const r = await runOutageGame({ kind: 'power', plies: 1, pieceInHand: true }, 123);
-    expect(r?.exact, r?.problem).toBe(true);
-  });
-  it('USB pulled for 2 plies, back with a piece in the hand: exact (seed 71)', async () => {
-    const r = await runOutageGame({ kind: 'power', plies: 2, pieceInHand: true }, 71);
-    expect(r?.exact, r?.problem).toBe(true);
-  });
-  it('USB pulled for 3 plies, an ambiguous order, moves taken back into it: no incident against a player (seed 95)', async () => {
-    const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: false }, 95);
-    expect(r?.falseIncidents).toBe(0);
-  });
-  it('link lost for 1 ply, back while a bishop slides through a square: exact (seed 96)', async () => {
-    const r = await runOutageGame({ kind: 'link', plies: 1, pieceInHand: true }, 96);
-    expect(r?.exact, r?.problem).toBe(true);
-  });
-  it('link lost for 1 ply, back while a rook slides to its capture, the taken queen already off: exact (seed 140)', async () => {
-    const r = await runOutageGame({ kind: 'link', plies: 1, pieceInHand: true }, 140);
-    expect(r?.exact, r?.problem).toBe(true);
-  });
-  it('link lost for 6 plies, back while a queen is lifted for a capture: exact (seed 8)', async () => {
-    const r = await runOutageGame({ kind: 'link', plies: 6, pieceInHand: true }, 8);
-    expect(r?.exact, r?.problem).toBe(true);
-  });
-  it('link lost for 3 plies, later a king put next to the other in the centre and taken back: no result, exact (seed 101)', async () => {
-    const r = await runOutageGame({ kind: 'link', plies: 3, pieceInHand: true }, 101);
-    expect(r?.exact, r?.problem).toBe(true);
-  });
-  it('USB pulled for 8 plies in a game without a clock: the record breaks and keeps the later moves (seed 37)', async () => {
-    const r = await runOutageGame({ kind: 'power', plies: 8, pieceInHand: false }, 37);
-    expect(r!.after - r!.kept, r?.problem).toBeLessThanOrEqual(2);
-  });
-  it('USB pulled for 4 plies, back one ply later: the 5-ply sequences (a capture and the recapture on g6 among them) are found within the search budget, no break (seed 15)', async () => {
-    const r = (await runOutageGame({ kind: 'power', plies: 4, pieceInHand: true }, 15))!;
-    expect(r.exact || r.truthOffered, r.problem).toBe(true);
-    expect(r.kept).toBe(r.after);
-  });
-  it('USB pulled for 3 plies, the move that confirmed the jump taken back, an illegal try in it corrected: no incident against a player (seed 180)', async () => {
-    const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: true }, 180);
-    expect(r?.falseIncidents, r?.problem).toBe(0);
-  });
-  it('USB pulled for 4 plies without a clock, the jump of the wrong parity and nothing found again in budget: the record breaks at play, not at the end of the game (seed 137)', async () => {
-    const r = (await runOutageGame({ kind: 'power', plies: 4, pieceInHand: true }, 137))!;
-    expect(r.after - r.kept, r.problem).toBeLessThanOrEqual(1);
-    expect(r.falseIncidents).toBe(0);
-  });
-  it('USB pulled for 8 plies, moves taken back to the break and into the moves it hid: no incident against a player (seed 248)', async () => {
-    const r = (await runOutageGame({ kind: 'power', plies: 8, pieceInHand: true }, 248))!;
-    expect(r.falseIncidents, r.problem).toBe(0);
-    expect(r.kept).toBe(r.after);
-  });
-  it('USB pulled for 3 plies without a clock, back with the taken piece in the hand and the bishop sliding to it: exact, no break (seed 133)', async () => {
-    const r = await runOutageGame({ kind: 'power', plies: 3, pieceInHand: true }, 133);
-    expect(r?.exact, r?.problem).toBe(true);
-  });
+  const power = (plies: number, pieceInHand: boolean): OutageCell => ({ kind: 'power', plies, pieceInHand });
+  const link = (plies: number, pieceInHand: boolean): OutageCell => ({ kind: 'link', plies, pieceInHand });
+  const exact = (r: OutageGame): void => expect(r.exact, r.problem).toBe(true);
+  const noFalseIncident = (r: OutageGame): void => expect(r.falseIncidents, r.problem).toBe(0);
+  const games: [string, OutageCell, number, (r: OutageGame) => void][] = [
+    ['USB pulled for 1 ply, back with a piece in the hand, then an illegal try: exact, no break left', power(1, true), 123, exact],
+    ['USB pulled for 2 plies, back with a piece in the hand: exact', power(2, true), 71, exact],
+    ['USB pulled for 3 plies, an ambiguous order, moves taken back into it: no incident against a player', power(3, false), 95, noFalseIncident],
+    ['link lost for 1 ply, back while a bishop slides through a square: exact', link(1, true), 96, exact],
+    ['link lost for 1 ply, back while a rook slides to its capture, the taken queen already off: exact', link(1, true), 140, exact],
+    ['link lost for 6 plies, back while a queen is lifted for a capture: exact', link(6, true), 8, exact],
+    ['link lost for 3 plies, later a king put next to the other in the centre and taken back: no result, exact', link(3, true), 101, exact],
+    ['USB pulled for 8 plies in a game without a clock: the record breaks and keeps the later moves', power(8, false), 37, (r) => expect(r.after - r.kept, r.problem).toBeLessThanOrEqual(2)],
+    [
+      'USB pulled for 4 plies, back one ply later: the 5-ply sequences (a capture and the recapture on g6 among them) are found within the search budget, no break',
+      power(4, true),
+      15,
+      (r) => {
+        expect(r.exact || r.truthOffered, r.problem).toBe(true);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
+    ['USB pulled for 3 plies, the move that confirmed the jump taken back, an illegal try in it corrected: no incident against a player', power(3, true), 180, noFalseIncident],
+    [
+      'USB pulled for 4 plies without a clock, the jump of the wrong parity and nothing found again in budget: the record breaks at play, not at the end of the game',
+      power(4, true),
+      137,
+      (r) => {
+        expect(r.after - r.kept, r.problem).toBeLessThanOrEqual(1);
+        noFalseIncident(r);
+      },
+    ],
+    [
+      'USB pulled for 8 plies, moves taken back to the break and into the moves it hid: no incident against a player',
+      power(8, true),
+      248,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
+    ['USB pulled for 3 plies without a clock, back with the taken piece in the hand and the bishop sliding to it: exact, no break', power(3, true), 133, exact],
+  ];
+  for (const [what, cell, seed, check] of games) {
+    it(`${what} (seed ${seed})`, async () => {
+      const r = await runOutageGame(cell, seed);
+      expect(r, 'the seed gives a game').not.toBeNull();
+      check(r!);
+    });
+  }
 });
