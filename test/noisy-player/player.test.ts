@@ -226,6 +226,21 @@ describe('playNoisy', () => {
     expect(dumps).toBeGreaterThan(5);
   });
 
+  it("a planned USB pull with a piece in the hand: the board powers up with the next mover's piece off the board, whatever order a live scan would see the move in", () => {
+    for (const [i, game] of GAMES.entries()) {
+      if (game.chess960) continue;
+      const s = playNoisy(game, { model: 'mixed', seed: i, outage: { afterPly: 6, plies: 3, kind: 'power', pieceInHand: true } });
+      const plug = s.actions.findIndex((a) => a.kind === 'plug');
+      const t = new Tabletop({ board: s.board, clock: s.clock });
+      for (const a of s.actions.slice(0, plug)) t.apply(a);
+      // The board at power-up: the position before the next move, short of exactly one piece (the one in the hand).
+      const before = physicalBoard(positionAfter(s.expected.startFen, s.expected.sans.slice(0, s.outage!.fromPly + s.outage!.plies)), s.reversed);
+      const differ = before.flatMap((code, f) => (t.board()[f] === code ? [] : [f]));
+      expect(differ, `${game.id}`).toHaveLength(1);
+      expect(t.board()[differ[0]!], `${game.id}`).toBe(PIECE.EMPTY);
+    }
+  });
+
   it('takeback, illegal-completed, promotion-unreplaced and arbiter-reinstate inject what they claim', () => {
     const count = (model: NoiseModel, pick: (s: NoisyScript) => number): number => scripts(model).reduce((n, s) => n + pick(s), 0);
     expect(count('takeback', (s) => s.expected.takebacks.length)).toBeGreaterThan(10);

@@ -103,6 +103,9 @@ export interface OutagePlan {
   pieceInHand: boolean;
 }
 
+/** The longest a live board's scan can see a landing before the emptying of the square it came from. */
+const SCAN_ORDER_MS = 180;
+
 const TIME_CONTROLS: readonly TimeControl[] = [
   { baseMs: 90 * 60_000, incrementMs: 30_000 },
   { baseMs: 15 * 60_000, incrementMs: 10_000 },
@@ -550,7 +553,17 @@ class Writer {
     // The next move begins before the board is back: it returns just after that move's first lift.
     const mark = h.actions.length;
     this.move(this.queue.shift()!, this.queue.length === 0);
-    const lift = h.actions.findIndex((a, i) => i >= mark && a.kind === 'lift');
+    let lift = h.actions.findIndex((a, i) => i >= mark && a.kind === 'lift');
+    const landing = lift > mark ? h.actions[lift - 1]! : undefined;
+    if (o.kind === 'power' && landing?.kind === 'place' && h.actions[lift]!.at - landing.at <= SCAN_ORDER_MS) {
+      // A landing seen just before its own square empties is a live board's scan order: the piece
+      // left first. The board was off then and saw neither: powering up with the piece in the
+      // hand, it lists that square empty, and sees the landing after.
+      const left = h.actions[lift]!;
+      h.actions[lift - 1] = { ...left, at: landing.at };
+      h.actions[lift] = { ...landing, at: left.at };
+      lift--;
+    }
     const at = lift >= 0 ? h.actions[lift]!.at : h.t;
     h.actions.splice(lift >= 0 ? lift + 1 : h.actions.length, 0, { kind: back, at });
   }
