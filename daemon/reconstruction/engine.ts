@@ -52,6 +52,8 @@ const TRUSTED_JUMP_PLIES = 3;
  * so a board nothing explains must fail fast (measured in `npm run bench -- engine`).
  */
 const JUMP_BUDGET = 60_000;
+/** Boards remembered since the board last went away, to tell the order of a jump (see bySeenBoards). */
+const SEEN_BOARDS = 256;
 /** Sequences kept for the arbiter when several explain one jump. */
 const JUMP_ALTERNATIVES = 64;
 
@@ -97,6 +99,21 @@ interface Alias {
 const SQ_E4 = 28;
 const SQ_D5 = 35;
 const CENTRE: ReadonlySet<number> = new Set([27, SQ_E4, SQ_D5, 36]);
+
+const PIECE_NAMES: Partial<Record<number, string>> = {
+  [PIECE.WPAWN]: 'white pawn',
+  [PIECE.WROOK]: 'white rook',
+  [PIECE.WKNIGHT]: 'white knight',
+  [PIECE.WBISHOP]: 'white bishop',
+  [PIECE.WKING]: 'white king',
+  [PIECE.WQUEEN]: 'white queen',
+  [PIECE.BPAWN]: 'black pawn',
+  [PIECE.BROOK]: 'black rook',
+  [PIECE.BKNIGHT]: 'black knight',
+  [PIECE.BBISHOP]: 'black bishop',
+  [PIECE.BKING]: 'black king',
+  [PIECE.BQUEEN]: 'black queen',
+};
 
 const sameMove = (a: NormalMove, b: NormalMove): boolean => a.from === b.from && a.to === b.to && a.promotion === b.promotion;
 
@@ -159,6 +176,12 @@ export class GameEngine {
   private alias: Alias | undefined;
   /** Board hash and clock side of the last jump search (a board is searched once per reading). */
   private lastSearchKey: string | undefined;
+  /**
+   * Placements the board showed whole since it last went away (hashes, the latest SEEN_BOARDS):
+   * of the orders that explain a jump, one that passes through a board seen is the one played.
+   */
+  private seenBoards = new Set<number>();
+  private seenOrder: number[] = [];
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
   /**
@@ -229,8 +252,42 @@ export class GameEngine {
         break;
     }
     this.noteStepBoard(ev);
+    this.noteSeenBoard(ev);
     this.showBoard(ev.at);
     return this.out;
+  }
+
+  private noteSeenBoard(ev: BoardEvent): void {
+    if (ev.type === 'connection' && !ev.connected) {
+      this.seenBoards.clear();
+      this.seenOrder = [];
+      return;
+    }
+    if ((ev.type !== 'dump' && ev.type !== 'field') || this.seenBoards.has(this.board.hash)) return;
+    this.seenBoards.add(this.board.hash);
+    this.seenOrder.push(this.board.hash);
+    if (this.seenOrder.length > SEEN_BOARDS) this.seenBoards.delete(this.seenOrder.shift()!);
+  }
+
+  /**
+   * The sequences that explain a jump, those passing through a board seen since the board last went
+   * away first (the later that board, the better: the moves seen made go last), the search's order
+   * otherwise. Several orders often leave the same board; the board seen on the way tells which.
+   */
+  private bySeenBoards(pos: Chess, sequences: NormalMove[][]): NormalMove[][] {
+    if (sequences.length < 2 || this.seenBoards.size === 0) return sequences;
+    const depth = (moves: NormalMove[]): number => {
+      const probe = pos.clone();
+      let seen = 0;
+      for (let k = 0; k < moves.length - 1; k++) {
+        probe.play(moves[k]!);
+        if (this.seenBoards.has(placementHash(positionCodes(probe)))) seen = k + 1;
+      }
+      return seen;
+    };
+    const scored = sequences.map((moves, i) => ({ moves, i, seen: depth(moves) }));
+    scored.sort((a, b) => b.seen - a.seen || a.i - b.i);
+    return scored.map((x) => x.moves);
   }
 
   private noteStepBoard(ev: BoardEvent): void {
@@ -391,7 +448,7 @@ export class GameEngine {
    * takes one ply with no move (RecordBreak); false when the board is no legal position with the
    * other side to move (a piece still in a hand, a king missing), and the record stays out of step.
    */
-  private openBreak(by: Color, at: number, reason: RecordBreak['reason'], accepted = false, quiet = false, placement: Uint8Array = this.board.seen): boolean {
+  private openBreak(by: Color, at: number, reason: RecordBreak['reason'], accepted = false, quiet = false, placement: Uint8Array = this.board.seen, note?: string): boolean {
     const top = this.top();
     const pos = this.breakPosition(placement, other(by));
     if (!pos) return false;
@@ -436,7 +493,7 @@ export class GameEngine {
       message:
         reason === 'illegal-move-stood'
           ? `The illegal move stood and play went on: the record breaks after ply ${n} and goes on from the board (${next.fen}).`
-          : `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.join(' ')}); the record goes on from it.`,
+          : `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.join(' ')}); the record goes on from it${note ? `; ${note}` : ''}.`,
       differences: [],
     });
     return true;
@@ -470,7 +527,48 @@ export class GameEngine {
       this.makeMove(this.top(), s, at);
       return true;
     }
+    for (const codes of this.stepBoards) {
+      const hand = this.beforeHand(codes, this.board.seen, mover);
+      if (!hand) continue;
+      if (!this.openBreak(other(mover), at, 'unexplained', false, false, hand.codes, hand.note)) return false;
+      this.makeMove(this.top(), hand.move, at);
+      return true;
+    }
     return false;
+  }
+
+  /**
+   * A board read while the mover's piece was in the hand (the board came back mid-move) is no
+   * position, and the piece's landing (`to`) is the only change after it: the move that shows
+   * the break cannot be told from it alone. Its square of departure is one the board read empty
+   * where the record, from before the thread was lost, has that piece: when exactly one such
+   * square gives a legal move to the landing, that is the board before the move; more than one,
+   * or none, tells nothing. (A piece that moved while the board was away and was then lifted
+   * leaves its square in the record empty too, and that square may also reach the landing: the
+   * guess of where it came from is then wrong, though the move's SAN is nearly always the same,
+   * and the moves that fill the break settle it, see planReplacement.)
+   */
+  private beforeHand(codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: Successor; note: string } | undefined {
+    const apart = squaresApart(codes, to);
+    if (apart.length !== 1) return undefined;
+    const landing = apart[0]!;
+    const piece = to[landing]!;
+    const white = piece >= PIECE.WPAWN && piece <= PIECE.WQUEEN;
+    if (piece === PIECE.EMPTY || white !== (mover === 'white')) return undefined;
+    const record = this.top().codes;
+    let found: { codes: Uint8Array; move: Successor } | undefined;
+    for (let from = 0; from < 64; from++) {
+      if (from === landing || codes[from] !== PIECE.EMPTY || record[from] !== piece) continue;
+      const before = codes.slice();
+      before[from] = piece;
+      const s = this.moveBetween(before, to, mover);
+      if (!s || s.move.from !== from || !this.breakable(before)) continue;
+      if (found) return undefined;
+      found = { codes: before, move: s };
+    }
+    if (!found) return undefined;
+    const note = `the ${PIECE_NAMES[piece] ?? 'piece'} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(found.move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`;
+    return { ...found, note };
   }
 
   /**
@@ -487,10 +585,15 @@ export class GameEngine {
         const reply = this.moveBetween(between, this.board.seen, replier);
         if (!reply) continue;
         for (let i = 0; i < j; i++) {
-          const from = boards[i]!;
-          const first = this.moveBetween(from, between, other(replier));
+          let from = boards[i]!;
+          let first = this.moveBetween(from, between, other(replier));
+          let note: string | undefined;
+          if (!first) {
+            const hand = this.beforeHand(from, between, other(replier));
+            if (hand) ({ codes: from, move: first, note } = hand);
+          }
           if (!first || !this.breakable(from)) continue;
-          if (!this.openBreak(replier, at, 'unexplained', false, false, from)) return false;
+          if (!this.openBreak(replier, at, 'unexplained', false, false, from, note)) return false;
           this.makeMove(this.top(), first, at);
           // Played from the real position (castling rights, en passant), not the board's guess.
           const top = this.top();
@@ -754,6 +857,7 @@ export class GameEngine {
   private onPress(by: Color, at: number, fromStopped: boolean, seenAtPress = true): void {
     if (!this.started || !this.acceptsMoves()) return;
     this.arrangingForArbiter = false;
+    if (seenAtPress && !fromStopped && this.pieceReappeared(by, at)) return;
     const n = this.plyCount();
     const top = this.top();
     if (this.posOf(top).turn !== by || fromStopped) {
@@ -857,8 +961,9 @@ export class GameEngine {
   private reviseJump(at: number, by: Color, seenAtPress: boolean): boolean {
     const jump = this.provisional;
     // After a trusted jump, two squares are one move, legal or not: that is the player's. A press
-    // with no move at all right after one says rather that the jump left the wrong side to move.
-    if (!jump || (jump.trusted && this.board.mismatches > 0 && this.board.mismatches <= 2)) return false;
+    // with no move at all right after one says rather that the jump left the wrong side to move,
+    // and a piece come from nowhere says that a piece was in a hand when the jump was read.
+    if (!jump || (jump.trusted && this.board.mismatches > 0 && this.board.mismatches <= 2 && !this.pieceAppeared())) return false;
     const key = `${this.board.hash}/${by}/revise`;
     if (this.lastSearchKey !== key) {
       this.lastSearchKey = key;
@@ -1096,6 +1201,31 @@ export class GameEngine {
     return false;
   }
 
+  /**
+   * A press on a board holding more pieces than the record, right after an inferred jump: a piece
+   * was in a hand when the board of the jump was read, and the jump took it for captured. The
+   * search goes again from where the jump began, to this board (whole: the move is complete). At
+   * a press only: a piece seen landing before its own square empties (the scan's order) is there
+   * twice for an instant.
+   */
+  private pieceReappeared(by: Color, at: number): boolean {
+    const jump = this.provisional;
+    if (!jump || !this.pieceAppeared()) return false;
+    const key = `${this.board.hash}/${by}/appeared`;
+    if (this.lastSearchKey === key) return false;
+    this.lastSearchKey = key;
+    if (!this.fromJumpStart(jump.base, at, by, false)) return false;
+    this.confirm(this.plyCount(), 'clock', at, true);
+    return true;
+  }
+
+  /** The board holds more pieces than the record's position: one was put down that no move took off. */
+  private pieceAppeared(): boolean {
+    let pieces = 0;
+    for (const code of this.top().codes) if (code !== PIECE.EMPTY) pieces++;
+    return this.board.occupied > pieces;
+  }
+
   /** The board differs from the record only on squares the last recorded move changed. */
   private lastMoveUnderWay(): boolean {
     const top = this.top();
@@ -1132,10 +1262,11 @@ export class GameEngine {
     // Not while the board differs only where the last move was made: that move is still being
     // completed (a rook in the hand after the king went down) or adjusted.
     if (found.sequences.length === 0 && inHand && !this.lastMoveUnderWay()) found = searchSequences(pos, this.board.seen, { ...options, minDepth: 1, pieceInHand: true });
-    const first = found.sequences[0];
+    const sequences = this.bySeenBoards(pos, found.sequences);
+    const first = sequences[0];
     if (!first) return false;
     if (base < this.plyCount()) this.takeback(base, at);
-    const candidates = found.sequences.map((moves) => sansOf(pos, moves));
+    const candidates = sequences.map((moves) => sansOf(pos, moves));
     const sans = candidates[0]!;
     const ambiguous = candidates.length > 1;
     const alternatives = found.more ? `${candidates.length}+` : `${candidates.length}`;

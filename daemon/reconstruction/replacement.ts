@@ -1,7 +1,7 @@
 import type { NormalMove } from 'chessops';
 import { Chess } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
-import { parseSan } from 'chessops/san';
+import { makeSan, parseSan } from 'chessops/san';
 import { err, ok, type Result } from '../../protocols/result.ts';
 
 /**
@@ -29,13 +29,21 @@ export function planReplacement(fens: readonly string[], moves: readonly (Normal
     chess.play(m);
     out.push(m);
   }
-  // A break filled: the moves given must reach the board the game went on from.
+  const later = moves.slice(fromPly + replaces);
+  // A break filled: the moves given must reach the board the game went on from. That board may
+  // have been read with a piece in a hand, its square of departure taken from where it stood
+  // before: moves that put it elsewhere still close the break when the move after the break (by
+  // its SAN) reaches the same position from where they leave it.
   if (moves.slice(fromPly, fromPly + replaces).includes(null)) {
-    const want = (fens[fromPly + replaces] ?? '').split(' ').slice(0, 2).join(' ');
-    const got = makeFen(chess.toSetup()).split(' ').slice(0, 2).join(' ');
-    if (got !== want) return err(`the moves given do not reach the position the game went on from (${want})`);
+    const key = (fen: string): string => fen.split(' ').slice(0, 2).join(' ');
+    const want = key(fens[fromPly + replaces] ?? '');
+    if (key(makeFen(chess.toSetup())) !== want) {
+      const next = sameAfterNextMove(fens, later[0] ?? null, fromPly + replaces, chess);
+      if (!next) return err(`the moves given do not reach the position the game went on from (${want})`);
+      later[0] = next;
+    }
   }
-  for (const [i, m] of moves.slice(fromPly + replaces).entries()) {
+  for (const [i, m] of later.entries()) {
     const ply = fromPly + replaces + i + 1;
     if (m === null) return err(`the record breaks again at ply ${ply}: close that break on its own`);
     if (!chess.isLegal(m)) return err(`the game's later move at ply ${ply} is not legal after the moves given`);
@@ -43,4 +51,22 @@ export function planReplacement(fens: readonly string[], moves: readonly (Normal
     out.push(m);
   }
   return ok(out);
+}
+
+/**
+ * The move after a break (ply `at` + 1), by its SAN, played from `filled` (where the moves given
+ * leave the game): that move, when it reaches the same position as the recorded one did.
+ */
+function sameAfterNextMove(fens: readonly string[], next: NormalMove | null, at: number, filled: Chess): NormalMove | undefined {
+  const before = parseFen(fens[at] ?? '');
+  const after = fens[at + 1];
+  if (!next || !before.isOk || after === undefined) return undefined;
+  const recorded = Chess.fromSetup(before.value);
+  if (!recorded.isOk) return undefined;
+  const m = parseSan(filled, makeSan(recorded.value, next));
+  if (!m || !('from' in m)) return undefined;
+  const probe = filled.clone();
+  probe.play(m);
+  const key = (fen: string): string => fen.split(' ').slice(0, 2).join(' ');
+  return key(makeFen(probe.toSetup())) === key(after) ? m : undefined;
 }

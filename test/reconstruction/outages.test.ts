@@ -9,8 +9,7 @@ import { outageCells, runOutageCell, runOutageGame, type CellFigures, type Outag
 // and no incident against a player. A USB pull loses the log of the moves made meanwhile: up to
 // 2 plies no incident is invented against a player, and without a piece in the hand at the return
 // the moves really played are the record or among the candidates offered; how far beyond that the
-// engine bridges is the table's business (docs/reconstruction.md: from 3 plies on a few games in a
-// hundred still draw a false incident or miss the truth).
+// engine bridges is the table's business (docs/reconstruction.md).
 const GAMES = 2;
 
 describe('outage table, small', () => {
@@ -80,6 +79,35 @@ describe('outage table, games once wrong', () => {
       },
     ],
     ['USB pulled for 3 plies without a clock, back with the taken piece in the hand and the bishop sliding to it: exact, no break', power(3, true), 133, exact],
+    [
+      'USB pulled for 2 plies, back with the queen in the hand, read as taken: put down, the jump is searched again; no incident against a player',
+      power(2, true),
+      100,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+        expect(r.truthOffered, r.problem).toBe(true);
+      },
+    ],
+    [
+      'USB pulled for 4 plies, back with a pawn in the hand, read as taken on the square it had left: put down, the jump is searched again; no incident against a player',
+      power(4, true),
+      10,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
+    ['USB pulled for 2 plies, back with a pawn in the hand, its landing seen after the board of the moves before: that order is published, exact', power(2, true), 187, exact],
+    [
+      'USB pulled for 8 plies, back with a rook in the hand that stood on h8 before: the record breaks before its move, and the move is kept',
+      power(8, true),
+      163,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {

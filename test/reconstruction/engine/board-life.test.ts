@@ -245,6 +245,80 @@ describe('engine: disconnection and jumps', () => {
     expect(s.engine.snapshot().moves[2]!.confirmed).toBe(true);
   });
 
+  it('back with a piece in the hand from a break nothing explains: the move it makes is kept, its square of departure taken from where it stood before', () => {
+    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
+    const s = new Script().setUp().play('e2e4').unplug();
+    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    // The board powers up with Black's queen in the hand: it lists d8 empty, then sees the queen land.
+    s.lift('d8').plug().press('white');
+    s.place('e7', 'q').press('black');
+    expect(s.sans()).toEqual(['e4', '--', 'Qe7']);
+    const brk = s.engine.snapshot().incidents.find((i) => i.kind === 'illegal-position')!;
+    expect(brk.message).toMatch(/the black queen put on e7 was in a hand when the board was read; it is taken to come from d8/);
+    expect(s.engine.snapshot().moves[1]!.fenAfter.split(' ')[0]).toBe('r1bqk2r/pppp1ppp/2n2n2/2b5/2BPP3/5N2/PP3PPP/RNBQK2R');
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+  });
+
+  it('a piece in the hand that no square of the record explains: the move it makes stays in the break', () => {
+    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
+    const s = new Script().setUp().play('e2e4').unplug();
+    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    // The knight on c6 (from b8 while the board was away) in the hand, bound for e5: neither square
+    // the record had a black knight on (b8, g8) reaches e5, so nothing is made up.
+    s.lift('c6').plug().press('white');
+    s.place('e5', 'n').press('black');
+    expect(s.sans()).toEqual(['e4', '--']);
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+  });
+
+  it('a piece in the hand that had moved while the board was away: the break takes a guess of its square, and the moves the arbiter gives settle it', () => {
+    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
+    const s = new Script().setUp().play('e2e4').unplug();
+    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    // Black's bishop, on c5 since the outage, in the hand: the record last saw it on f8, and f8-b4 is open.
+    s.lift('c5').plug().press('white');
+    s.place('b4', 'b').press('black');
+    expect(s.sans()).toEqual(['e4', '--', 'Bb4+']);
+    expect(s.engine.snapshot().incidents.find((i) => i.kind === 'illegal-position')!.message).toMatch(/taken to come from f8/);
+    // The arbiter fills the break with the moves played: they leave the bishop on c5, not f8, and
+    // the move after the break reaches the same board from there.
+    const sans = ['e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'c3', 'Nf6', 'd4', 'exd4', 'cxd4'];
+    s.engine.arbiter({ type: 'replace-moves', at: s.t + 1, fromPly: 1, replaces: 1, sans });
+    expect(s.sans()).toEqual(['e4', ...sans, 'Bb4+']);
+    expect(s.engine.snapshot().moves.some((m) => m.gap)).toBe(false);
+    expect(s.engine.snapshot().moves.at(-1)!.uci).toBe('c5b4');
+  });
+
+  it('a piece put down from nowhere after a jump read with it in the hand: the jump is searched again, and no move is illegal', () => {
+    // While the board was away: 1...d6 2.Nc3 Bg4; back with White's queen in the hand. The board
+    // reads as 1...d6 2.Qg4 Bxg4 3.Nc3 as well (the queen taken on g4).
+    const s = new Script().setUp().play('e2e4').unplug().move('d7', 'd6').move('b1', 'c3').move('c8', 'g4').lift('d1').plug();
+    // The first reading shows Black's press made while the board was away; White puts the queen down and presses.
+    s.press('black').place('e2', 'Q').press('white');
+    expect(s.sans().slice(0, 1)).toEqual(['e4']);
+    expect(s.sans().slice(1).sort()).toEqual(['Bg4', 'Nc3', 'Qe2', 'd6']);
+    expect(s.engine.snapshot().fen.split(' ').slice(0, 2).join(' ')).toBe('rn1qkbnr/ppp1pppp/3p4/8/4P1b1/2N5/PPPPQPPP/R1B1KBNR b');
+    s.move('g8', 'f6').press('black');
+    expect(s.incidentKinds()).not.toContain('illegal-move');
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+  });
+
+  it('of the orders that explain a jump, the one through a board seen on the way is published (still marked ambiguous)', () => {
+    // While the board was away: 1...d6 2.Qe2 Bg4; back with the queen in the hand, which reads as
+    // 1...d6 2.Qg4 Bxg4. The queen is put back on e2 (that board is seen whole), then 3.Nc3.
+    const s = new Script().setUp().play('e2e4').unplug().move('d7', 'd6').move('d1', 'e2').move('c8', 'g4').lift('e2').plug();
+    expect(s.sans()).toEqual(['e4', 'd6', 'Qg4', 'Bxg4']);
+    s.press('black').place('e2', 'Q').move('b1', 'c3').press('white');
+    // 1...d6 2.Nc3 Bg4 3.Qe2 leaves the same board, but the board showed the position after 2...Bg4 with the knight at home.
+    expect(s.sans()).toEqual(['e4', 'd6', 'Qe2', 'Bg4', 'Nc3']);
+    const missed = s.engine
+      .snapshot()
+      .incidents.filter((i) => i.kind === 'missed-moves')
+      .at(-1)!;
+    expect(missed.kind === 'missed-moves' && missed.ambiguous).toBe(true);
+    expect(missed.kind === 'missed-moves' && missed.candidates?.map((c) => c.join(' '))).toEqual(['d6 Qe2 Bg4 Nc3', 'd6 Nc3 Bg4 Qe2']);
+  });
+
   it('link lost with the board powered: a move under way in the log (a rook halfway through its slide to a capture) is no jump at the return', () => {
     const fen = 'rnbqkbnr/ppppppp1/8/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1';
     const s = new Script({ start: { fen } }).setUp(fen).play('d1h5').unplug();
