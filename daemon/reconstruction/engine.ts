@@ -207,8 +207,9 @@ export class GameEngine {
    * The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`).
    * `doubted`, without a clock: searched again from its start for a piece put down out of turn,
    * nothing fitted; play seen from then on may break the record, as on a board out of step.
+   * `inHand`: the jump was read through a piece in a hand (the square it stood on).
    */
-  private provisional: { base: number; end: number; trusted: boolean; doubted?: true } | undefined;
+  private provisional: { base: number; end: number; trusted: boolean; doubted?: true; inHand?: number } | undefined;
   /** The last jump confirmed, and the ply whose completion confirmed it (taking that ply back undoes the confirmation). */
   private confirmedJump: { jump: { base: number; end: number; trusted: boolean }; by: number } | undefined;
   /** The placement last published while out of step (null: the record follows the board). */
@@ -360,7 +361,7 @@ export class GameEngine {
   }
 
   /** See ArbiterCommand 'replace-moves'. Readings of presses stay with their plies. */
-  private replaceMoves(fromPly: number, sans: readonly string[], at: number, replaces: number): void {
+  private replaceMoves(fromPly: number, sans: readonly string[], at: number, replaces: number, uncertain?: Uncertainty): void {
     const planned = planReplacement(
       this.history.map((p) => p.fen),
       this.history.slice(1).map((p) => p.move ?? null),
@@ -394,7 +395,7 @@ export class GameEngine {
       const was = i > 0 ? readingOf(i - 1) : undefined;
       if (was?.confirmed) this.confirmWith(this.plyCount(), was.clockAfter, at);
       const s = this.successors(cur).find((x) => sameMove(x.move, m))!;
-      this.makeMove(cur, s, at, false);
+      this.makeMove(cur, s, at, false, i < sans.length ? uncertain : undefined);
     });
     const last = readingOf(planned.value.length - 1);
     if (last?.confirmed) this.confirmWith(this.plyCount(), last.clockAfter, at);
@@ -1053,6 +1054,7 @@ export class GameEngine {
         this.makeMove(top, s, at);
         return;
       }
+      if (this.nextMoveTellsOrder(at)) return;
     }
     // Reconnect dumps: time has passed, so a forward jump is likelier than a takeback to a
     // repeated placement.
@@ -1226,6 +1228,45 @@ export class GameEngine {
     return this.board.occupied > pieces;
   }
 
+  /**
+   * A move made right after an inferred span whose order could not be told, that does not follow
+   * the published order but follows another candidate order: an en passant capture after its
+   * pawn's double step, a castling once its rook has come home, a piece that can only have moved
+   * last. The board tells the order: the span is played again in that one, and the move recorded.
+   */
+  private nextMoveTellsOrder(at: number): boolean {
+    const span = this.top().record?.uncertain;
+    if (!span || span.candidates.length < 2) return false;
+    const base = span.firstPly - 1;
+    if (this.plyCount() !== base + span.plies) return false;
+    // Every order of a span read through a piece in a hand shares that guess: a move none of the
+    // others would refute is rather the guess's refutation (the search goes again from the start).
+    if (this.provisional?.inHand !== undefined) return false;
+    const published = this.history.slice(base + 1).map((p) => p.record!.san);
+    const fitting = span.candidates.filter((candidate) => {
+      if (candidate.every((san, i) => san === published[i])) return false;
+      const pos = this.posOf(this.history[base]!).clone();
+      for (const san of candidate) {
+        const move = parseSan(pos, san);
+        if (!move) return false;
+        pos.play(move);
+      }
+      const codes = positionCodes(pos);
+      return matchMove(pos, codes, this.board.seen, squaresApart(codes, this.board.seen)) !== undefined;
+    });
+    const first = fitting[0];
+    if (!first) return false;
+    // Still several orders when more than one lets the move follow: the span stays marked.
+    const uncertain = fitting.length > 1 || span.candidates.length >= JUMP_ALTERNATIVES ? { firstPly: span.firstPly, plies: span.plies, candidates: fitting } : undefined;
+    const jump = this.provisional;
+    this.replaceMoves(base, first, at, span.plies, uncertain);
+    if (jump) this.provisional = { ...jump, end: this.plyCount() };
+    const top = this.top();
+    const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
+    if (s) this.makeMove(top, s, at);
+    return true;
+  }
+
   /** The board differs from the record only on squares the last recorded move changed. */
   private lastMoveUnderWay(): boolean {
     const top = this.top();
@@ -1295,7 +1336,12 @@ export class GameEngine {
     // explanation is trusted enough that a single wrong move after it is the player's; a long or
     // ambiguous one is not (an illegal move can look like two legal ones around the opponent's).
     // (A jump read through a piece in a hand is a guess about that hand: never trusted.)
-    this.provisional = { base, end: this.plyCount(), trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES && found.inHand === undefined };
+    this.provisional = {
+      base,
+      end: this.plyCount(),
+      trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES && found.inHand === undefined,
+      ...(found.inHand !== undefined ? { inHand: found.inHand } : {}),
+    };
     this.confirmedJump = undefined;
     return true;
   }

@@ -100,6 +100,15 @@ describe('outage table, games once wrong', () => {
     ],
     ['USB pulled for 2 plies, back with a pawn in the hand, its landing seen after the board of the moves before: that order is published, exact', power(2, true), 187, exact],
     [
+      'USB pulled for 6 plies without a clock, an order published that the next move (en passant) cannot follow: that move tells the order, every later move kept',
+      power(6, false),
+      165,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
+    [
       'USB pulled for 8 plies, back with a rook in the hand that stood on h8 before: the record breaks before its move, and the move is kept',
       power(8, true),
       163,

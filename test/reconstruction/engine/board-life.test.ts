@@ -319,6 +319,19 @@ describe('engine: disconnection and jumps', () => {
     expect(missed.kind === 'missed-moves' && missed.candidates?.map((c) => c.join(' '))).toEqual(['d6 Qe2 Bg4 Nc3', 'd6 Nc3 Bg4 Qe2']);
   });
 
+  it('an en passant capture right after a span of several orders tells the order: the double step of the pawn taken went last', () => {
+    // While the board was away: 2...h6 3.a3 d5 (or 2...d5 3.a3 h6: the board alone cannot tell).
+    const s = new Script().setUp().play('e2e4', 'a7a6', 'e4e5').unplug().move('h7', 'h6').move('a2', 'a3').move('d7', 'd5').plug();
+    expect(s.engine.snapshot().moves.at(-1)!.uncertain?.candidates).toHaveLength(2);
+    // The first reading shows Black's press made meanwhile; White takes en passant.
+    s.press('black').lift('e5').place('d6', 'P').lift('d5').press('white');
+    expect(s.sans()).toEqual(['e4', 'a6', 'e5', 'h6', 'a3', 'd5', 'exd6']);
+    // One order only lets the capture follow: the span is no longer marked.
+    expect(s.engine.snapshot().moves[4]!.uncertain).toBeUndefined();
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+    expect(s.incidentKinds()).toEqual(['board-disconnected', 'missed-moves', 'board-resynchronised']);
+  });
+
   it('link lost with the board powered: a move under way in the log (a rook halfway through its slide to a capture) is no jump at the return', () => {
     const fen = 'rnbqkbnr/ppppppp1/8/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1';
     const s = new Script({ start: { fen } }).setUp(fen).play('d1h5').unplug();
