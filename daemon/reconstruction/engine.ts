@@ -4,7 +4,7 @@ import { parseFen } from 'chessops/fen';
 import { makeSanAndPlay, parseSan } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import { PIECE, type PieceCode } from '../../protocols/dgt/squares.ts';
+import { PIECE, codeToPiece, type PieceCode } from '../../protocols/dgt/squares.ts';
 import type {
   ArbiterCommand,
   ClockReading,
@@ -100,21 +100,6 @@ const SQ_E4 = 28;
 const SQ_D5 = 35;
 const CENTRE: ReadonlySet<number> = new Set([27, SQ_E4, SQ_D5, 36]);
 
-const PIECE_NAMES: Partial<Record<number, string>> = {
-  [PIECE.WPAWN]: 'white pawn',
-  [PIECE.WROOK]: 'white rook',
-  [PIECE.WKNIGHT]: 'white knight',
-  [PIECE.WBISHOP]: 'white bishop',
-  [PIECE.WKING]: 'white king',
-  [PIECE.WQUEEN]: 'white queen',
-  [PIECE.BPAWN]: 'black pawn',
-  [PIECE.BROOK]: 'black rook',
-  [PIECE.BKNIGHT]: 'black knight',
-  [PIECE.BBISHOP]: 'black bishop',
-  [PIECE.BKING]: 'black king',
-  [PIECE.BQUEEN]: 'black queen',
-};
-
 const sameMove = (a: NormalMove, b: NormalMove): boolean => a.from === b.from && a.to === b.to && a.promotion === b.promotion;
 
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
@@ -177,7 +162,8 @@ export class GameEngine {
   /** Board hash and clock side of the last jump search (a board is searched once per reading). */
   private lastSearchKey: string | undefined;
   /**
-   * Placements the board showed whole since it last went away (hashes, the latest SEEN_BOARDS):
+   * Placements the board showed since it last went away, while the record was not yet sure of it
+   * (away, back and out of step, or an inferred jump unconfirmed; hashes, the latest SEEN_BOARDS):
    * of the orders that explain a jump, one that passes through a board seen is the one played.
    */
   private seenBoards = new Set<number>();
@@ -264,7 +250,11 @@ export class GameEngine {
       this.seenOrder = [];
       return;
     }
-    if ((ev.type !== 'dump' && ev.type !== 'field') || this.seenBoards.has(this.board.hash)) return;
+    if (ev.type !== 'dump' && ev.type !== 'field') return;
+    // In step with a record nothing put in doubt, every board is the record's or a move under
+    // way: nothing to remember (this runs on every board event).
+    if (!this.resyncPending && !this.outOfStep && !this.provisional) return;
+    if (this.seenBoards.has(this.board.hash)) return;
     this.seenBoards.add(this.board.hash);
     this.seenOrder.push(this.board.hash);
     if (this.seenOrder.length > SEEN_BOARDS) this.seenBoards.delete(this.seenOrder.shift()!);
@@ -554,8 +544,8 @@ export class GameEngine {
     if (apart.length !== 1) return undefined;
     const landing = apart[0]!;
     const piece = to[landing]!;
-    const white = piece >= PIECE.WPAWN && piece <= PIECE.WQUEEN;
-    if (piece === PIECE.EMPTY || white !== (mover === 'white')) return undefined;
+    const landed = codeToPiece(piece as PieceCode);
+    if (landed?.color !== mover) return undefined;
     const record = this.top().codes;
     let found: { codes: Uint8Array; move: Successor } | undefined;
     for (let from = 0; from < 64; from++) {
@@ -568,7 +558,7 @@ export class GameEngine {
       found = { codes: before, move: s };
     }
     if (!found) return undefined;
-    const note = `the ${PIECE_NAMES[piece] ?? 'piece'} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(found.move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`;
+    const note = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(found.move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`;
     return { ...found, note };
   }
 
@@ -962,9 +952,9 @@ export class GameEngine {
   private reviseJump(at: number, by: Color, seenAtPress: boolean): boolean {
     const jump = this.provisional;
     // After a trusted jump, two squares are one move, legal or not: that is the player's. A press
-    // with no move at all right after one says rather that the jump left the wrong side to move,
-    // and a piece come from nowhere says that a piece was in a hand when the jump was read.
-    if (!jump || (jump.trusted && this.board.mismatches > 0 && this.board.mismatches <= 2 && !this.pieceAppeared())) return false;
+    // with no move at all right after one says rather that the jump left the wrong side to move
+    // (a piece come from nowhere has been searched for already: pieceReappeared).
+    if (!jump || (jump.trusted && this.board.mismatches > 0 && this.board.mismatches <= 2)) return false;
     const key = `${this.board.hash}/${by}/revise`;
     if (this.lastSearchKey !== key) {
       this.lastSearchKey = key;

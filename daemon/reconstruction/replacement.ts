@@ -35,9 +35,8 @@ export function planReplacement(fens: readonly string[], moves: readonly (Normal
   // before: moves that put it elsewhere still close the break when the move after the break (by
   // its SAN) reaches the same position from where they leave it.
   if (moves.slice(fromPly, fromPly + replaces).includes(null)) {
-    const key = (fen: string): string => fen.split(' ').slice(0, 2).join(' ');
-    const want = key(fens[fromPly + replaces] ?? '');
-    if (key(makeFen(chess.toSetup())) !== want) {
+    const want = placementAndTurn(fens[fromPly + replaces] ?? '');
+    if (placementAndTurn(makeFen(chess.toSetup())) !== want) {
       const next = sameAfterNextMove(fens, later[0] ?? null, fromPly + replaces, chess);
       if (!next) return err(`the moves given do not reach the position the game went on from (${want})`);
       later[0] = next;
@@ -67,6 +66,10 @@ function sameAfterNextMove(fens: readonly string[], next: NormalMove | null, at:
   if (!m || !('from' in m)) return undefined;
   const probe = filled.clone();
   probe.play(m);
-  const key = (fen: string): string => fen.split(' ').slice(0, 2).join(' ');
-  return key(makeFen(probe.toSetup())) === key(after) ? m : undefined;
+  return placementAndTurn(makeFen(probe.toSetup())) === placementAndTurn(after) ? m : undefined;
+}
+
+/** The placement and side to move of a FEN: the position a break goes on from (move counters and rights aside). */
+function placementAndTurn(fen: string): string {
+  return fen.split(' ').slice(0, 2).join(' ');
 }

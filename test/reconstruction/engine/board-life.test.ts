@@ -58,6 +58,12 @@ describe('engine: takebacks and the arbiter', () => {
 });
 
 describe('engine: disconnection and jumps', () => {
+  /** 1.e4 seen, then the board away while 1...e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3 Nf6 5.d4 exd4 6.cxd4 are played (beyond the search). */
+  const tenPliesAway = (): Script => {
+    const s = new Script().setUp().play('e2e4').unplug();
+    for (const u of ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4']) s.move(u.slice(0, 2), u.slice(2));
+    return s;
+  };
   it('a board unplugged for two moves is resynchronised with the sequence found', () => {
     const s = new Script().setUp().play('e2e4').unplug();
     s.move('e7', 'e5').move('g1', 'f3');
@@ -143,9 +149,7 @@ describe('engine: disconnection and jumps', () => {
   });
 
   it('a break the search cannot reach is filled by the arbiter with the moves it hid; the later moves and their presses follow', () => {
-    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
-    const s = new Script().setUp().play('e2e4').unplug();
-    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    const s = tenPliesAway();
     // White pressed while the board was away; Black plays on and presses.
     s.plug().press('white');
     // The break is taken at the board before the move that showed it: that move is kept.
@@ -167,9 +171,7 @@ describe('engine: disconnection and jumps', () => {
   });
 
   it('moves taken back to a break and on into the moves it hid: the next press takes the break again, nothing is held against a player', () => {
-    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
-    const s = new Script().setUp().play('e2e4').unplug();
-    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    const s = tenPliesAway();
     s.plug().press('white');
     s.move('c5', 'b4').press('black').move('c1', 'd2').press('white');
     expect(s.sans()).toEqual(['e4', '--', 'Bb4+', 'Bd2']);
@@ -235,9 +237,7 @@ describe('engine: disconnection and jumps', () => {
   });
 
   it('with a clock, the break is taken at the board before the move that the first press completes, on the side the press names', () => {
-    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
-    const s = new Script().setUp().play('e2e4').unplug();
-    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    const s = tenPliesAway();
     s.plug().press('white');
     // A board seen on the way (the queen lifted and put back) is not where the break starts: the knight's move came after it.
     s.lift('d8').place('d8', 'q').move('c6', 'e7').press('black');
@@ -246,9 +246,7 @@ describe('engine: disconnection and jumps', () => {
   });
 
   it('back with a piece in the hand from a break nothing explains: the move it makes is kept, its square of departure taken from where it stood before', () => {
-    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
-    const s = new Script().setUp().play('e2e4').unplug();
-    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    const s = tenPliesAway();
     // The board powers up with Black's queen in the hand: it lists d8 empty, then sees the queen land.
     s.lift('d8').plug().press('white');
     s.place('e7', 'q').press('black');
@@ -260,9 +258,7 @@ describe('engine: disconnection and jumps', () => {
   });
 
   it('a piece in the hand that no square of the record explains: the move it makes stays in the break', () => {
-    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
-    const s = new Script().setUp().play('e2e4').unplug();
-    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    const s = tenPliesAway();
     // The knight on c6 (from b8 while the board was away) in the hand, bound for e5: neither square
     // the record had a black knight on (b8, g8) reaches e5, so nothing is made up.
     s.lift('c6').plug().press('white');
@@ -272,9 +268,7 @@ describe('engine: disconnection and jumps', () => {
   });
 
   it('a piece in the hand that had moved while the board was away: the break takes a guess of its square, and the moves the arbiter gives settle it', () => {
-    const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
-    const s = new Script().setUp().play('e2e4').unplug();
-    for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
+    const s = tenPliesAway();
     // Black's bishop, on c5 since the outage, in the hand: the record last saw it on f8, and f8-b4 is open.
     s.lift('c5').plug().press('white');
     s.place('b4', 'b').press('black');
