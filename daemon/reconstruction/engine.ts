@@ -1289,10 +1289,16 @@ export class GameEngine {
     // Nothing leads to the board exactly: it may have been read with a piece in a hand (a player
     // already moving when the board came back, a dump taken mid-move). Sequences that leave the
     // board short of one piece the next player could be moving or taking are the explanation
-    // then; an exact one of any length is always preferred.
+    // then, unless an exact one is at most a ply longer: a piece in a hand is one unseen event,
+    // two more missed plies are two (an exact sequence of seven plies can nearly always be found
+    // for a board of four plies with a knight in the hand: one knight taken, the other in its place).
     // Not while the board differs only where the last move was made: that move is still being
     // completed (a rook in the hand after the king went down) or adjusted.
-    if (found.sequences.length === 0 && inHand && !this.lastMoveUnderWay()) found = searchSequences(pos, this.board.seen, { ...options, minDepth: 1, pieceInHand: true });
+    const exactDepth = found.sequences[0]?.length ?? maxDepth + 2;
+    if (inHand && exactDepth - 2 >= 1 && !this.lastMoveUnderWay()) {
+      const nearly = searchSequences(pos, this.board.seen, { ...options, minDepth: 1, maxDepth: exactDepth - 2, pieceInHand: true });
+      if (nearly.sequences.length > 0) found = nearly;
+    }
     const sequences = this.bySeenBoards(pos, found.sequences);
     const first = sequences[0];
     if (!first) return false;

@@ -25,6 +25,12 @@ import { positionCodes, successorsOf } from './successors.ts';
  *   than the plies left can change is dropped.
  * - The clock. When the side to move after the jump is known (the press that completed it), only
  *   depths of the matching parity are tried.
+ *
+ * And one fact of the search itself: moves of an outage are mostly independent of each other, so
+ * the same position is reached by many orders of the same moves (four moves a side, 576 orders).
+ * A position found to lead nowhere, with the same plies left and the same squares reached and
+ * pieces moved (what the pruning depends on), is not searched again: the sequences found are the
+ * same, only fewer nodes are spent, and an eight-ply jump fits in the budget.
  */
 
 export interface JumpSearchOptions {
@@ -58,6 +64,55 @@ export interface JumpSearch {
   inHand?: number;
 }
 
+/**
+ * Random keys for the dead-end memo: two independent lanes, so that a state's key has 53 bits. A
+ * false "leads nowhere" (two states sharing a key) would lose a sequence, so collisions must be
+ * rare: with a million states kept, about one search in ten thousand would meet one pair.
+ * Indexed by lane, kind (0 a square's piece code, 1 a square reached, 2 a piece's origin, 3 the
+ * rest of the position and the plies left), slot and value.
+ */
+const KEYS = (() => {
+  const keys = new Int32Array(2 * 4 * 64 * 64);
+  let x = 0x2545f491;
+  for (let i = 0; i < keys.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    keys[i] = x;
+  }
+  return keys;
+})();
+const PIECE_AT = 0;
+const REACHED = 1;
+const ORIGIN = 2;
+const REST = 3;
+const key = (lane: number, kind: number, slot: number, value: number): number => KEYS[(lane * 4 + kind) * 4096 + slot * 64 + value]!;
+
+/** A 53-bit key, kept as two 32-bit lanes updated by XOR. */
+class StateKey {
+  a = 0;
+  b = 0;
+  toggle(kind: number, slot: number, value: number): void {
+    this.a ^= key(0, kind, slot, value);
+    this.b ^= key(1, kind, slot, value);
+  }
+}
+
+/** The key of what a subtree's outcome depends on: position, plies left, squares reached, pieces' origins. */
+function subtreeKey(path: StateKey, pos: Chess, left: number): number {
+  let a = path.a ^ key(0, REST, left, 0) ^ key(0, REST, 0, pos.turn === 'white' ? 1 : 2);
+  let b = path.b ^ key(1, REST, left, 0) ^ key(1, REST, 0, pos.turn === 'white' ? 1 : 2);
+  if (pos.epSquare !== undefined) {
+    a ^= key(0, REST, pos.epSquare, 3);
+    b ^= key(1, REST, pos.epSquare, 3);
+  }
+  for (const rook of pos.castles.castlingRights) {
+    a ^= key(0, REST, rook, 4);
+    b ^= key(1, REST, rook, 4);
+  }
+  return (a >>> 0) * 0x200000 + (b & 0x1fffff);
+}
+
 /** Depth up to which every legal sequence is tried (no changed-square rule). */
 const COMPLETE_DEPTH = 3;
 
@@ -70,12 +125,17 @@ interface Need {
   /** Squares where the target shows a white (black) piece the board does not have there. */
   white: number;
   black: number;
+  /** Pawns of each side on the board (en passant takes one: possible only while the target has fewer). */
+  whitePawns: number;
+  blackPawns: number;
 }
 
 function needOf(codes: ArrayLike<number>, target: ArrayLike<number>): Need {
-  const n: Need = { diff: 0, white: 0, black: 0 };
+  const n: Need = { diff: 0, white: 0, black: 0, whitePawns: 0, blackPawns: 0 };
   for (let s = 0; s < 64; s++) {
     const t = target[s]!;
+    if (codes[s] === PIECE.WPAWN) n.whitePawns++;
+    else if (codes[s] === PIECE.BPAWN) n.blackPawns++;
     if (codes[s] === t) continue;
     n.diff++;
     if (isWhite(t)) n.white++;
@@ -115,6 +175,14 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
   const start = positionCodes(pos);
   const changed = new Set<number>();
   for (let s = 0; s < 64; s++) if (start[s] !== target[s]) changed.add(s);
+  const targetPawns = { white: 0, black: 0 };
+  const targetKing: Record<Color, number> = { white: -1, black: -1 };
+  for (let s = 0; s < 64; s++) {
+    if (target[s] === PIECE.WPAWN) targetPawns.white++;
+    else if (target[s] === PIECE.BPAWN) targetPawns.black++;
+    else if (target[s] === PIECE.WKING) targetKing.white = s;
+    else if (target[s] === PIECE.BKING) targetKing.black = s;
+  }
   let nodes = 0;
   let exhausted = false;
   const slack = opts.pieceInHand ? 1 : 0;
@@ -130,6 +198,20 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
     const reached = new Set<number>();
     /** Where the piece now on a square stood when the sequence began (pieces moved so far). */
     const origin = new Map<number, number>();
+    // The key of the path's state (pieces, squares reached, origins), and the subtrees found dead.
+    const state = new StateKey();
+    for (let sq = 0; sq < 64; sq++) state.toggle(PIECE_AT, sq, start[sq]!);
+    const dead = new Set<number>();
+    const setOrigin = (sq: number, from: number | undefined): void => {
+      const was = origin.get(sq);
+      if (was === from) return;
+      if (was !== undefined) state.toggle(ORIGIN, sq, was);
+      if (from === undefined) origin.delete(sq);
+      else {
+        origin.set(sq, from);
+        state.toggle(ORIGIN, sq, from);
+      }
+    };
     const dfs = (p: Chess, codes: Uint8Array, need: Need, left: number, path: NormalMove[]): void => {
       for (const s of successorsOf(p, codes)) {
         if (more || nodes > opts.budget) return;
@@ -143,9 +225,13 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
         let diff = need.diff;
         let white = need.white;
         let black = need.black;
+        let whitePawns = need.whitePawns;
+        let blackPawns = need.blackPawns;
         for (let i = 0; i < s.squares.length; i++) {
           const sq = s.squares[i]!;
           const t = target[sq]!;
+          whitePawns += Number(s.codes[i] === PIECE.WPAWN) - Number(codes[sq] === PIECE.WPAWN);
+          blackPawns += Number(s.codes[i] === PIECE.BPAWN) - Number(codes[sq] === PIECE.BPAWN);
           const was = codes[sq] !== t;
           const now = s.codes[i] !== t;
           if (was === now) continue;
@@ -177,16 +263,24 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
         const blackMoves = rest - whiteMoves;
         const child = p.clone();
         child.play(s.move);
-        const canCastle = (c: Color): number => (child.castles.rook[c].a !== undefined || child.castles.rook[c].h !== undefined ? 1 : 0);
-        // A move changes two squares; castling four (once per side that still has moves and the
-        // right), en passant three (each right after the opponent's double step, so at most every
-        // other ply); no move more than four.
+        // Castling moves two pieces: possible for a side with the right whose king the target shows
+        // elsewhere (a king that castles and walks home is left out).
+        const canCastle = (c: Color): number => ((child.castles.rook[c].a !== undefined || child.castles.rook[c].h !== undefined) && child.board.kingOf(c) !== targetKing[c] ? 1 : 0);
+        // A move changes two squares; castling four (once per side that still has moves and can
+        // castle), en passant three (each takes a pawn the target no longer has, right after the
+        // opponent's double step, so at most every other ply); no move more than four.
         const castlings = (whiteMoves > 0 ? canCastle('white') : 0) + (blackMoves > 0 ? canCastle('black') : 0);
-        if (diff > 2 * rest + Math.min(2 * rest, 2 * castlings + Math.ceil(rest / 2)) + slack) continue;
+        const enPassants = Math.min(Math.ceil(rest / 2), Math.min(whiteMoves, Math.max(0, blackPawns - targetPawns.black)) + Math.min(blackMoves, Math.max(0, whitePawns - targetPawns.white)));
+        if (diff > 2 * rest + Math.min(2 * rest, 2 * castlings + enPassants) + slack) continue;
         if (white > whiteMoves + (whiteMoves > 0 ? canCastle('white') : 0)) continue;
         if (black > blackMoves + (blackMoves > 0 ? canCastle('black') : 0)) continue;
         const childCodes = codes.slice();
-        for (let i = 0; i < s.squares.length; i++) childCodes[s.squares[i]!] = s.codes[i]!;
+        for (let i = 0; i < s.squares.length; i++) {
+          const sq = s.squares[i]!;
+          state.toggle(PIECE_AT, sq, childCodes[sq]!);
+          childCodes[sq] = s.codes[i]!;
+          state.toggle(PIECE_AT, sq, childCodes[sq]!);
+        }
         const added: number[] = [];
         const from = s.move.from;
         const to = s.move.to;
@@ -196,21 +290,35 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
           for (const sq of s.squares)
             if (!reached.has(sq)) {
               reached.add(sq);
+              state.toggle(REACHED, sq, 0);
               added.push(sq);
             }
           if (!s.castling) {
-            origin.set(to, movedOrigin ?? from);
-            origin.delete(from);
+            setOrigin(to, movedOrigin ?? from);
+            setOrigin(from, undefined);
           }
         }
-        path.push(s.move);
-        dfs(child, childCodes, { diff, white, black }, rest, path);
-        path.pop();
-        for (const sq of added) reached.delete(sq);
+        const subtree = subtreeKey(state, child, rest);
+        if (!dead.has(subtree)) {
+          const results = found.length + nearly.length;
+          path.push(s.move);
+          dfs(child, childCodes, { diff, white, black, whitePawns, blackPawns }, rest, path);
+          path.pop();
+          // Complete and fruitless: the same state met by another order leads nowhere either.
+          if (found.length + nearly.length === results && !more && !nearlyMore && nodes <= opts.budget) dead.add(subtree);
+        }
+        for (const sq of added) {
+          reached.delete(sq);
+          state.toggle(REACHED, sq, 0);
+        }
         if (pruneByChanged && !s.castling) {
-          if (hadOrigin === undefined) origin.delete(to);
-          else origin.set(to, hadOrigin);
-          if (movedOrigin !== undefined) origin.set(from, movedOrigin);
+          setOrigin(to, hadOrigin);
+          setOrigin(from, movedOrigin);
+        }
+        for (let i = 0; i < s.squares.length; i++) {
+          const sq = s.squares[i]!;
+          state.toggle(PIECE_AT, sq, childCodes[sq]!);
+          state.toggle(PIECE_AT, sq, codes[sq]!);
         }
       }
     };
