@@ -1,0 +1,64 @@
+import { Chess } from 'chessops/chess';
+import { makeSan, parseSan } from 'chessops/san';
+import { describe, expect, it } from 'vitest';
+import { searchJump } from '../../daemon/reconstruction/jump-search.ts';
+import { positionCodes } from '../../daemon/reconstruction/successors.ts';
+
+/** The position after `sans` from the start, and the board `more` SANs later. */
+function outage(sans: string[], more: string[]): { pos: Chess; target: Uint8Array } {
+  const pos = Chess.default();
+  for (const san of sans) pos.play(parseSan(pos, san)!);
+  const after = pos.clone();
+  for (const san of more) after.play(parseSan(after, san)!);
+  return { pos, target: positionCodes(after) };
+}
+
+function sansOf(pos: Chess, moves: readonly { from: number; to: number }[]): string {
+  const p = pos.clone();
+  return moves
+    .map((m) => {
+      const san = makeSan(p, m);
+      p.play(m);
+      return san;
+    })
+    .join(' ');
+}
+
+/** The engine's budget for one search (engine.ts JUMP_BUDGET). */
+const BUDGET = 60_000;
+
+describe('jump search', () => {
+  it('finds an eight-ply outage of mostly independent moves within the budget, the moves played among the orders kept', () => {
+    const truth = ['g5', 'Rh2', 'h6', 'e6', 'cxd4', 'Bxg5', 'f5', 'Qxd4'];
+    const { pos, target } = outage(['b3', 'd5', 'e4', 'a5', 'a4', 'b5', 'd4', 'c5', 'e5', 'Bd7', 'h3'], truth);
+    const r = searchJump(pos, target, { maxDepth: 8, budget: BUDGET, keep: 64, turnAfter: 'black' });
+    expect(r.sequences.length).toBeGreaterThan(0);
+    expect(r.sequences.every((s) => s.length === 8)).toBe(true);
+    // Orders of one state are searched once, so the budget is not spent on the 576 orders of each.
+    expect(r.nodes).toBeLessThan(BUDGET);
+    const all = searchJump(pos, target, { maxDepth: 8, budget: 10 * BUDGET, keep: 10_000, turnAfter: 'black' });
+    expect(all.sequences.map((s) => sansOf(pos, s))).toContain(truth.join(' '));
+  });
+
+  it('keeps every order of independent moves: a state that led somewhere is searched again by the next order', () => {
+    // Three quiet moves a side that do not touch each other: 3! × 3! orders.
+    const { pos, target } = outage([], ['a3', 'a6', 'b3', 'b6', 'c3', 'c6']);
+    const r = searchJump(pos, target, { maxDepth: 6, budget: 1_000_000, keep: 100 });
+    expect(r.more).toBe(false);
+    const orders = new Set(r.sequences.map((s) => sansOf(pos, s)));
+    expect(orders.size).toBe(36);
+    expect(orders).toContain('a3 a6 b3 b6 c3 c6');
+    expect(orders).toContain('c3 c6 b3 b6 a3 a6');
+  });
+
+  it('still finds castling and en passant where the board shows the king moved and a pawn lost: each changes more squares than two', () => {
+    // Four plies changing ten squares: only a castling lets them.
+    const castled = outage(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5'], ['O-O', 'Nf6', 'd3', 'd6']);
+    const r1 = searchJump(castled.pos, castled.target, { maxDepth: 6, budget: BUDGET, keep: 8 });
+    expect(r1.sequences.map((s) => sansOf(castled.pos, s))).toContain('O-O Nf6 d3 d6');
+    // Three plies changing seven squares: only an en passant capture lets them.
+    const passant = outage(['e4', 'a6', 'e5', 'd5'], ['exd6', 'Nf6', 'Nf3']);
+    const r2 = searchJump(passant.pos, passant.target, { maxDepth: 6, budget: BUDGET, keep: 8 });
+    expect(r2.sequences.map((s) => sansOf(passant.pos, s))).toEqual(['exd6 Nf6 Nf3']);
+  });
+});
