@@ -54,10 +54,25 @@ const TRUSTED_JUMP_PLIES = 3;
 const JUMP_BUDGET = 60_000;
 /** Boards remembered since the board last went away, to tell the order of a jump (see bySeenBoards). */
 const SEEN_BOARDS = 256;
+/** Field changes remembered for boardAtPress. */
+const RECENT_CHANGES = 8;
+/**
+ * A change to the opponent's pieces this close before a press (or in the same instant) is the
+ * opponent's hand already at work as the press lands (blitz), not part of the move pressed for.
+ */
+const AT_PRESS_MS = 200;
+/** Boards seen latest, tried as the one before a move that tells a jump's parity (seenMoveTellsTurn). */
+const SEEN_MOVE_BOARDS = 4;
 /** Sequences kept for the arbiter when several explain one jump. */
 const JUMP_ALTERNATIVES = 64;
 
 /** The SAN of `moves` played from `pos`. */
+function countOf(codes: ArrayLike<number>, code: number): number {
+  let n = 0;
+  for (let s = 0; s < 64; s++) if (codes[s] === code) n++;
+  return n;
+}
+
 function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
   const probe = pos.clone();
   return moves.map((m) => makeSanAndPlay(probe, m));
@@ -163,10 +178,11 @@ export class GameEngine {
   private lastSearchKey: string | undefined;
   /**
    * Placements the board showed since it last went away, while the record was not yet sure of it
-   * (away, back and out of step, or an inferred jump unconfirmed; hashes, the latest SEEN_BOARDS):
-   * of the orders that explain a jump, one that passes through a board seen is the one played.
+   * (away, back and out of step, or an inferred jump unconfirmed; by hash, the latest SEEN_BOARDS):
+   * of the orders that explain a jump, one that passes through a board seen is the one played, and
+   * a move seen made from one of them may tell whose turn the jump left (seenMoveTellsTurn).
    */
-  private seenBoards = new Set<number>();
+  private seenBoards = new Map<number, Uint8Array>();
   private seenOrder: number[] = [];
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
@@ -182,6 +198,8 @@ export class GameEngine {
    * then recorded), not after it.
    */
   private stepBoards: Uint8Array[] = [];
+  /** The last few field changes (square, its code before, time): what a hand did right at a press. */
+  private recentChanges: { sq: number; was: number; at: number }[] = [];
   private stepPositions = new WeakMap<Uint8Array, { white?: Chess | null; black?: Chess | null }>();
   private stepPositionsPly = -1;
   /**
@@ -255,7 +273,7 @@ export class GameEngine {
     // way: nothing to remember (this runs on every board event).
     if (!this.resyncPending && !this.outOfStep && !this.provisional) return;
     if (this.seenBoards.has(this.board.hash)) return;
-    this.seenBoards.add(this.board.hash);
+    this.seenBoards.set(this.board.hash, this.board.seen.slice());
     this.seenOrder.push(this.board.hash);
     if (this.seenOrder.length > SEEN_BOARDS) this.seenBoards.delete(this.seenOrder.shift()!);
   }
@@ -510,22 +528,42 @@ export class GameEngine {
    * whose king went first passes through a board from which the rook's move alone would explain
    * the last one.
    */
-  private breakBeforeMove(mover: Color, at: number): boolean {
+  private breakBeforeMove(mover: Color, at: number, to: Uint8Array = this.board.seen): boolean {
     for (const codes of this.stepBoards) {
-      const s = this.moveBetween(codes, this.board.seen, mover);
+      const s = this.moveBetween(codes, to, mover);
       if (!s || !this.breakable(codes)) continue;
       if (!this.openBreak(other(mover), at, 'unexplained', false, false, codes)) return false;
       this.makeMove(this.top(), s, at);
       return true;
     }
     for (const codes of this.stepBoards) {
-      const hand = this.beforeHand(codes, this.board.seen, mover);
+      const hand = this.beforeHand(codes, to, mover);
       if (!hand) continue;
       if (!this.openBreak(other(mover), at, 'unexplained', false, false, hand.codes, hand.note)) return false;
       this.makeMove(this.top(), hand.move, at);
       return true;
     }
     return false;
+  }
+
+  /**
+   * The search at a press by `by` on a board out of step: to the board now, and else to the board
+   * as it stood when the press landed (boardAtPress), the opponent's move then under way.
+   */
+  private searchAtPress(by: Color, at: number): boolean {
+    if (this.searchJump(at, by, MAX_MISSED_PLIES, true)) return true;
+    const pressed = this.boardAtPress(by, at);
+    return pressed !== undefined && this.jumpFrom(this.plyCount(), at, by, MAX_MISSED_PLIES, 2, true, pressed);
+  }
+
+  /**
+   * The record breaks at a press by `by` that nothing explains: before the move pressed for when
+   * it can be told (breakBeforeMove), else at the board as it stood when the press landed.
+   */
+  private breakAtPress(by: Color, at: number): boolean {
+    const pressed = this.boardAtPress(by, at);
+    if (this.breakBeforeMove(by, at) || (pressed && this.breakBeforeMove(by, at, pressed))) return true;
+    return this.openBreak(by, at, 'unexplained', false, false, pressed ?? this.board.seen);
   }
 
   /**
@@ -597,6 +635,28 @@ export class GameEngine {
     return false;
   }
 
+  /**
+   * The board as it stood when `by` pressed, when it differs from the board now: the last change
+   * was the opponent's hand already at work (one of their pieces lifted, or put down while its
+   * square of departure is still full), within AT_PRESS_MS before the press or in its instant,
+   * and the board logged it first. The board now has a piece too many or too few: no position to
+   * break at or search to. One change only: two may be a whole move the opponent made.
+   */
+  private boardAtPress(by: Color, at: number): Uint8Array | undefined {
+    const last = this.recentChanges[this.recentChanges.length - 1];
+    if (!last || last.at < at - AT_PRESS_MS) return undefined;
+    const now = this.board.seen[last.sq]!;
+    if (now !== PIECE.EMPTY && last.was !== PIECE.EMPTY) return undefined;
+    const piece = codeToPiece((now === PIECE.EMPTY ? last.was : now) as PieceCode);
+    if (!piece || piece.color === by) return undefined;
+    // Put down: under way only while the board has more of that piece than the record (its square
+    // of departure still full), else the piece may have ended a move.
+    if (now !== PIECE.EMPTY && countOf(this.board.seen, now) <= countOf(this.top().codes, now)) return undefined;
+    const board = this.board.seen.slice();
+    board[last.sq] = last.was;
+    return board;
+  }
+
   /** One legal move of `turn` that turns board `from` into board `to` (positions as a break would take them). */
   private moveBetween(from: Uint8Array, to: ArrayLike<number>, turn: Color): Successor | undefined {
     const diff = squaresApart(from, to);
@@ -666,7 +726,12 @@ export class GameEngine {
     if (!Number.isInteger(field) || field < 0 || field > 63 || !Number.isInteger(piece) || piece < 0 || piece > 15) return;
     this.board.raw[field] = piece;
     const sq = this.board.orient(field);
+    const was = this.board.seen[sq]!;
     this.board.set(sq, this.normalise(sq, piece), this.seq, at);
+    if (was !== this.board.seen[sq]) {
+      this.recentChanges.push({ sq, was, at });
+      if (this.recentChanges.length > RECENT_CHANGES) this.recentChanges.shift();
+    }
     if (piece !== PIECE.EMPTY) this.lastPlaced = { sq, code: this.board.seen[sq]! };
     if (piece >= PIECE.DRAW) {
       this.onResultPiece(piece, at);
@@ -683,6 +748,7 @@ export class GameEngine {
   private onDump(board: PieceCode[], at: number): void {
     if (!Array.isArray(board) || board.length !== 64) return;
     this.lastPlaced = undefined;
+    this.recentChanges.length = 0;
     let result: PieceCode | undefined;
     const before = this.board.hash;
     for (let f = 0; f < 64; f++) {
@@ -852,14 +918,20 @@ export class GameEngine {
     const n = this.plyCount();
     const top = this.top();
     if (this.posOf(top).turn !== by || fromStopped) {
+      // A move of the side the inferred jump does not have to move, seen made and pressed: the
+      // jump left the wrong side to move.
+      const jump = this.provisional;
+      if (jump && seenAtPress && !fromStopped && this.board.mismatches >= 2 && this.board.mismatches <= 4 && this.seenMoveTellsTurn(jump.base, by, at)) {
+        this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+        return;
+      }
       const last = top.record;
       if (last && !last.confirmed && last.by === by) this.confirm(n, 'clock', at, seenAtPress);
       // Out of step, a press by the side that is not to move in the record says moves were missed
       // (the record is a ply behind or ahead): the press fixes whose turn it is, so search with it,
       // and when nothing fits the record breaks here as below.
       if (this.posOf(top).turn !== by && seenAtPress && !fromStopped && this.outOfStep && this.board.mismatches > 2) {
-        if (this.searchJump(at, by, MAX_MISSED_PLIES, true)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
-        else if (this.breakBeforeMove(by, at) || this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+        if (this.searchAtPress(by, at) || this.breakAtPress(by, at)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return;
       }
       // The opponent of a player whose illegal move was reported moved on and pressed: the illegal
@@ -922,7 +994,7 @@ export class GameEngine {
     }
     // Two or more plies always change at least three squares: a two-square difference is a
     // single illegal move, not a jump.
-    if (this.board.mismatches > 2 && this.searchJump(at, by, MAX_MISSED_PLIES, true)) {
+    if (this.board.mismatches > 2 && this.searchAtPress(by, at)) {
       this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
@@ -934,7 +1006,7 @@ export class GameEngine {
     // arbiter is told, and may fill the break or accept it). A board that is no position yet (a
     // piece still in a hand) stays out of step, said once.
     if (this.outOfStep) {
-      if (this.breakBeforeMove(by, at) || this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+      if (this.breakAtPress(by, at)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       else if (this.outOfStep === 'silent') this.outOfStepReport(at);
       return;
     }
@@ -958,12 +1030,37 @@ export class GameEngine {
     const key = `${this.board.hash}/${by}/revise`;
     if (this.lastSearchKey !== key) {
       this.lastSearchKey = key;
-      if (this.fromJumpStart(jump.base, at, by, true)) {
+      if (this.seenMoveTellsTurn(jump.base, by, at) || this.fromJumpStart(jump.base, at, by, true)) {
         this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return true;
       }
     }
     if (!this.outOfStep) this.outOfStep = 'silent';
+    return false;
+  }
+
+  /**
+   * A press by `by` right after a move of theirs seen made on the board (from a board seen since the
+   * return to the board now), where the inferred jump has the other side to move or no move at all
+   * since: the jump left the wrong side to move. The shortest sequence to the board now would
+   * swallow the move seen (a knight out and back is no sequence at all); the jump is searched
+   * again to the board seen before the move, with `by` to move after it, and the move is played.
+   * Boards seen latest first (the move just made).
+   */
+  private seenMoveTellsTurn(base: number, by: Color, at: number): boolean {
+    const current = this.board.seen;
+    for (let i = this.seenOrder.length - 1, tried = 0; i >= 0 && tried < SEEN_MOVE_BOARDS; i--) {
+      const before = this.seenBoards.get(this.seenOrder[i]!);
+      if (!before || squaresApart(before, current).length === 0) continue;
+      tried++;
+      const seenMove = this.moveBetween(before, current, by);
+      if (!seenMove || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
+      // Played from the real position (castling rights, en passant), not the board's guess.
+      const top = this.top();
+      const s = matchMove(this.posOf(top), top.codes, current, this.board.diffFrom(top.codes));
+      if (s) this.makeMove(top, s, at);
+      return true;
+    }
     return false;
   }
 
@@ -1274,7 +1371,7 @@ export class GameEngine {
    * was read whole (a dump, a press), so it may be short of a piece in a hand; a board met field
    * by field (a hand at work, a burst being applied) is short of pieces on its way and is not.
    */
-  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number, minDepth = 2, inHand = false): boolean {
+  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number, minDepth = 2, inHand = false, target: Uint8Array = this.board.seen): boolean {
     const pos = this.posOf(this.history[base]!).clone();
     // The press that completed the jump tells whose turn it is now. The running side alone does not:
     // a player who has moved and not yet pressed leaves it one ply behind the board.
@@ -1285,7 +1382,7 @@ export class GameEngine {
       keep: JUMP_ALTERNATIVES,
       ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
     };
-    let found = searchSequences(pos, this.board.seen, options);
+    let found = searchSequences(pos, target, options);
     // Nothing leads to the board exactly: it may have been read with a piece in a hand (a player
     // already moving when the board came back, a dump taken mid-move). Sequences that leave the
     // board short of one piece the next player could be moving or taking are the explanation
@@ -1296,7 +1393,7 @@ export class GameEngine {
     // completed (a rook in the hand after the king went down) or adjusted.
     const exactDepth = found.sequences[0]?.length ?? maxDepth + 2;
     if (inHand && exactDepth - 2 >= 1 && !this.lastMoveUnderWay()) {
-      const nearly = searchSequences(pos, this.board.seen, { ...options, minDepth: 1, maxDepth: exactDepth - 2, pieceInHand: true });
+      const nearly = searchSequences(pos, target, { ...options, minDepth: 1, maxDepth: exactDepth - 2, pieceInHand: true });
       if (nearly.sequences.length > 0) found = nearly;
     }
     const sequences = this.bySeenBoards(pos, found.sequences);

@@ -117,6 +117,33 @@ describe('outage table, games once wrong', () => {
         expect(r.kept).toBe(r.after);
       },
     ],
+    [
+      "USB pulled for 8 plies, back with a bishop in the hand, the opponent's queen put down in the instant of the press: the record breaks at the board the press saw, before the bishop's move, and both moves are kept",
+      power(8, true),
+      86,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
+    [
+      'USB pulled for 8 plies, read as 7, then a knight seen going back to b8 and pressed: the jump is searched again to the board before that move, with Black to move, and the move is kept',
+      power(8, false),
+      11,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
+    [
+      'USB pulled for 8 plies, read as 7, then a move of the side the jump did not leave to move seen and pressed: the jump is searched again with that side to move',
+      power(8, false),
+      123,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
