@@ -1,6 +1,9 @@
+import { makeFen } from 'chessops/fen';
+import { parseSan } from 'chessops/san';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import type { GameEvent, Incident } from '../../daemon/reconstruction/game-events.ts';
 import type { SourceGame } from '../../daemon/simulation/games/game.ts';
+import { positionFromFen } from '../../daemon/simulation/games/pgn.ts';
 import { Prng } from '../../daemon/simulation/games/prng.ts';
 import { playNoisy, type NoisyScript, type OutagePlan } from '../../daemon/simulation/noisy-player/player.ts';
 import { STANDARD_2018, STANDARD_FEN, matrixRandomGame } from './harness.ts';
@@ -105,11 +108,12 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
   const engine = new GameEngine({ rules: STANDARD_2018, chess960: false, ...start });
   const out: GameEvent[] = [];
   const commands = script.arbiter.slice();
+  const asArbiter = (c: (typeof commands)[number]): GameEvent[] => engine.arbiter(onTheRecord(c, engine, script));
   for (const ev of run.events) {
-    while (commands.length > 0 && commands[0]!.at < ev.at) out.push(...engine.arbiter(commands.shift()!));
+    while (commands.length > 0 && commands[0]!.at < ev.at) out.push(...asArbiter(commands.shift()!));
     out.push(...engine.push(ev));
   }
-  for (const c of commands) out.push(...engine.arbiter(c));
+  for (const c of commands) out.push(...asArbiter(c));
   const snap = engine.snapshot();
   const got = snap.moves.map((m) => m.san);
   const want = script.expected.sans;
@@ -132,6 +136,22 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
     followsBoard: run.finalState === 'live' && run.sessionBoard !== null && run.sessionBoard.every((p, i) => p === run.tableBoard[i]),
     ...(got.length !== want.length || got.some((s, i) => s !== want[i]) ? { problem: firstDifference(want, got) } : {}),
   };
+}
+
+/**
+ * The script's arbiter names a ply of the game as played; the arbiter at the board reads the
+ * record, where a break takes a ply of its own and stands for any number of moves. A position to
+ * reinstate is found on the record by its placement and side to move (the latest such ply).
+ */
+function onTheRecord(cmd: NoisyScript['arbiter'][number], engine: GameEngine, script: NoisyScript): NoisyScript['arbiter'][number] {
+  if (cmd.type !== 'reinstate') return cmd;
+  const pos = positionFromFen(script.expected.startFen);
+  for (const san of script.expected.sans.slice(0, cmd.ply)) pos.play(parseSan(pos, san)!);
+  const wanted = makeFen(pos.toSetup()).split(' ').slice(0, 2).join(' ');
+  const snap = engine.snapshot();
+  const fens = [snap.startFen ?? script.expected.startFen, ...snap.moves.map((m) => m.fenAfter)];
+  for (let p = fens.length - 1; p >= 0; p--) if (fens[p]!.split(' ').slice(0, 2).join(' ') === wanted) return { ...cmd, ply: p };
+  return cmd;
 }
 
 /** Incidents against a player the script did not inject (counted per kind and player). */
