@@ -1399,6 +1399,17 @@ export class GameEngine {
     const sequences = this.bySeenBoards(pos, found.sequences);
     const first = sequences[0];
     if (!first) return false;
+    // The same square still empty after another move: no hand holds a piece that long. The board
+    // was read wrong at the jump (that piece was taken or moved while the board was away): an
+    // exact sequence from where the jump began, through the moves since, is searched first; without
+    // one the record breaks where it stands, at the board without that piece, and the moves go on
+    // from there (rather than a phantom piece carried in a hand move after move).
+    const held = this.provisional;
+    const chained = found.inHand !== undefined && held?.inHand === found.inHand && held.base < base && base === this.plyCount() ? held.base : undefined;
+    if (chained !== undefined) {
+      if (this.jumpFrom(chained, at, lastBy, this.revisionDepth(chained), 1, false)) return true;
+      if (this.breakWithoutHeld(found.inHand!, first, at, chained)) return true;
+    }
     if (base < this.plyCount()) this.takeback(base, at);
     const candidates = sequences.map((moves) => sansOf(pos, moves));
     const sans = candidates[0]!;
@@ -1430,12 +1441,33 @@ export class GameEngine {
     // ambiguous one is not (an illegal move can look like two legal ones around the opponent's).
     // (A jump read through a piece in a hand is a guess about that hand: never trusted.)
     this.provisional = {
-      base,
+      base: chained ?? base,
       end: this.plyCount(),
       trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES && found.inHand === undefined,
       ...(found.inHand !== undefined ? { inHand: found.inHand } : {}),
     };
     this.confirmedJump = undefined;
+    return true;
+  }
+
+  /**
+   * The record breaks at its own board without the piece of `square` (taken to be in a hand since
+   * the jump from `since`, and not on the board), and `moves` are played from there.
+   */
+  private breakWithoutHeld(square: number, moves: readonly NormalMove[], at: number, since: number): boolean {
+    const top = this.top();
+    const placement = top.codes.slice();
+    const piece = codeToPiece(placement[square]! as PieceCode);
+    placement[square] = PIECE.EMPTY;
+    const by = other(this.posOf(top).turn);
+    const note = `the ${piece?.color ?? ''} ${piece?.role ?? 'piece'} of ${makeSquare(square)}, taken to be in a hand since the jump after ply ${since}, is not on the board: the moves that took it away were not seen`;
+    if (!this.openBreak(by, at, 'unexplained', false, false, placement, note)) return false;
+    for (const m of moves) {
+      const cur = this.top();
+      const s = this.successors(cur).find((x) => sameMove(x.move, m));
+      if (!s) break;
+      this.makeMove(cur, s, at);
+    }
     return true;
   }
 

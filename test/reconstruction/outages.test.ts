@@ -144,6 +144,24 @@ describe('outage table, games once wrong', () => {
         expect(r.kept).toBe(r.after);
       },
     ],
+    [
+      'USB pulled for 8 plies, read through a queen in the hand that had been taken: the same square still empty after the next move, the record breaks at the board without it and keeps every later move',
+      power(8, true),
+      148,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
+    [
+      'USB pulled for 8 plies, read through a bishop in the hand: the same square still empty after the next move, an exact sequence from the jump through that move is found, every later move kept',
+      power(8, false),
+      230,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
