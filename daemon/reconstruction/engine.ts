@@ -1209,6 +1209,16 @@ export class GameEngine {
         }
       }
     }
+    // A piece put down where no move explains it while the jump's hand is still empty (the piece
+    // in the hand came from elsewhere, or the one the jump held had been taken): the board is whole
+    // again, so the jump is searched again from where it began, exactly.
+    if (source === 'field' && placed && jump?.inHand !== undefined && this.handPutDownElsewhere(jump.inHand)) {
+      const key = `${this.board.hash}/hand`;
+      if (this.lastSearchKey !== key) {
+        this.lastSearchKey = key;
+        if (this.fromJumpStart(jump.base, at, undefined, false)) return;
+      }
+    }
     if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
     // Without a clock nothing presses, so nothing else would ever break the record: a move and
     // its reply seen made on a board nothing explains break it before them. Not a knock (several
@@ -1306,6 +1316,16 @@ export class GameEngine {
     if (!this.fromJumpStart(jump.base, at, by, false)) return false;
     this.confirm(this.plyCount(), 'clock', at, true);
     return true;
+  }
+
+  /**
+   * A piece was put down where no move explains it, while the square whose piece the jump took to
+   * be in a hand is still empty: the hand was a wrong reading (the piece put down was in the hand
+   * instead, come from a square the jump does not have it on, or the one on `square` had been taken).
+   */
+  private handPutDownElsewhere(square: number): boolean {
+    const placed = this.lastPlaced;
+    return placed !== undefined && placed.sq !== square && this.board.seen[square] === PIECE.EMPTY && this.top().codes[square] !== PIECE.EMPTY;
   }
 
   /** The board holds more pieces than the record's position: one was put down that no move took off. */

@@ -162,6 +162,15 @@ describe('outage table, games once wrong', () => {
         expect(r.kept).toBe(r.after);
       },
     ],
+    [
+      'USB pulled for 8 plies without a clock, read through a bishop in the hand on a square it never stood on: the bishop put down elsewhere sends the search back to where the jump began, every later move kept',
+      power(8, true),
+      253,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
