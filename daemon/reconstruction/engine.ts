@@ -54,8 +54,6 @@ const TRUSTED_JUMP_PLIES = 3;
 const JUMP_BUDGET = 60_000;
 /** Boards remembered since the board last went away, to tell the order of a jump (see bySeenBoards). */
 const SEEN_BOARDS = 256;
-/** Field changes remembered for boardAtPress. */
-const RECENT_CHANGES = 8;
 /**
  * A change to the opponent's pieces this close before a press (or in the same instant) is the
  * opponent's hand already at work as the press lands (blitz), not part of the move pressed for.
@@ -198,8 +196,8 @@ export class GameEngine {
    * then recorded), not after it.
    */
   private stepBoards: Uint8Array[] = [];
-  /** The last few field changes (square, its code before, time): what a hand did right at a press. */
-  private recentChanges: { sq: number; was: number; at: number }[] = [];
+  /** The last field change (square, its code before, time; sq -1: none since the last dump): what a hand did right at a press. Updated in place, no allocation per event. */
+  private readonly lastChange = { sq: -1, was: 0, at: 0 };
   private stepPositions = new WeakMap<Uint8Array, { white?: Chess | null; black?: Chess | null }>();
   private stepPositionsPly = -1;
   /**
@@ -643,8 +641,8 @@ export class GameEngine {
    * break at or search to. One change only: two may be a whole move the opponent made.
    */
   private boardAtPress(by: Color, at: number): Uint8Array | undefined {
-    const last = this.recentChanges[this.recentChanges.length - 1];
-    if (!last || last.at < at - AT_PRESS_MS) return undefined;
+    const last = this.lastChange;
+    if (last.sq < 0 || last.at < at - AT_PRESS_MS) return undefined;
     const now = this.board.seen[last.sq]!;
     if (now !== PIECE.EMPTY && last.was !== PIECE.EMPTY) return undefined;
     const piece = codeToPiece((now === PIECE.EMPTY ? last.was : now) as PieceCode);
@@ -729,8 +727,9 @@ export class GameEngine {
     const was = this.board.seen[sq]!;
     this.board.set(sq, this.normalise(sq, piece), this.seq, at);
     if (was !== this.board.seen[sq]) {
-      this.recentChanges.push({ sq, was, at });
-      if (this.recentChanges.length > RECENT_CHANGES) this.recentChanges.shift();
+      this.lastChange.sq = sq;
+      this.lastChange.was = was;
+      this.lastChange.at = at;
     }
     if (piece !== PIECE.EMPTY) this.lastPlaced = { sq, code: this.board.seen[sq]! };
     if (piece >= PIECE.DRAW) {
@@ -748,7 +747,7 @@ export class GameEngine {
   private onDump(board: PieceCode[], at: number): void {
     if (!Array.isArray(board) || board.length !== 64) return;
     this.lastPlaced = undefined;
-    this.recentChanges.length = 0;
+    this.lastChange.sq = -1;
     let result: PieceCode | undefined;
     const before = this.board.hash;
     for (let f = 0; f < 64; f++) {
