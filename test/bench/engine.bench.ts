@@ -8,6 +8,8 @@ import { parseSan } from 'chessops/san';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
+import { searchJump } from '../../daemon/reconstruction/jump-search.ts';
+import { positionCodes } from '../../daemon/reconstruction/successors.ts';
 import type { EngineOptions, GameEvent } from '../../daemon/reconstruction/game-events.ts';
 
 // `npm run bench -- engine`: the reconstruction engine alone, on noisy-player streams generated up
@@ -136,6 +138,32 @@ function memory(all: Stream[]): void {
   );
 }
 
+/**
+ * The worst case a board puts the engine to: a jump nothing within reach explains (the board 12
+ * plies on, searched up to 8), which runs the search to its budget inside the event loop that
+ * serves every table. The budget is the engine's (JUMP_BUDGET).
+ */
+function fruitlessSearch(games: number): void {
+  const ms: number[] = [];
+  let nodes = 0;
+  for (let seed = 0; seed < games; seed++) {
+    const game = randomGame(seed, { chess960: false });
+    if (game.sans.length < 24) continue;
+    const pos = Chess.default();
+    for (const san of game.sans.slice(0, 10)) pos.play(parseSan(pos, san)!);
+    const later = pos.clone();
+    for (const san of game.sans.slice(10, 22)) later.play(parseSan(later, san)!);
+    const target = positionCodes(later);
+    const t0 = performance.now();
+    const r = searchJump(pos.clone(), target, { maxDepth: 8, budget: 60_000, keep: 64 });
+    ms.push(performance.now() - t0);
+    nodes += r.nodes;
+  }
+  ms.sort((a, b) => a - b);
+  const at = (p: number): string => ms[Math.min(ms.length - 1, Math.floor((ms.length * p) / 100))]!.toFixed(1);
+  console.log(`jump search with nothing in reach (12 plies on, searched to 8, budget 60,000 nodes): ${ms.length} boards, p50 ${at(50)} / p99 ${at(99)} / max ${ms[ms.length - 1]!.toFixed(1)} ms, ${Math.round(nodes / ms.length).toLocaleString('en')} nodes each on average`);
+}
+
 export default async function bench(): Promise<void> {
   // Fixed seeds: the same streams on every run.
   const clean = streams(['clean'], 150);
@@ -166,4 +194,5 @@ export default async function bench(): Promise<void> {
     `delay last-event → move-made over ${d.events.length} moves: p50 ${pct(d.events, 50)} / p99 ${pct(d.events, 99)} / max ${d.events[d.events.length - 1]} events; p50 ${pct(d.ms, 50)} / p99 ${pct(d.ms, 99)} ms of event time`,
   );
   memory(noisy);
+  fruitlessSearch(100);
 }
