@@ -1415,6 +1415,9 @@ export class GameEngine {
       const nearly = searchSequences(pos, target, { ...options, minDepth: 1, maxDepth: exactDepth - 2, pieceInHand: true });
       if (nearly.sequences.length > 0) found = nearly;
     }
+    // The press fixed whose turn it is and no sequence of that parity fits: a piece may have gone
+    // out and back (a tempo), which the pruned search leaves out; one such detour is allowed.
+    if (found.sequences.length === 0 && lastBy !== undefined) found = searchSequences(pos, target, { ...options, excursions: 1 });
     const sequences = this.bySeenBoards(pos, found.sequences);
     const first = sequences[0];
     if (!first) return false;

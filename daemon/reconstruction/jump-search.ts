@@ -49,6 +49,13 @@ export interface JumpSearchOptions {
    * board is empty: a piece in a player's hand when the board was read (see `liftable`).
    */
   pieceInHand?: boolean;
+  /**
+   * Pieces (not pawns) that may leave a square the board shows unchanged and come back to it:
+   * a tempo the changed-square and no-return rules leave out (a knight out and back, a bishop
+   * round a triangle). Asked for when the clock says the shortest sequences leave the wrong side
+   * to move. Default 0.
+   */
+  excursions?: number;
 }
 
 export interface JumpSearch {
@@ -98,10 +105,10 @@ class StateKey {
   }
 }
 
-/** The key of what a subtree's outcome depends on: position, plies left, squares reached, pieces' origins. */
-function subtreeKey(path: StateKey, pos: Chess, left: number): number {
-  let a = path.a ^ key(0, REST, left, 0) ^ key(0, REST, 0, pos.turn === 'white' ? 1 : 2);
-  let b = path.b ^ key(1, REST, left, 0) ^ key(1, REST, 0, pos.turn === 'white' ? 1 : 2);
+/** The key of what a subtree's outcome depends on: position, plies left, squares reached, pieces' origins, the excursion under way and those left. */
+function subtreeKey(path: StateKey, pos: Chess, left: number, excursion: number, excursionsLeft: number): number {
+  let a = path.a ^ key(0, REST, left, 0) ^ key(0, REST, 0, pos.turn === 'white' ? 1 : 2) ^ key(0, REST, excursion + 1, 5) ^ key(0, REST, excursionsLeft, 6);
+  let b = path.b ^ key(1, REST, left, 0) ^ key(1, REST, 0, pos.turn === 'white' ? 1 : 2) ^ key(1, REST, excursion + 1, 5) ^ key(1, REST, excursionsLeft, 6);
   if (pos.epSquare !== undefined) {
     a ^= key(0, REST, pos.epSquare, 3);
     b ^= key(1, REST, pos.epSquare, 3);
@@ -202,6 +209,9 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
     const state = new StateKey();
     for (let sq = 0; sq < 64; sq++) state.toggle(PIECE_AT, sq, start[sq]!);
     const dead = new Set<number>();
+    /** The square the piece on an excursion must come back to (-1: none out), and excursions left. */
+    let excursion = -1;
+    let excursionsLeft = opts.excursions ?? 0;
     const setOrigin = (sq: number, from: number | undefined): void => {
       const was = origin.get(sq);
       if (was === from) return;
@@ -216,11 +226,19 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
       for (const s of successorsOf(p, codes)) {
         if (more || nodes > opts.budget) return;
         nodes++;
+        let leaves = false;
+        let returns = false;
         if (pruneByChanged) {
           const rook = s.castling ? s.move.to : -1;
           const from = s.move.from;
-          if (!changed.has(from) && !reached.has(from) && !(rook >= 0 && (changed.has(rook) || reached.has(rook)))) continue;
-          if (!s.castling && origin.get(from) === s.move.to) continue;
+          if (!changed.has(from) && !reached.has(from) && !(rook >= 0 && (changed.has(rook) || reached.has(rook)))) {
+            if (excursionsLeft === 0 || excursion >= 0 || s.castling || codes[from] === PIECE.WPAWN || codes[from] === PIECE.BPAWN) continue;
+            leaves = true;
+          }
+          if (!s.castling && origin.get(from) === s.move.to) {
+            if (s.move.to !== excursion) continue;
+            returns = true;
+          }
         }
         let diff = need.diff;
         let white = need.white;
@@ -298,7 +316,12 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
             setOrigin(from, undefined);
           }
         }
-        const subtree = subtreeKey(state, child, rest);
+        const wasExcursion = excursion;
+        if (leaves) {
+          excursion = from;
+          excursionsLeft--;
+        } else if (returns) excursion = -1;
+        const subtree = subtreeKey(state, child, rest, excursion, excursionsLeft);
         if (!dead.has(subtree)) {
           const results = found.length + nearly.length;
           path.push(s.move);
@@ -307,6 +330,8 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
           // Complete and fruitless: the same state met by another order leads nowhere either.
           if (found.length + nearly.length === results && !more && !nearlyMore && nodes <= opts.budget) dead.add(subtree);
         }
+        excursion = wasExcursion;
+        if (leaves) excursionsLeft++;
         for (const sq of added) {
           reached.delete(sq);
           state.toggle(REACHED, sq, 0);

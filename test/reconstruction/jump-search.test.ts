@@ -61,4 +61,15 @@ describe('jump search', () => {
     const r2 = searchJump(passant.pos, passant.target, { maxDepth: 6, budget: BUDGET, keep: 8 });
     expect(r2.sequences.map((s) => sansOf(passant.pos, s))).toEqual(['exd6 Nf6 Nf3']);
   });
+
+  it('finds a tempo (a knight out and back) only when asked: the clock said whose turn it is and nothing shorter has that parity', () => {
+    // Black's two knight moves show; White's two moves left no trace.
+    const { pos, target } = outage(['e4', 'e5'], ['Nf3', 'Nc6', 'Ng1', 'Nf6']);
+    expect(searchJump(pos, target, { maxDepth: 6, budget: BUDGET, keep: 64, turnAfter: 'white' }).sequences).toEqual([]);
+    const r = searchJump(pos, target, { maxDepth: 6, budget: BUDGET, keep: 64, turnAfter: 'white', excursions: 1 });
+    const found = r.sequences.map((s) => sansOf(pos, s));
+    expect(found).toContain('Nf3 Nc6 Ng1 Nf6');
+    // Out and back is all the detour allowed: the same piece, to the square it left.
+    expect(found.every((line) => line.split(' ').length === 4)).toBe(true);
+  });
 });

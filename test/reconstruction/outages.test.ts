@@ -171,6 +171,15 @@ describe('outage table, games once wrong', () => {
         expect(r.kept).toBe(r.after);
       },
     ],
+    [
+      'USB pulled for 6 plies, a knight gone out and back among them: the press says the 5-ply explanation leaves the wrong side to move, and a sequence with a tempo is found; every later move kept',
+      power(6, false),
+      116,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
