@@ -64,13 +64,14 @@ const SEEN_MOVE_BOARDS = 4;
 /** Sequences kept for the arbiter when several explain one jump. */
 const JUMP_ALTERNATIVES = 64;
 
-/** The SAN of `moves` played from `pos`. */
+/** How many squares of a placement hold `code`. */
 function countOf(codes: ArrayLike<number>, code: number): number {
   let n = 0;
   for (let s = 0; s < 64; s++) if (codes[s] === code) n++;
   return n;
 }
 
+/** The SAN of `moves` played from `pos`. */
 function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
   const probe = pos.clone();
   return moves.map((m) => makeSanAndPlay(probe, m));
@@ -1052,8 +1053,7 @@ export class GameEngine {
       const before = this.seenBoards.get(this.seenOrder[i]!);
       if (!before || squaresApart(before, current).length === 0) continue;
       tried++;
-      const seenMove = this.moveBetween(before, current, by);
-      if (!seenMove || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
+      if (!this.moveBetween(before, current, by) || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
       // Played from the real position (castling rights, en passant), not the board's guess.
       const top = this.top();
       const s = matchMove(this.posOf(top), top.codes, current, this.board.diffFrom(top.codes));
