@@ -161,7 +161,9 @@ function fruitlessSearch(games: number): void {
   }
   ms.sort((a, b) => a - b);
   const at = (p: number): string => ms[Math.min(ms.length - 1, Math.floor((ms.length * p) / 100))]!.toFixed(1);
-  console.log(`jump search with nothing in reach (12 plies on, searched to 8, budget 60,000 nodes): ${ms.length} boards, p50 ${at(50)} / p99 ${at(99)} / max ${ms[ms.length - 1]!.toFixed(1)} ms, ${Math.round(nodes / ms.length).toLocaleString('en')} nodes each on average`);
+  console.log(
+    `jump search with nothing in reach (12 plies on, searched to 8, budget 60,000 nodes): ${ms.length} boards, p50 ${at(50)} / p99 ${at(99)} / max ${ms[ms.length - 1]!.toFixed(1)} ms, ${Math.round(nodes / ms.length).toLocaleString('en')} nodes each on average`,
+  );
 }
 
 export default async function bench(): Promise<void> {
