@@ -29,6 +29,8 @@ import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts'
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 import { searchJump as searchSequences } from './jump-search.ts';
 import { planReplacement } from './replacement.ts';
+import { boardAtPress, type FieldChange } from './press-board.ts';
+import { SeenBoards } from './seen-boards.ts';
 
 /**
  * A piece that rested on a square at least this long (event time) before being moved on was
@@ -54,22 +56,10 @@ const TRUSTED_JUMP_PLIES = 3;
 const JUMP_BUDGET = 60_000;
 /** Boards remembered since the board last went away, to tell the order of a jump (see bySeenBoards). */
 const SEEN_BOARDS = 256;
-/**
- * A change to the opponent's pieces this close before a press (or in the same instant) is the
- * opponent's hand already at work as the press lands (blitz), not part of the move pressed for.
- */
-const AT_PRESS_MS = 200;
 /** Boards seen latest, tried as the one before a move that tells a jump's parity (seenMoveTellsTurn). */
 const SEEN_MOVE_BOARDS = 4;
 /** Sequences kept for the arbiter when several explain one jump. */
 const JUMP_ALTERNATIVES = 64;
-
-/** How many squares of a placement hold `code`. */
-function countOf(codes: ArrayLike<number>, code: number): number {
-  let n = 0;
-  for (let s = 0; s < 64; s++) if (codes[s] === code) n++;
-  return n;
-}
 
 /** The SAN of `moves` played from `pos`. */
 function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
@@ -181,8 +171,7 @@ export class GameEngine {
    * of the orders that explain a jump, one that passes through a board seen is the one played, and
    * a move seen made from one of them may tell whose turn the jump left (seenMoveTellsTurn).
    */
-  private seenBoards = new Map<number, Uint8Array>();
-  private seenOrder: number[] = [];
+  private readonly seenBoards = new SeenBoards(SEEN_BOARDS);
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
   /**
@@ -197,8 +186,8 @@ export class GameEngine {
    * then recorded), not after it.
    */
   private stepBoards: Uint8Array[] = [];
-  /** The last field change (square, its code before, time; sq -1: none since the last dump): what a hand did right at a press. Updated in place, no allocation per event. */
-  private readonly lastChange = { sq: -1, was: 0, at: 0 };
+  /** The last field change (none since the last dump: sq -1): what a hand did right at a press (boardAtPress). Updated in place, no allocation per event. */
+  private readonly lastChange: FieldChange = { sq: -1, was: 0, at: 0 };
   private stepPositions = new WeakMap<Uint8Array, { white?: Chess | null; black?: Chess | null }>();
   private stepPositionsPly = -1;
   /**
@@ -264,38 +253,13 @@ export class GameEngine {
   private noteSeenBoard(ev: BoardEvent): void {
     if (ev.type === 'connection' && !ev.connected) {
       this.seenBoards.clear();
-      this.seenOrder = [];
       return;
     }
     if (ev.type !== 'dump' && ev.type !== 'field') return;
     // In step with a record nothing put in doubt, every board is the record's or a move under
     // way: nothing to remember (this runs on every board event).
     if (!this.resyncPending && !this.outOfStep && !this.provisional) return;
-    if (this.seenBoards.has(this.board.hash)) return;
-    this.seenBoards.set(this.board.hash, this.board.seen.slice());
-    this.seenOrder.push(this.board.hash);
-    if (this.seenOrder.length > SEEN_BOARDS) this.seenBoards.delete(this.seenOrder.shift()!);
-  }
-
-  /**
-   * The sequences that explain a jump, those passing through a board seen since the board last went
-   * away first (the later that board, the better: the moves seen made go last), the search's order
-   * otherwise. Several orders often leave the same board; the board seen on the way tells which.
-   */
-  private bySeenBoards(pos: Chess, sequences: NormalMove[][]): NormalMove[][] {
-    if (sequences.length < 2 || this.seenBoards.size === 0) return sequences;
-    const depth = (moves: NormalMove[]): number => {
-      const probe = pos.clone();
-      let seen = 0;
-      for (let k = 0; k < moves.length - 1; k++) {
-        probe.play(moves[k]!);
-        if (this.seenBoards.has(placementHash(positionCodes(probe)))) seen = k + 1;
-      }
-      return seen;
-    };
-    const scored = sequences.map((moves, i) => ({ moves, i, seen: depth(moves) }));
-    scored.sort((a, b) => b.seen - a.seen || a.i - b.i);
-    return scored.map((x) => x.moves);
+    this.seenBoards.note(this.board.hash, this.board.seen);
   }
 
   private noteStepBoard(ev: BoardEvent): void {
@@ -634,26 +598,9 @@ export class GameEngine {
     return false;
   }
 
-  /**
-   * The board as it stood when `by` pressed, when it differs from the board now: the last change
-   * was the opponent's hand already at work (one of their pieces lifted, or put down while its
-   * square of departure is still full), within AT_PRESS_MS before the press or in its instant,
-   * and the board logged it first. The board now has a piece too many or too few: no position to
-   * break at or search to. One change only: two may be a whole move the opponent made.
-   */
+  /** boardAtPress (press-board.ts) of the board now, against the record's board. */
   private boardAtPress(by: Color, at: number): Uint8Array | undefined {
-    const last = this.lastChange;
-    if (last.sq < 0 || last.at < at - AT_PRESS_MS) return undefined;
-    const now = this.board.seen[last.sq]!;
-    if (now !== PIECE.EMPTY && last.was !== PIECE.EMPTY) return undefined;
-    const piece = codeToPiece((now === PIECE.EMPTY ? last.was : now) as PieceCode);
-    if (!piece || piece.color === by) return undefined;
-    // Put down: under way only while the board has more of that piece than the record (its square
-    // of departure still full), else the piece may have ended a move.
-    if (now !== PIECE.EMPTY && countOf(this.board.seen, now) <= countOf(this.top().codes, now)) return undefined;
-    const board = this.board.seen.slice();
-    board[last.sq] = last.was;
-    return board;
+    return boardAtPress(this.lastChange.sq < 0 ? undefined : this.lastChange, this.board.seen, this.top().codes, by, at);
   }
 
   /** One legal move of `turn` that turns board `from` into board `to` (positions as a break would take them). */
@@ -1049,9 +996,10 @@ export class GameEngine {
    */
   private seenMoveTellsTurn(base: number, by: Color, at: number): boolean {
     const current = this.board.seen;
-    for (let i = this.seenOrder.length - 1, tried = 0; i >= 0 && tried < SEEN_MOVE_BOARDS; i--) {
-      const before = this.seenBoards.get(this.seenOrder[i]!);
-      if (!before || squaresApart(before, current).length === 0) continue;
+    let tried = 0;
+    for (const before of this.seenBoards.latest()) {
+      if (tried >= SEEN_MOVE_BOARDS) break;
+      if (squaresApart(before, current).length === 0) continue;
       tried++;
       if (!this.moveBetween(before, current, by) || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
       // Played from the real position (castling rights, en passant), not the board's guess.
@@ -1418,7 +1366,7 @@ export class GameEngine {
     // The press fixed whose turn it is and no sequence of that parity fits: a piece may have gone
     // out and back (a tempo), which the pruned search leaves out; one such detour is allowed.
     if (found.sequences.length === 0 && lastBy !== undefined) found = searchSequences(pos, target, { ...options, excursions: 1 });
-    const sequences = this.bySeenBoards(pos, found.sequences);
+    const sequences = this.seenBoards.bySeen(pos, found.sequences);
     const first = sequences[0];
     if (!first) return false;
     // The same square still empty after another move: no hand holds a piece that long. The board
