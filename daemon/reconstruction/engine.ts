@@ -31,6 +31,7 @@ import { searchJump as searchSequences } from './jump-search.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress, type FieldChange } from './press-board.ts';
 import { SeenBoards } from './seen-boards.ts';
+import { StepBoards, breakPosition, type RecordEnd } from './step-boards.ts';
 
 /**
  * A piece that rested on a square at least this long (event time) before being moved on was
@@ -46,7 +47,6 @@ const RELEASE_MS = 250;
 const MAX_MISSED_PLIES = 8;
 const BURST_PLIES = 3;
 /** Boards kept while out of step, to break the record before the move that showed the break. */
-const STEP_BOARDS = 12;
 /** Jumps up to this long with one explanation are trusted (see jumpFrom). */
 const TRUSTED_JUMP_PLIES = 3;
 /**
@@ -180,16 +180,10 @@ export class GameEngine {
    * meanwhile is not judged (the engine, not the player, has lost the thread).
    */
   private outOfStep: false | 'silent' | 'reported' = false;
-  /**
-   * While out of step, the boards seen after each change and each dump, oldest first: when
-   * the record breaks, it breaks at the board before the move that showed the break (that move is
-   * then recorded), not after it.
-   */
-  private stepBoards: Uint8Array[] = [];
+  /** While out of step, the boards seen after each change and each dump (step-boards.ts). */
+  private readonly stepBoards = new StepBoards();
   /** The last field change (none since the last dump: sq -1): what a hand did right at a press (boardAtPress). Updated in place, no allocation per event. */
   private readonly lastChange: FieldChange = { sq: -1, was: 0, at: 0 };
-  private stepPositions = new WeakMap<Uint8Array, { white?: Chess | null; black?: Chess | null }>();
-  private stepPositionsPly = -1;
   /**
    * The arbiter has just set a position or taken moves back: the pieces are being put to it, so
    * the views show the arbiter's position, not the half-arranged board, until a press resumes play.
@@ -264,14 +258,11 @@ export class GameEngine {
 
   private noteStepBoard(ev: BoardEvent): void {
     if (!this.outOfStep && !this.provisional?.doubted) {
-      this.stepBoards.length = 0;
+      this.stepBoards.clear();
       return;
     }
     if (ev.type !== 'dump' && ev.type !== 'field') return;
-    const last = this.stepBoards[this.stepBoards.length - 1];
-    if (last && this.board.equals(last)) return;
-    this.stepBoards.push(this.board.seen.slice());
-    if (this.stepBoards.length > STEP_BOARDS) this.stepBoards.shift();
+    this.stepBoards.note(this.board.seen);
   }
 
   /**
@@ -422,7 +413,7 @@ export class GameEngine {
    */
   private openBreak(by: Color, at: number, reason: RecordBreak['reason'], accepted = false, quiet = false, placement: Uint8Array = this.board.seen, note?: string): boolean {
     const top = this.top();
-    const pos = this.breakPosition(placement, other(by));
+    const pos = breakPosition(this.recordEnd(), placement, other(by));
     if (!pos) return false;
     const n = this.plyCount();
     const differences: string[] = [];
@@ -471,18 +462,6 @@ export class GameEngine {
     return true;
   }
 
-  /** The position a break starts from: `placement` with `turn` to move (castling rights as far as the record's still stand); undefined when that is no legal position. */
-  private breakPosition(placement: ArrayLike<number>, turn: Color): Chess | undefined {
-    const top = this.top();
-    const fields = top.fen.split(' ');
-    const before = this.posOf(top).turn;
-    const fullmove = Number(fields[5] ?? '1') + (before === 'white' && turn === 'black' ? 0 : 1);
-    const setup = parseFen(`${placementOf(placement)} ${turn === 'white' ? 'w' : 'b'} ${fields[2] ?? '-'} - 0 ${fullmove}`);
-    if (!setup.isOk) return undefined;
-    const pos = Chess.fromSetup(setup.value);
-    return pos.isOk ? pos.value : undefined;
-  }
-
   /**
    * The record breaks at the board before the move that shows it: a board seen while out of step
    * from which one legal move of `mover` leads to the board as it stands (the press that named
@@ -492,15 +471,16 @@ export class GameEngine {
    * the last one.
    */
   private breakBeforeMove(mover: Color, at: number, to: Uint8Array = this.board.seen): boolean {
-    for (const codes of this.stepBoards) {
-      const s = this.moveBetween(codes, to, mover);
-      if (!s || !this.breakable(codes)) continue;
+    const end = this.recordEnd();
+    for (const codes of this.stepBoards.list) {
+      const s = this.stepBoards.moveBetween(end, codes, to, mover);
+      if (!s || !this.stepBoards.breakable(end, codes)) continue;
       if (!this.openBreak(other(mover), at, 'unexplained', false, false, codes)) return false;
       this.makeMove(this.top(), s, at);
       return true;
     }
-    for (const codes of this.stepBoards) {
-      const hand = this.beforeHand(codes, to, mover);
+    for (const codes of this.stepBoards.list) {
+      const hand = this.stepBoards.beforeHand(end, codes, to, mover);
       if (!hand) continue;
       if (!this.openBreak(other(mover), at, 'unexplained', false, false, hand.codes, hand.note)) return false;
       this.makeMove(this.top(), hand.move, at);
@@ -530,61 +510,28 @@ export class GameEngine {
   }
 
   /**
-   * A board read while the mover's piece was in the hand (the board came back mid-move) is no
-   * position, and the piece's landing (`to`) is the only change after it: the move that shows
-   * the break cannot be told from it alone. Its square of departure is one the board read empty
-   * where the record, from before the thread was lost, has that piece: when exactly one such
-   * square gives a legal move to the landing, that is the board before the move; more than one,
-   * or none, tells nothing. (A piece that moved while the board was away and was then lifted
-   * leaves its square in the record empty too, and that square may also reach the landing: the
-   * guess of where it came from is then wrong, though the move's SAN is nearly always the same,
-   * and the moves that fill the break settle it, see planReplacement.)
-   */
-  private beforeHand(codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: Successor; note: string } | undefined {
-    const apart = squaresApart(codes, to);
-    if (apart.length !== 1) return undefined;
-    const landing = apart[0]!;
-    const piece = to[landing]!;
-    const landed = codeToPiece(piece as PieceCode);
-    if (landed?.color !== mover) return undefined;
-    const record = this.top().codes;
-    let found: { codes: Uint8Array; move: Successor } | undefined;
-    for (let from = 0; from < 64; from++) {
-      if (from === landing || codes[from] !== PIECE.EMPTY || record[from] !== piece) continue;
-      const before = codes.slice();
-      before[from] = piece;
-      const s = this.moveBetween(before, to, mover);
-      if (!s || s.move.from !== from || !this.breakable(before)) continue;
-      if (found) return undefined;
-      found = { codes: before, move: s };
-    }
-    if (!found) return undefined;
-    const note = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(found.move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`;
-    return { ...found, note };
-  }
-
-  /**
    * Without a clock nothing says a move is complete: a piece sliding to a capture passes through
    * boards each one legal move from the last. Play is going on when a move and the opponent's
    * reply are seen on a board nothing explains: the record breaks before the first, and both are
    * recorded.
    */
   private breakBeforeMoveAndReply(at: number): boolean {
-    const boards = this.stepBoards;
+    const boards = this.stepBoards.list;
+    const end = this.recordEnd();
     for (let j = boards.length - 1; j > 0; j--) {
       const between = boards[j]!;
       for (const replier of ['white', 'black'] as const) {
-        const reply = this.moveBetween(between, this.board.seen, replier);
+        const reply = this.stepBoards.moveBetween(end, between, this.board.seen, replier);
         if (!reply) continue;
         for (let i = 0; i < j; i++) {
           let from = boards[i]!;
-          let first = this.moveBetween(from, between, other(replier));
+          let first = this.stepBoards.moveBetween(end, from, between, other(replier));
           let note: string | undefined;
           if (!first) {
-            const hand = this.beforeHand(from, between, other(replier));
+            const hand = this.stepBoards.beforeHand(end, from, between, other(replier));
             if (hand) ({ codes: from, move: first, note } = hand);
           }
-          if (!first || !this.breakable(from)) continue;
+          if (!first || !this.stepBoards.breakable(end, from)) continue;
           if (!this.openBreak(replier, at, 'unexplained', false, false, from, note)) return false;
           this.makeMove(this.top(), first, at);
           // Played from the real position (castling rights, en passant), not the board's guess.
@@ -603,39 +550,10 @@ export class GameEngine {
     return boardAtPress(this.lastChange.sq < 0 ? undefined : this.lastChange, this.board.seen, this.top().codes, by, at);
   }
 
-  /** One legal move of `turn` that turns board `from` into board `to` (positions as a break would take them). */
-  private moveBetween(from: Uint8Array, to: ArrayLike<number>, turn: Color): Successor | undefined {
-    const diff = squaresApart(from, to);
-    if (diff.length < 2 || diff.length > 4) return undefined;
-    const pos = this.stepPosition(from, turn);
-    return pos && matchMove(pos, from, to, diff);
-  }
-
-  /** breakPosition of a board kept while out of step, worked out once per board and side (it is asked on every change). */
-  private stepPosition(codes: Uint8Array, turn: Color): Chess | undefined {
-    if (this.stepPositionsPly !== this.plyCount()) {
-      this.stepPositions = new WeakMap();
-      this.stepPositionsPly = this.plyCount();
-    }
-    let known = this.stepPositions.get(codes);
-    if (!known) this.stepPositions.set(codes, (known = {}));
-    const cached = known[turn];
-    if (cached !== undefined) return cached ?? undefined;
-    const pos = this.breakPosition(codes, turn);
-    known[turn] = pos ?? null;
-    return pos;
-  }
-
-  /**
-   * A board one or two squares from the record's is a move under way (a capture's taken piece
-   * lifted first, a piece in a hand), not a position the game cannot reach: two plies or more
-   * change three squares at least. The record's own board is one after a jump doubted for its
-   * side to move.
-   */
-  private breakable(codes: Uint8Array): boolean {
-    const apart = squaresApart(codes, this.top().codes).length;
-    // The record's own board, when what is doubted is whose turn the jump left.
-    return apart >= 3 || (apart === 0 && this.provisional?.doubted === true);
+  /** The record's last position, as the boards kept while out of step are judged against it. */
+  private recordEnd(): RecordEnd {
+    const top = this.top();
+    return { codes: top.codes, fen: top.fen, turn: this.posOf(top).turn, plies: this.plyCount(), doubted: this.provisional?.doubted === true };
   }
 
   /** Confirms a ply with a reading known from before (an arbiter's re-ordering keeps it). */
@@ -1001,7 +919,7 @@ export class GameEngine {
       if (tried >= SEEN_MOVE_BOARDS) break;
       if (squaresApart(before, current).length === 0) continue;
       tried++;
-      if (!this.moveBetween(before, current, by) || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
+      if (!this.stepBoards.moveBetween(this.recordEnd(), before, current, by) || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
       // Played from the real position (castling rights, en passant), not the board's guess.
       const top = this.top();
       const s = matchMove(this.posOf(top), top.codes, current, this.board.diffFrom(top.codes));
@@ -1152,7 +1070,7 @@ export class GameEngine {
           jump.doubted = true;
           // The board before the piece was put down is the record's, unless the jump left the
           // wrong side to move: play may go on from it.
-          this.stepBoards = [this.top().codes.slice()];
+          this.stepBoards.startFrom(this.top().codes);
         }
       }
     }

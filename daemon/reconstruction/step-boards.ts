@@ -1,0 +1,132 @@
+import type { Color } from 'chessops';
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import { makeSquare } from 'chessops/util';
+import { PIECE, codeToPiece, type PieceCode } from '../../protocols/dgt/squares.ts';
+import { placementOf } from './fen.ts';
+import { squaresApart } from './observed-board.ts';
+import { matchMove, type Successor } from './successors.ts';
+
+/** Boards kept while out of step. */
+const STEP_BOARDS = 12;
+
+/** The record's last position, which the boards kept while out of step are judged against. */
+export interface RecordEnd {
+  codes: Uint8Array;
+  fen: string;
+  turn: Color;
+  /** Plies recorded: positions worked out for the boards are good until it changes. */
+  plies: number;
+  /** A jump doubted for its side to move (without a clock): the record's own board may start a break. */
+  doubted: boolean;
+}
+
+/** The position a break starts from: `placement` with `turn` to move (castling rights as far as the record's still stand); undefined when that is no legal position. */
+export function breakPosition(end: Pick<RecordEnd, 'fen' | 'turn'>, placement: ArrayLike<number>, turn: Color): Chess | undefined {
+  const fields = end.fen.split(' ');
+  const fullmove = Number(fields[5] ?? '1') + (end.turn === 'white' && turn === 'black' ? 0 : 1);
+  const setup = parseFen(`${placementOf(placement)} ${turn === 'white' ? 'w' : 'b'} ${fields[2] ?? '-'} - 0 ${fullmove}`);
+  if (!setup.isOk) return undefined;
+  const pos = Chess.fromSetup(setup.value);
+  return pos.isOk ? pos.value : undefined;
+}
+
+/**
+ * While out of step, the boards seen after each change and each dump, oldest first: when the
+ * record breaks, it breaks at the board before the move that showed the break (that move is then
+ * recorded), not after it. What a break needs of them: the move between two of them, whether one
+ * may start a break, and the board before a move whose piece was in a hand.
+ */
+export class StepBoards {
+  private boards: Uint8Array[] = [];
+  private positions = new WeakMap<Uint8Array, { white?: Chess | null; black?: Chess | null }>();
+  private positionsPlies = -1;
+
+  get list(): readonly Uint8Array[] {
+    return this.boards;
+  }
+
+  clear(): void {
+    this.boards.length = 0;
+  }
+
+  /** Play may go on from `codes` (the record's own board, its side to move doubted). */
+  startFrom(codes: Uint8Array): void {
+    this.boards = [codes.slice()];
+  }
+
+  /** Keeps `seen` (copied) unless it is the last board kept. */
+  note(seen: Uint8Array): void {
+    const last = this.boards[this.boards.length - 1];
+    if (last && squaresApart(last, seen).length === 0) return;
+    this.boards.push(seen.slice());
+    if (this.boards.length > STEP_BOARDS) this.boards.shift();
+  }
+
+  /** One legal move of `turn` that turns board `from` into board `to` (positions as a break would take them). */
+  moveBetween(end: RecordEnd, from: Uint8Array, to: ArrayLike<number>, turn: Color): Successor | undefined {
+    const diff = squaresApart(from, to);
+    if (diff.length < 2 || diff.length > 4) return undefined;
+    const pos = this.position(end, from, turn);
+    return pos && matchMove(pos, from, to, diff);
+  }
+
+  /**
+   * A board one or two squares from the record's is a move under way (a capture's taken piece
+   * lifted first, a piece in a hand), not a position the game cannot reach: two plies or more
+   * change three squares at least. The record's own board is one after a jump doubted for its
+   * side to move.
+   */
+  breakable(end: RecordEnd, codes: Uint8Array): boolean {
+    const apart = squaresApart(codes, end.codes).length;
+    return apart >= 3 || (apart === 0 && end.doubted);
+  }
+
+  /**
+   * A board read while the mover's piece was in the hand (the board came back mid-move) is no
+   * position, and the piece's landing (`to`) is the only change after it: the move that shows
+   * the break cannot be told from it alone. Its square of departure is one the board read empty
+   * where the record, from before the thread was lost, has that piece: when exactly one such
+   * square gives a legal move to the landing, that is the board before the move; more than one,
+   * or none, tells nothing. (A piece that moved while the board was away and was then lifted
+   * leaves its square in the record empty too, and that square may also reach the landing: the
+   * guess of where it came from is then wrong, though the move's SAN is nearly always the same,
+   * and the moves that fill the break settle it, see planReplacement.)
+   */
+  beforeHand(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: Successor; note: string } | undefined {
+    const apart = squaresApart(codes, to);
+    if (apart.length !== 1) return undefined;
+    const landing = apart[0]!;
+    const piece = to[landing]!;
+    const landed = codeToPiece(piece as PieceCode);
+    if (landed?.color !== mover) return undefined;
+    let found: { codes: Uint8Array; move: Successor } | undefined;
+    for (let from = 0; from < 64; from++) {
+      if (from === landing || codes[from] !== PIECE.EMPTY || end.codes[from] !== piece) continue;
+      const before = codes.slice();
+      before[from] = piece;
+      const s = this.moveBetween(end, before, to, mover);
+      if (!s || s.move.from !== from || !this.breakable(end, before)) continue;
+      if (found) return undefined;
+      found = { codes: before, move: s };
+    }
+    if (!found) return undefined;
+    const note = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(found.move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`;
+    return { ...found, note };
+  }
+
+  /** breakPosition of a board kept, worked out once per board and side while the record stands (it is asked on every change). */
+  private position(end: RecordEnd, codes: Uint8Array, turn: Color): Chess | undefined {
+    if (this.positionsPlies !== end.plies) {
+      this.positions = new WeakMap();
+      this.positionsPlies = end.plies;
+    }
+    let known = this.positions.get(codes);
+    if (!known) this.positions.set(codes, (known = {}));
+    const cached = known[turn];
+    if (cached !== undefined) return cached ?? undefined;
+    const pos = breakPosition(end, codes, turn);
+    known[turn] = pos ?? null;
+    return pos;
+  }
+}
