@@ -1281,9 +1281,15 @@ export class GameEngine {
       const nearly = searchSequences(pos, target, { ...options, minDepth: 1, maxDepth: exactDepth - 2, pieceInHand: true });
       if (nearly.sequences.length > 0) found = nearly;
     }
-    // The press fixed whose turn it is and no sequence of that parity fits: a piece may have gone
-    // out and back (a tempo), which the pruned search leaves out; one such detour is allowed.
-    if (found.sequences.length === 0 && lastBy !== undefined) found = searchSequences(pos, target, { ...options, excursions: 1 });
+    // The press fixed whose turn it is and no sequence of that parity fits, though one of the other
+    // parity does: a piece may have gone out and back (a tempo), which the pruned search leaves
+    // out. One such detour is allowed, one ply longer than that sequence and no more (a detour
+    // searched any deeper "explains" a board the record lost long before, by wandering pieces).
+    if (found.sequences.length === 0 && lastBy !== undefined) {
+      const wrongTurn = searchSequences(pos, target, { minDepth, maxDepth: maxDepth - 1, budget: JUMP_BUDGET, keep: 1 });
+      const plies = wrongTurn.sequences[0]?.length;
+      if (plies !== undefined) found = searchSequences(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1, excursions: 1 });
+    }
     const sequences = this.seenBoards.bySeen(pos, found.sequences);
     const first = sequences[0];
     if (!first) return false;

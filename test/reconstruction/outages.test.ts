@@ -180,6 +180,15 @@ describe('outage table, games once wrong', () => {
         expect(r.kept).toBe(r.after);
       },
     ],
+    [
+      'USB pulled for 3 plies with a piece in the hand, read as 4, a move logged and a capture pressed: no long detour is searched to explain it (a tempo is allowed one ply beyond the other parity only); every later move kept',
+      power(3, true),
+      240,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept).toBe(r.after);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
