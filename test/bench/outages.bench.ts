@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { outageCells, outageTable, runOutageCell, type CellFigures } from '../reconstruction/outages.ts';
+import { keptCell, outageCells, outageTable, runOutageCell, type CellFigures } from '../reconstruction/outages.ts';
 
 // `npm run bench -- outages`: the outage table of docs/reconstruction.md. Every cell plays
 // OUTAGE_GAMES games (default 200) of the matrix's random games under its 'mixed' noise through
@@ -17,7 +17,7 @@ export default async function outages(): Promise<void> {
     rows.push(r);
     const label = `${cell.kind} ${cell.plies} plies${cell.pieceInHand ? ', piece in hand' : ''}`;
     console.log(
-      `${label}: ${r.exactPct.toFixed(1)}% exact (${r.exactUnambiguousPct.toFixed(1)}% of those with one explanation, ${r.rightPct.toFixed(1)}% exact or truth offered), ${r.keptPct.toFixed(1)}% later moves kept, ${r.falseIncidents} false incidents, ${r.following}/${r.games} sessions on the table's board`,
+      `${label}: ${r.exactPct.toFixed(1)}% exact (${r.exactUnambiguousPct.toFixed(1)}% of those with one explanation, ${r.rightPct.toFixed(1)}% exact or truth offered), ${keptCell(r)} later moves kept, ${r.falseIncidents} false incidents, ${r.following}/${r.games} sessions on the table's board`,
     );
     for (const e of r.examples) console.log(`  e.g. ${e}`);
   }

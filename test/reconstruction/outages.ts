@@ -65,6 +65,9 @@ export interface CellFigures {
   /** Exact, or flagged ambiguous with the moves really played among the candidates. */
   rightPct: number;
   keptPct: number;
+  /** Later moves kept, of how many: a percentage rounded to 100.0 would hide the few lost. */
+  kept: number;
+  after: number;
   ambiguous: number;
   falseIncidents: number;
   clockWrong: number;
@@ -209,6 +212,12 @@ function firstDifference(want: readonly string[], got: readonly string[]): strin
   return `differs at ply ${i + 1}: want ${want.slice(i, i + 3).join(' ') || '(end)'}, got ${got.slice(i, i + 3).join(' ') || '(end)'} (${got.length}/${want.length} plies)`;
 }
 
+/** Later moves kept as the table shows them: two decimals, never rounded up to 100%, and the counts. */
+export function keptCell(r: Pick<CellFigures, 'kept' | 'after'>): string {
+  const pct = r.after ? Math.floor((10_000 * r.kept) / r.after) / 100 : 100;
+  return `${pct.toFixed(2)}% (${r.kept.toLocaleString('en')}/${r.after.toLocaleString('en')})`;
+}
+
 /** Plays `games` games of a cell (seeds from `firstSeed`; seeds that give no game are skipped). */
 export async function runOutageCell(cell: OutageCell, games: number, firstSeed = 1): Promise<CellFigures> {
   const results: OutageGame[] = [];
@@ -225,6 +234,8 @@ export async function runOutageCell(cell: OutageCell, games: number, firstSeed =
     exactUnambiguousPct: pct(results.filter((r) => r.exact && !r.ambiguous).length, results.filter((r) => !r.ambiguous).length),
     rightPct: pct(results.filter((r) => r.exact || r.truthOffered).length, results.length),
     keptPct: after ? (100 * kept) / after : 100,
+    kept,
+    after,
     ambiguous: results.filter((r) => r.ambiguous).length,
     falseIncidents: results.reduce((n, r) => n + r.falseIncidents, 0),
     clockReadings: results.reduce((n, r) => n + r.clockReadings, 0),
@@ -249,7 +260,7 @@ export function outageTable(rows: readonly CellFigures[]): string {
   for (const r of rows) {
     const kind = r.cell.kind === 'power' ? 'power lost (USB pulled)' : 'link lost (board powered)';
     lines.push(
-      `| ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.exactUnambiguousPct.toFixed(1)}% | ${r.rightPct.toFixed(1)}% | ${r.keptPct.toFixed(1)}% | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
+      `| ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.exactUnambiguousPct.toFixed(1)}% | ${r.rightPct.toFixed(1)}% | ${keptCell(r)} | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
     );
   }
   return lines.join('\n');
