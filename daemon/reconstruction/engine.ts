@@ -29,7 +29,7 @@ import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts'
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 import { searchJump as searchSequences } from './jump-search.ts';
 import { planReplacement } from './replacement.ts';
-import { boardAtPress, type FieldChange } from './press-board.ts';
+import { boardAtPress } from './press-board.ts';
 import { SeenBoards } from './seen-boards.ts';
 import { StepBoards, breakPosition, type RecordEnd } from './step-boards.ts';
 
@@ -46,7 +46,6 @@ const RELEASE_MS = 250;
  */
 const MAX_MISSED_PLIES = 8;
 const BURST_PLIES = 3;
-/** Boards kept while out of step, to break the record before the move that showed the break. */
 /** Jumps up to this long with one explanation are trusted (see jumpFrom). */
 const TRUSTED_JUMP_PLIES = 3;
 /**
@@ -54,7 +53,7 @@ const TRUSTED_JUMP_PLIES = 3;
  * so a board nothing explains must fail fast (measured in `npm run bench -- engine`).
  */
 const JUMP_BUDGET = 60_000;
-/** Boards remembered since the board last went away, to tell the order of a jump (see bySeenBoards). */
+/** Boards remembered since the board last went away, to tell the order of a jump (see SeenBoards). */
 const SEEN_BOARDS = 256;
 /** Boards seen latest, tried as the one before a move that tells a jump's parity (seenMoveTellsTurn). */
 const SEEN_MOVE_BOARDS = 4;
@@ -182,8 +181,6 @@ export class GameEngine {
   private outOfStep: false | 'silent' | 'reported' = false;
   /** While out of step, the boards seen after each change and each dump (step-boards.ts). */
   private readonly stepBoards = new StepBoards();
-  /** The last field change (none since the last dump: sq -1): what a hand did right at a press (boardAtPress). Updated in place, no allocation per event. */
-  private readonly lastChange: FieldChange = { sq: -1, was: 0, at: 0 };
   /**
    * The arbiter has just set a position or taken moves back: the pieces are being put to it, so
    * the views show the arbiter's position, not the half-arranged board, until a press resumes play.
@@ -534,10 +531,7 @@ export class GameEngine {
           if (!first || !this.stepBoards.breakable(end, from)) continue;
           if (!this.openBreak(replier, at, 'unexplained', false, false, from, note)) return false;
           this.makeMove(this.top(), first, at);
-          // Played from the real position (castling rights, en passant), not the board's guess.
-          const top = this.top();
-          const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
-          if (s) this.makeMove(top, s, at);
+          this.playMoveShown(at);
           return true;
         }
       }
@@ -547,7 +541,18 @@ export class GameEngine {
 
   /** boardAtPress (press-board.ts) of the board now, against the record's board. */
   private boardAtPress(by: Color, at: number): Uint8Array | undefined {
-    return boardAtPress(this.lastChange.sq < 0 ? undefined : this.lastChange, this.board.seen, this.top().codes, by, at);
+    return boardAtPress(this.board.lastChange, this.board.seen, this.top().codes, by, at);
+  }
+
+  /**
+   * The move from the record's position to the board as it stands, when there is one, played from
+   * the real position (castling rights, en passant), not a board's guess: the move seen after a
+   * record re-made under it.
+   */
+  private playMoveShown(at: number): void {
+    const top = this.top();
+    const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
+    if (s) this.makeMove(top, s, at);
   }
 
   /** The record's last position, as the boards kept while out of step are judged against it. */
@@ -590,13 +595,7 @@ export class GameEngine {
     if (!Number.isInteger(field) || field < 0 || field > 63 || !Number.isInteger(piece) || piece < 0 || piece > 15) return;
     this.board.raw[field] = piece;
     const sq = this.board.orient(field);
-    const was = this.board.seen[sq]!;
     this.board.set(sq, this.normalise(sq, piece), this.seq, at);
-    if (was !== this.board.seen[sq]) {
-      this.lastChange.sq = sq;
-      this.lastChange.was = was;
-      this.lastChange.at = at;
-    }
     if (piece !== PIECE.EMPTY) this.lastPlaced = { sq, code: this.board.seen[sq]! };
     if (piece >= PIECE.DRAW) {
       this.onResultPiece(piece, at);
@@ -613,7 +612,6 @@ export class GameEngine {
   private onDump(board: PieceCode[], at: number): void {
     if (!Array.isArray(board) || board.length !== 64) return;
     this.lastPlaced = undefined;
-    this.lastChange.sq = -1;
     let result: PieceCode | undefined;
     const before = this.board.hash;
     for (let f = 0; f < 64; f++) {
@@ -626,6 +624,8 @@ export class GameEngine {
       const sq = this.board.orient(f);
       this.board.set(sq, this.normalise(sq, this.board.raw[f]!), this.seq, at);
     }
+    // A dump is no hand at work: nothing of it was done at a press (boardAtPress).
+    this.board.lastChange.sq = -1;
     // Sessions also dump periodically to catch drift: a dump that tells nothing new (often taken
     // while a piece is in the hand) must not be judged as a settled board.
     if (result !== undefined) this.onResultPiece(result, at);
@@ -892,9 +892,7 @@ export class GameEngine {
     // with no move at all right after one says rather that the jump left the wrong side to move
     // (a piece come from nowhere has been searched for already: pieceReappeared).
     if (!jump || (jump.trusted && this.board.mismatches > 0 && this.board.mismatches <= 2)) return false;
-    const key = `${this.board.hash}/${by}/revise`;
-    if (this.lastSearchKey !== key) {
-      this.lastSearchKey = key;
+    if (this.firstSearch(`${this.board.hash}/${by}/revise`)) {
       if (this.seenMoveTellsTurn(jump.base, by, at) || this.fromJumpStart(jump.base, at, by, true)) {
         this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return true;
@@ -914,16 +912,14 @@ export class GameEngine {
    */
   private seenMoveTellsTurn(base: number, by: Color, at: number): boolean {
     const current = this.board.seen;
+    const end = this.recordEnd();
     let tried = 0;
     for (const before of this.seenBoards.latest()) {
       if (tried >= SEEN_MOVE_BOARDS) break;
       if (squaresApart(before, current).length === 0) continue;
       tried++;
-      if (!this.stepBoards.moveBetween(this.recordEnd(), before, current, by) || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
-      // Played from the real position (castling rights, en passant), not the board's guess.
-      const top = this.top();
-      const s = matchMove(this.posOf(top), top.codes, current, this.board.diffFrom(top.codes));
-      if (s) this.makeMove(top, s, at);
+      if (!this.stepBoards.moveBetween(end, before, current, by) || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
+      this.playMoveShown(at);
       return true;
     }
     return false;
@@ -1060,9 +1056,7 @@ export class GameEngine {
     // (without a clock nothing else will tell), so search again from where it began.
     const jump = this.provisional;
     if (source === 'field' && jump && (!jump.trusted || !this.clockSeen) && this.board.mismatches >= 2 && this.placedOutOfTurn()) {
-      const key = `${this.board.hash}/doubted`;
-      if (this.lastSearchKey !== key) {
-        this.lastSearchKey = key;
+      if (this.firstSearch(`${this.board.hash}/doubted`)) {
         if (this.fromJumpStart(jump.base, at, undefined, false)) return;
         // Nothing from there either. Without a clock no press will tell, so play seen on this
         // board (a move and the reply) breaks the record instead of leaving it waiting for good.
@@ -1077,13 +1071,15 @@ export class GameEngine {
     // A piece put down where no move explains it while the jump's hand is still empty (the piece
     // in the hand came from elsewhere, or the one the jump held had been taken): the board is whole
     // again, so the jump is searched again from where it began, exactly.
-    if (source === 'field' && placed && jump?.inHand !== undefined && this.handPutDownElsewhere(jump.inHand)) {
-      const key = `${this.board.hash}/hand`;
-      if (this.lastSearchKey !== key) {
-        this.lastSearchKey = key;
-        if (this.fromJumpStart(jump.base, at, undefined, false)) return;
-      }
-    }
+    if (
+      source === 'field' &&
+      placed &&
+      jump?.inHand !== undefined &&
+      this.handPutDownElsewhere(jump.inHand) &&
+      this.firstSearch(`${this.board.hash}/hand`) &&
+      this.fromJumpStart(jump.base, at, undefined, false)
+    )
+      return;
     if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
     // Without a clock nothing presses, so nothing else would ever break the record: a move and
     // its reply seen made on a board nothing explains break it before them. Not a knock (several
@@ -1098,15 +1094,20 @@ export class GameEngine {
     if ((source !== 'field' || burst) && !this.outOfStep) this.outOfStep = 'silent';
   }
 
+  /** A board is searched once per reading and question (`key`): false when this one was just searched. */
+  private firstSearch(key: string): boolean {
+    if (this.lastSearchKey === key) return false;
+    this.lastSearchKey = key;
+    return true;
+  }
+
   /**
    * The board jumped (reconnect, burst, unseen moves before a press, a board out of step put
    * right): the shortest legal sequences to it (jump-search.ts). The first is played; when others
    * fit too, the moves carry the alternatives for every consumer and the arbiter may pick another.
    */
   private searchJump(at: number, lastBy: Color | undefined, maxDepth = MAX_MISSED_PLIES, inHand = false): boolean {
-    const key = `${this.board.hash}/${lastBy ?? '-'}/${maxDepth}/${inHand}`;
-    if (this.lastSearchKey === key) return false;
-    this.lastSearchKey = key;
+    if (!this.firstSearch(`${this.board.hash}/${lastBy ?? '-'}/${maxDepth}/${inHand}`)) return false;
     if (this.jumpFrom(this.plyCount(), at, lastBy, maxDepth, 2, inHand)) return true;
     // A board the last inferred jump cannot lead to (a piece put back after an illegal move the
     // jump took for legal ones): from where that jump began, one move is enough.
@@ -1175,9 +1176,7 @@ export class GameEngine {
   private pieceReappeared(by: Color, at: number): boolean {
     const jump = this.provisional;
     if (!jump || !this.pieceAppeared()) return false;
-    const key = `${this.board.hash}/${by}/appeared`;
-    if (this.lastSearchKey === key) return false;
-    this.lastSearchKey = key;
+    if (!this.firstSearch(`${this.board.hash}/${by}/appeared`)) return false;
     if (!this.fromJumpStart(jump.base, at, by, false)) return false;
     this.confirm(this.plyCount(), 'clock', at, true);
     return true;
@@ -1233,9 +1232,7 @@ export class GameEngine {
     const jump = this.provisional;
     this.replaceMoves(base, first, at, span.plies, uncertain);
     if (jump) this.provisional = { ...jump, end: this.plyCount() };
-    const top = this.top();
-    const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
-    if (s) this.makeMove(top, s, at);
+    this.playMoveShown(at);
     return true;
   }
 
@@ -1321,13 +1318,7 @@ export class GameEngine {
       consequences: ambiguous ? [{ kind: 'arbiter-decides', note: `${alternatives} move sequences lead to this board; check the score sheets` }] : [],
       message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}${found.inHand !== undefined ? `; the piece of ${makeSquare(found.inHand)} was in a hand` : ''}.`,
     });
-    const uncertain = ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined;
-    for (const m of first) {
-      const cur = this.top();
-      const s = this.successors(cur).find((x) => sameMove(x.move, m))!;
-      this.makeMove(cur, s, at, false, uncertain);
-      if (this.result && !this.acceptsMoves()) break;
-    }
+    this.playInferred(first, at, ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined);
     this.outOfStep = false;
     // Inferred, not seen: until a move seen on the board is completed by a press, a board the
     // jump cannot lead to sends the search back to where the jump began. A short jump with one
@@ -1354,15 +1345,21 @@ export class GameEngine {
     const piece = codeToPiece(placement[square]! as PieceCode);
     placement[square] = PIECE.EMPTY;
     const by = other(this.posOf(top).turn);
-    const note = `the ${piece?.color ?? ''} ${piece?.role ?? 'piece'} of ${makeSquare(square)}, taken to be in a hand since the jump after ply ${since}, is not on the board: the moves that took it away were not seen`;
+    const note = `the ${piece ? `${piece.color} ${piece.role}` : 'piece'} of ${makeSquare(square)}, taken to be in a hand since the jump after ply ${since}, is not on the board: the moves that took it away were not seen`;
     if (!this.openBreak(by, at, 'unexplained', false, false, placement, note)) return false;
+    this.playInferred(moves, at);
+    return true;
+  }
+
+  /** Moves inferred, not seen made (never held to Article 4.7), played until one no longer fits or the game has ended. */
+  private playInferred(moves: readonly NormalMove[], at: number, uncertain?: Uncertainty): void {
     for (const m of moves) {
       const cur = this.top();
       const s = this.successors(cur).find((x) => sameMove(x.move, m));
-      if (!s) break;
-      this.makeMove(cur, s, at);
+      if (!s) return;
+      this.makeMove(cur, s, at, false, uncertain);
+      if (this.result && !this.acceptsMoves()) return;
     }
-    return true;
   }
 
   private tryStart(at: number): boolean {

@@ -34,3 +34,8 @@ export function placementOf(codes: ArrayLike<number>): string {
   }
   return board;
 }
+
+/** The placement and side to move of a FEN: the position a break goes on from (move counters and rights aside). */
+export function placementAndTurn(fen: string): string {
+  return fen.split(' ').slice(0, 2).join(' ');
+}

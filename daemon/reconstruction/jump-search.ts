@@ -1,6 +1,7 @@
 import type { Color, NormalMove } from 'chessops';
 import type { Chess } from 'chessops/chess';
 import { PIECE } from '../../protocols/dgt/squares.ts';
+import { randomKeys } from './observed-board.ts';
 import { positionCodes, successorsOf } from './successors.ts';
 
 /**
@@ -78,17 +79,7 @@ export interface JumpSearch {
  * Indexed by lane, kind (0 a square's piece code, 1 a square reached, 2 a piece's origin, 3 the
  * rest of the position and the plies left), slot and value.
  */
-const KEYS = (() => {
-  const keys = new Int32Array(2 * 4 * 64 * 64);
-  let x = 0x2545f491;
-  for (let i = 0; i < keys.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    keys[i] = x;
-  }
-  return keys;
-})();
+const KEYS = randomKeys(2 * 4 * 64 * 64, 0x2545f491);
 const PIECE_AT = 0;
 const REACHED = 1;
 const ORIGIN = 2;
@@ -107,16 +98,18 @@ class StateKey {
 
 /** The key of what a subtree's outcome depends on: position, plies left, squares reached, pieces' origins, the excursion under way and those left. */
 function subtreeKey(path: StateKey, pos: Chess, left: number, excursion: number, excursionsLeft: number): number {
-  let a = path.a ^ key(0, REST, left, 0) ^ key(0, REST, 0, pos.turn === 'white' ? 1 : 2) ^ key(0, REST, excursion + 1, 5) ^ key(0, REST, excursionsLeft, 6);
-  let b = path.b ^ key(1, REST, left, 0) ^ key(1, REST, 0, pos.turn === 'white' ? 1 : 2) ^ key(1, REST, excursion + 1, 5) ^ key(1, REST, excursionsLeft, 6);
-  if (pos.epSquare !== undefined) {
-    a ^= key(0, REST, pos.epSquare, 3);
-    b ^= key(1, REST, pos.epSquare, 3);
-  }
-  for (const rook of pos.castles.castlingRights) {
-    a ^= key(0, REST, rook, 4);
-    b ^= key(1, REST, rook, 4);
-  }
+  let a = path.a;
+  let b = path.b;
+  const mix = (slot: number, value: number): void => {
+    a ^= key(0, REST, slot, value);
+    b ^= key(1, REST, slot, value);
+  };
+  mix(left, 0);
+  mix(0, pos.turn === 'white' ? 1 : 2);
+  mix(excursion + 1, 5);
+  mix(excursionsLeft, 6);
+  if (pos.epSquare !== undefined) mix(pos.epSquare, 3);
+  for (const rook of pos.castles.castlingRights) mix(rook, 4);
   return (a >>> 0) * 0x200000 + (b & 0x1fffff);
 }
 

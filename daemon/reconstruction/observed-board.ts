@@ -2,16 +2,24 @@ import { makeSquare } from 'chessops/util';
 import { PIECE, fieldToSquare } from '../../protocols/dgt/squares.ts';
 import type { SquareDifference } from './game-events.ts';
 
-/** 32-bit Zobrist keys per (square, code): a board's placement hash, updated per field change. */
-const ZOBRIST = (() => {
-  const z = new Int32Array(64 * 16);
-  let x = 0x9e3779b9 | 0;
-  for (let i = 0; i < z.length; i++) {
+/** `length` pseudo-random 32-bit keys from `seed` (xorshift32): Zobrist tables, the same on every run. */
+export function randomKeys(length: number, seed: number): Int32Array {
+  const keys = new Int32Array(length);
+  let x = seed | 0;
+  for (let i = 0; i < length; i++) {
     x ^= x << 13;
     x ^= x >>> 17;
     x ^= x << 5;
-    z[i] = (i & 15) === 0 ? 0 : x;
+    keys[i] = x;
   }
+  return keys;
+}
+
+/** 32-bit Zobrist keys per (square, code): a board's placement hash, updated per field change. */
+const ZOBRIST = (() => {
+  const z = randomKeys(64 * 16, 0x9e3779b9);
+  // An empty square adds nothing: a board's hash is that of its pieces.
+  for (let i = 0; i < z.length; i += 16) z[i] = 0;
   return z;
 })();
 
@@ -26,6 +34,13 @@ export function squaresApart(a: ArrayLike<number>, b: ArrayLike<number>): number
   const out: number[] = [];
   for (let s = 0; s < 64 && out.length <= 4; s++) if (a[s] !== b[s]) out.push(s);
   return out;
+}
+
+/** A square's last change as the board reported it: the code it held before, and when (sq -1: none). */
+export interface FieldChange {
+  sq: number;
+  was: number;
+  at: number;
 }
 
 /**
@@ -44,6 +59,8 @@ export class ObservedBoard {
   /** Event sequence number and time at which each square was last seen to empty. */
   readonly vacatedSeq = new Int32Array(64);
   readonly vacatedAt = new Float64Array(64);
+  /** The last square that changed (updated in place: no allocation per event). */
+  readonly lastChange: FieldChange = { sq: -1, was: 0, at: 0 };
   reversed = false;
   /** Since the board last showed the expected position, a piece stood where it does not belong. */
   displaced = false;
@@ -59,6 +76,9 @@ export class ObservedBoard {
     if (old === code) return;
     this.seen[sq] = code;
     this.hash ^= ZOBRIST[sq * 16 + old]! ^ ZOBRIST[sq * 16 + code]!;
+    this.lastChange.sq = sq;
+    this.lastChange.was = old;
+    this.lastChange.at = at;
     if (old === PIECE.EMPTY) this.occupied++;
     if (code === PIECE.EMPTY) {
       this.occupied--;

@@ -1,18 +1,12 @@
 import type { Color } from 'chessops';
 import { PIECE, codeToPiece, type PieceCode } from '../../protocols/dgt/squares.ts';
+import type { FieldChange } from './observed-board.ts';
 
 /**
  * A change to the opponent's pieces this close before a press (or in the same instant) is the
  * opponent's hand already at work as the press lands (blitz), not part of the move pressed for.
  */
 export const AT_PRESS_MS = 200;
-
-/** A square's change as the board reported it: the code it held before, and when. */
-export interface FieldChange {
-  sq: number;
-  was: number;
-  at: number;
-}
 
 function countOf(codes: ArrayLike<number>, code: number): number {
   let n = 0;
@@ -28,8 +22,8 @@ function countOf(codes: ArrayLike<number>, code: number): number {
  * first. The board now has a piece too many or too few: no position to break at or search to. One
  * change only: two may be a whole move the opponent made.
  */
-export function boardAtPress(last: FieldChange | undefined, seen: Uint8Array, recordCodes: ArrayLike<number>, by: Color, at: number): Uint8Array | undefined {
-  if (!last || last.at < at - AT_PRESS_MS) return undefined;
+export function boardAtPress(last: FieldChange, seen: Uint8Array, recordCodes: ArrayLike<number>, by: Color, at: number): Uint8Array | undefined {
+  if (last.sq < 0 || last.at < at - AT_PRESS_MS) return undefined;
   const now = seen[last.sq]!;
   if (now !== PIECE.EMPTY && last.was !== PIECE.EMPTY) return undefined;
   const piece = codeToPiece((now === PIECE.EMPTY ? last.was : now) as PieceCode);

@@ -3,6 +3,7 @@ import { Chess } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
 import { makeSan, parseSan } from 'chessops/san';
 import { err, ok, type Result } from '../../protocols/result.ts';
+import { placementAndTurn } from './fen.ts';
 
 /**
  * The moves of a game once the `replaces` plies after `fromPly` are replaced by `sans` and the
@@ -67,9 +68,4 @@ function sameAfterNextMove(fens: readonly string[], next: NormalMove | null, at:
   const probe = filled.clone();
   probe.play(m);
   return placementAndTurn(makeFen(probe.toSetup())) === placementAndTurn(after) ? m : undefined;
-}
-
-/** The placement and side to move of a FEN: the position a break goes on from (move counters and rights aside). */
-function placementAndTurn(fen: string): string {
-  return fen.split(' ').slice(0, 2).join(' ');
 }

@@ -1,10 +1,9 @@
-import { makeFen } from 'chessops/fen';
-import { parseSan } from 'chessops/san';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
+import { placementAndTurn } from '../../daemon/reconstruction/fen.ts';
 import type { GameEvent, Incident } from '../../daemon/reconstruction/game-events.ts';
 import type { SourceGame } from '../../daemon/simulation/games/game.ts';
-import { positionFromFen } from '../../daemon/simulation/games/pgn.ts';
 import { Prng } from '../../daemon/simulation/games/prng.ts';
+import { fenAfter } from '../../daemon/simulation/games/random.ts';
 import { playNoisy, type NoisyScript, type OutagePlan } from '../../daemon/simulation/noisy-player/player.ts';
 import { STANDARD_2018, STANDARD_FEN, matrixRandomGame } from './harness.ts';
 import { playThroughSession } from './outage-rig.ts';
@@ -111,7 +110,7 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
   const engine = new GameEngine({ rules: STANDARD_2018, chess960: false, ...start });
   const out: GameEvent[] = [];
   const commands = script.arbiter.slice();
-  const asArbiter = (c: (typeof commands)[number]): GameEvent[] => engine.arbiter(onTheRecord(c, engine, script));
+  const asArbiter = (c: (typeof commands)[number]): GameEvent[] => engine.arbiter(onTheRecord(c, engine, game));
   for (const ev of run.events) {
     while (commands.length > 0 && commands[0]!.at < ev.at) out.push(...asArbiter(commands.shift()!));
     out.push(...engine.push(ev));
@@ -146,14 +145,12 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
  * record, where a break takes a ply of its own and stands for any number of moves. A position to
  * reinstate is found on the record by its placement and side to move (the latest such ply).
  */
-function onTheRecord(cmd: NoisyScript['arbiter'][number], engine: GameEngine, script: NoisyScript): NoisyScript['arbiter'][number] {
+function onTheRecord(cmd: NoisyScript['arbiter'][number], engine: GameEngine, game: SourceGame): NoisyScript['arbiter'][number] {
   if (cmd.type !== 'reinstate') return cmd;
-  const pos = positionFromFen(script.expected.startFen);
-  for (const san of script.expected.sans.slice(0, cmd.ply)) pos.play(parseSan(pos, san)!);
-  const wanted = makeFen(pos.toSetup()).split(' ').slice(0, 2).join(' ');
+  const wanted = placementAndTurn(fenAfter(game, cmd.ply));
   const snap = engine.snapshot();
-  const fens = [snap.startFen ?? script.expected.startFen, ...snap.moves.map((m) => m.fenAfter)];
-  for (let p = fens.length - 1; p >= 0; p--) if (fens[p]!.split(' ').slice(0, 2).join(' ') === wanted) return { ...cmd, ply: p };
+  const fens = [snap.startFen ?? game.startFen, ...snap.moves.map((m) => m.fenAfter)];
+  for (let p = fens.length - 1; p >= 0; p--) if (placementAndTurn(fens[p]!) === wanted) return { ...cmd, ply: p };
   return cmd;
 }
 

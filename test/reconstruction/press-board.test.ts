@@ -36,6 +36,6 @@ describe('the board as the press saw it', () => {
     expect(boardAtPress({ sq: C2, was: PIECE.WPAWN, at: 500 }, seen, record, 'black', 1000)).toBeUndefined();
     const moved = board({ [E1]: PIECE.WKING, 60: PIECE.BKING, [G3]: PIECE.WQUEEN, 18: PIECE.WPAWN });
     expect(boardAtPress({ sq: 18, was: PIECE.EMPTY, at: 1000 }, moved, record, 'black', 1000)).toBeUndefined();
-    expect(boardAtPress(undefined, seen, record, 'black', 1000)).toBeUndefined();
+    expect(boardAtPress({ sq: -1, was: 0, at: 0 }, seen, record, 'black', 1000)).toBeUndefined();
   });
 });
