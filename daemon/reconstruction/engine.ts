@@ -190,9 +190,13 @@ export class GameEngine {
    * The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`).
    * `doubted`, without a clock: searched again from its start for a piece put down out of turn,
    * nothing fitted; play seen from then on may break the record, as on a board out of step.
-   * `inHand`: the jump was read through a piece in a hand (the square it stood on).
+   * `inHand`: the jump was read through a piece in a hand (the square it stood on). `refuted`: a
+   * piece was then put down where no move explains it while that square stayed empty, and nothing
+   * from the jump's start fitted: the boards seen from then on are kept, so that a break starts
+   * where play went on from (not deeper searches at every piece put down: those find detours
+   * for the piece in the hand, moves nobody saw made).
    */
-  private provisional: { base: number; end: number; trusted: boolean; doubted?: true; inHand?: number } | undefined;
+  private provisional: { base: number; end: number; trusted: boolean; doubted?: true; inHand?: number; refuted?: true } | undefined;
   /** The last jump confirmed, and the ply whose completion confirmed it (taking that ply back undoes the confirmation). */
   private confirmedJump: { jump: { base: number; end: number; trusted: boolean }; by: number } | undefined;
   /** The placement last published while out of step (null: the record follows the board). */
@@ -254,7 +258,7 @@ export class GameEngine {
   }
 
   private noteStepBoard(ev: BoardEvent): void {
-    if (!this.outOfStep && !this.provisional?.doubted) {
+    if (!this.outOfStep && !this.provisional?.doubted && !this.provisional?.refuted) {
       this.stepBoards.clear();
       return;
     }
@@ -558,7 +562,8 @@ export class GameEngine {
   /** The record's last position, as the boards kept while out of step are judged against it. */
   private recordEnd(): RecordEnd {
     const top = this.top();
-    return { codes: top.codes, fen: top.fen, turn: this.posOf(top).turn, plies: this.plyCount(), doubted: this.provisional?.doubted === true };
+    const inHand = this.provisional?.inHand;
+    return { codes: top.codes, fen: top.fen, turn: this.posOf(top).turn, plies: this.plyCount(), doubted: this.provisional?.doubted === true, ...(inHand !== undefined ? { inHand } : {}) };
   }
 
   /** Confirms a ply with a reading known from before (an arbiter's re-ordering keeps it). */
@@ -986,7 +991,10 @@ export class GameEngine {
       if (this.board.displaced) this.settledSeq = this.seq;
       this.board.displaced = false;
       this.outOfStep = false;
-      if (this.provisional) delete this.provisional.doubted;
+      if (this.provisional) {
+        delete this.provisional.doubted;
+        delete this.provisional.refuted;
+      }
       return;
     }
     if (this.tryStart(at)) return;
@@ -1064,28 +1072,26 @@ export class GameEngine {
           jump.doubted = true;
           // The board before the piece was put down is the record's, unless the jump left the
           // wrong side to move: play may go on from it.
-          this.stepBoards.startFrom(this.top().codes);
+          // (The boards kept since a hand was refuted stay: play may go on from one of them.)
+          this.stepBoards.startFrom(this.top().codes, jump.refuted === true);
         }
       }
     }
     // A piece put down where no move explains it while the jump's hand is still empty (the piece
     // in the hand came from elsewhere, or the one the jump held had been taken): the board is whole
     // again, so the jump is searched again from where it began, exactly.
-    if (
-      source === 'field' &&
-      placed &&
-      jump?.inHand !== undefined &&
-      this.handPutDownElsewhere(jump.inHand) &&
-      this.firstSearch(`${this.board.hash}/hand`) &&
-      this.fromJumpStart(jump.base, at, undefined, false)
-    )
-      return;
+    if (source === 'field' && placed && jump?.inHand !== undefined && this.handPutDownElsewhere(jump.inHand)) {
+      if (this.firstSearch(`${this.board.hash}/hand`) && this.fromJumpStart(jump.base, at, undefined, false)) return;
+      // Nothing leads there: the boards from this one on are kept, so that a break starts where
+      // play went on (StepBoards.breakable).
+      jump.refuted = true;
+    }
     if (source === 'field' && (burst || (this.outOfStep && placed)) && this.searchJump(at, undefined, this.outOfStep && placed ? MAX_MISSED_PLIES : BURST_PLIES)) return;
     // Without a clock nothing presses, so nothing else would ever break the record: a move and
     // its reply seen made on a board nothing explains break it before them. Not a knock (several
     // squares changed in one instant). A move may end with a lift (the piece put down first, then
     // the one it took, or its own square's piece, lifted), so lifts count here too.
-    if (source === 'field' && (this.outOfStep || this.provisional?.doubted) && !this.clockSeen && at !== this.previousAt) {
+    if (source === 'field' && (this.outOfStep || this.provisional?.doubted || this.provisional?.refuted) && !this.clockSeen && at !== this.previousAt) {
       if (!placed && this.outOfStep && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
       if (this.breakBeforeMoveAndReply(at)) return;
     }
@@ -1117,6 +1123,17 @@ export class GameEngine {
 
   /** The search again from where the last inferred jump began (its order, length or parity was wrong): one move is enough there. */
   private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean): boolean {
+    // Without a clock nothing presses, but the piece just put down tells who moved last. When it
+    // is of the side the record does not have to move and a move of theirs was seen made, the jump
+    // left the wrong side to move: it runs to the board before that move, which is then played
+    // (the shortest sequence to the board now would reorder the moves seen since the return). Not
+    // for a piece put back where the record had it since the jump began: that is a move being
+    // taken back (a queen going home before the pawn it took), and a detour would explain it.
+    const placed = this.lastPlaced;
+    if (lastBy === undefined && !this.clockSeen && placed && !this.history.slice(base).some((p) => p.codes[placed.sq] === placed.code)) {
+      const by = codeToPiece(placed.code as PieceCode)?.color;
+      if (by && by !== this.posOf(this.top()).turn && this.seenMoveTellsTurn(base, by, at)) return true;
+    }
     return this.jumpFrom(base, at, lastBy, this.revisionDepth(base), 1, inHand);
   }
 
@@ -1265,6 +1282,14 @@ export class GameEngine {
       ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
     };
     let found = searchSequences(pos, target, options);
+    // Searched again from a jump read through a piece in a hand, and the hand is still empty: a
+    // piece that took the one missing and went back where it stood (Qxc7 … Qc4) leaves the same
+    // board as a hand, and its square unchanged, which the pruned search leaves out. One such
+    // detour is allowed.
+    const held = this.provisional;
+    if (found.sequences.length === 0 && held?.inHand !== undefined && held.base === base && target[held.inHand] === PIECE.EMPTY) {
+      found = searchSequences(pos, target, { ...options, excursions: 1 });
+    }
     // Nothing leads to the board exactly: it may have been read with a piece in a hand (a player
     // already moving when the board came back, a dump taken mid-move). Sequences that leave the
     // board short of one piece the next player could be moving or taking are the explanation
@@ -1295,7 +1320,6 @@ export class GameEngine {
     // exact sequence from where the jump began, through the moves since, is searched first; without
     // one the record breaks where it stands, at the board without that piece, and the moves go on
     // from there (rather than a phantom piece carried in a hand move after move).
-    const held = this.provisional;
     const chained = found.inHand !== undefined && held?.inHand === found.inHand && held.base < base && base === this.plyCount() ? held.base : undefined;
     if (chained !== undefined) {
       if (this.jumpFrom(chained, at, lastBy, this.revisionDepth(chained), 1, false)) return true;

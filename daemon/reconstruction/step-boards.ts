@@ -19,6 +19,8 @@ export interface RecordEnd {
   plies: number;
   /** A jump doubted for its side to move (without a clock): the record's own board may start a break. */
   doubted: boolean;
+  /** The square whose piece the last jump took to be in a hand, while that jump stands. */
+  inHand?: number;
 }
 
 /** The position a break starts from: `placement` with `turn` to move (castling rights as far as the record's still stand); undefined when that is no legal position. */
@@ -50,9 +52,13 @@ export class StepBoards {
     this.boards.length = 0;
   }
 
-  /** Play may go on from `codes` (the record's own board, its side to move doubted). */
-  startFrom(codes: Uint8Array): void {
-    this.boards = [codes.slice()];
+  /**
+   * Play may go on from `codes` (the record's own board, its side to move doubted): it is the
+   * first board, before those kept (`keep`) or instead of them.
+   */
+  startFrom(codes: Uint8Array, keep = false): void {
+    this.boards = [codes.slice(), ...(keep ? this.boards : [])];
+    if (this.boards.length > STEP_BOARDS) this.boards.length = STEP_BOARDS;
   }
 
   /** Keeps `seen` (copied) unless it is the last board kept. */
@@ -75,11 +81,17 @@ export class StepBoards {
    * A board one or two squares from the record's is a move under way (a capture's taken piece
    * lifted first, a piece in a hand), not a position the game cannot reach: two plies or more
    * change three squares at least. The record's own board is one after a jump doubted for its
-   * side to move.
+   * side to move. So is a board whose only changes are the jump's hand, still empty, and a piece
+   * put down where the record has none: the hand was a wrong guess (the piece in it came from
+   * elsewhere), and that board is where play went on from.
    */
   breakable(end: RecordEnd, codes: Uint8Array): boolean {
-    const apart = squaresApart(codes, end.codes).length;
-    return apart >= 3 || (apart === 0 && end.doubted);
+    const apart = squaresApart(codes, end.codes);
+    if (apart.length >= 3 || (apart.length === 0 && end.doubted)) return true;
+    const hand = end.inHand;
+    if (hand === undefined || apart.length !== 2 || !apart.includes(hand) || codes[hand] !== PIECE.EMPTY) return false;
+    const put = apart[0] === hand ? apart[1]! : apart[0]!;
+    return end.codes[put] === PIECE.EMPTY && codes[put] !== PIECE.EMPTY;
   }
 
   /**

@@ -189,6 +189,42 @@ describe('outage table, games once wrong', () => {
         expect(r.kept).toBe(r.after);
       },
     ],
+    [
+      'USB pulled for 6 plies without a clock: the queen took on c7 and went back to c4, read as the c7 pawn in a hand; that square still empty after the next moves, the jump is searched again with one piece out and back, every later move kept',
+      power(6, false),
+      28,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      'USB pulled for 8 plies without a clock, read through a bishop in the hand on a square it never stood on: put down elsewhere and nothing from the jump fits, the record breaks at that board and keeps every later move but the one whose square of departure nobody saw',
+      power(8, true),
+      201,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.after - r.kept, r.problem).toBeLessThanOrEqual(1);
+      },
+    ],
+    [
+      'USB pulled for 6 plies without a clock, read through the queen in the hand as 7 plies with it taken: the queen put down, later a white move made with black to move in the record; the jump is searched to the board before that move and the moves seen are kept in the order seen',
+      power(6, true),
+      251,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
+      power(1, true),
+      53,
+      (r) => {
+        exact(r);
+        noFalseIncident(r);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
