@@ -919,8 +919,15 @@ export class GameEngine {
     const current = this.board.seen;
     const end = this.recordEnd();
     let tried = 0;
-    for (const before of this.seenBoards.latest()) {
-      if (tried >= SEEN_MOVE_BOARDS) break;
+    // A jump read through a piece in a hand: the board before that piece's move is the record's
+    // own (the piece where the jump left it), never seen whole.
+    const held = this.provisional?.inHand !== undefined;
+    const boards = function* (engine: GameEngine): Generator<Uint8Array> {
+      if (held) yield engine.top().codes.slice();
+      yield* engine.seenBoards.latest();
+    };
+    for (const before of boards(this)) {
+      if (tried >= SEEN_MOVE_BOARDS + Number(held)) break;
       if (squaresApart(before, current).length === 0) continue;
       tried++;
       if (!this.stepBoards.moveBetween(end, before, current, by) || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;

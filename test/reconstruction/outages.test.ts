@@ -217,6 +217,15 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      "USB pulled for 6 plies without a clock, read as 5 through the bishop in the hand: the bishop put down on its next square with the other side to move in the record; the board before that move is the record's own, the jump is searched to it with the right side to move, every later move kept",
+      power(6, true),
+      5,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
