@@ -27,7 +27,7 @@ import { fenOf, placementOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
-import { searchJump as searchSequences } from './jump-search.ts';
+import { searchJump as searchSequences, type JumpSearch, type JumpSearchOptions } from './jump-search.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
 import { SeenBoards } from './seen-boards.ts';
@@ -898,7 +898,9 @@ export class GameEngine {
     // (a piece come from nowhere has been searched for already: pieceReappeared).
     if (!jump || (jump.trusted && this.board.mismatches > 0 && this.board.mismatches <= 2)) return false;
     if (this.firstSearch(`${this.board.hash}/${by}/revise`)) {
-      if (this.seenMoveTellsTurn(jump.base, by, at) || this.fromJumpStart(jump.base, at, by, true)) {
+      // A board that is the record's own, whole, was not read mid-move: no piece is in a hand
+      // there (a piece out and back, which the press asks for, is: see jumpFrom).
+      if (this.seenMoveTellsTurn(jump.base, by, at) || this.fromJumpStart(jump.base, at, by, this.board.mismatches > 0)) {
         this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return true;
       }
@@ -1288,14 +1290,14 @@ export class GameEngine {
       keep: JUMP_ALTERNATIVES,
       ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
     };
-    let found = searchSequences(pos, target, options);
+    let found = this.seenDetourFirst(pos, target, options, searchSequences(pos, target, options));
     // Searched again from a jump read through a piece in a hand, and the hand is still empty: a
     // piece that took the one missing and went back where it stood (Qxc7 … Qc4) leaves the same
     // board as a hand, and its square unchanged, which the pruned search leaves out. One such
     // detour is allowed.
     const held = this.provisional;
     if (found.sequences.length === 0 && held?.inHand !== undefined && held.base === base && target[held.inHand] === PIECE.EMPTY) {
-      found = searchSequences(pos, target, { ...options, excursions: 1 });
+      found = this.withExcursion(pos, target, options);
     }
     // Nothing leads to the board exactly: it may have been read with a piece in a hand (a player
     // already moving when the board came back, a dump taken mid-move). Sequences that leave the
@@ -1317,9 +1319,9 @@ export class GameEngine {
     if (found.sequences.length === 0 && lastBy !== undefined) {
       const wrongTurn = searchSequences(pos, target, { minDepth, maxDepth: maxDepth - 1, budget: JUMP_BUDGET, keep: 1 });
       const plies = wrongTurn.sequences[0]?.length;
-      if (plies !== undefined) found = searchSequences(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1, excursions: 1 });
+      if (plies !== undefined) found = this.withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 });
     }
-    const sequences = this.seenBoards.bySeen(pos, found.sequences);
+    const sequences = this.seenBoards.bySeen(pos, found.sequences, target);
     const first = sequences[0];
     if (!first) return false;
     // The same square still empty after another move: no hand holds a piece that long. The board
@@ -1364,6 +1366,37 @@ export class GameEngine {
     };
     this.confirmedJump = undefined;
     return true;
+  }
+
+  /**
+   * The board was seen with a square empty whose piece is back on it, and no sequence found moves
+   * that piece: sequences of the same length where that piece went out and back (instead of
+   * another piece's tempo, a king's step and back) come first, the others after them.
+   */
+  private seenDetourFirst(pos: Chess, target: Uint8Array, options: JumpSearchOptions, found: JumpSearch): JumpSearch {
+    const plies = found.sequences[0]?.length;
+    if (plies === undefined || plies < 3) return found;
+    const seen = this.seenBoards.emptied(positionCodes(pos), target);
+    if (seen.size === 0 || found.sequences.some((moves) => moves.some((m) => seen.has(m.from)))) return found;
+    const detours = searchSequences(pos, target, { ...options, minDepth: plies, maxDepth: plies, excursions: 1, excursionFrom: seen });
+    if (detours.sequences.length === 0) return found;
+    const keep = options.keep ?? 1;
+    const sequences = [...detours.sequences, ...found.sequences].slice(0, keep);
+    return { ...found, sequences, more: found.more || detours.more || detours.sequences.length + found.sequences.length > keep };
+  }
+
+  /**
+   * The search with one piece allowed out and back: first only a piece the board was seen lifted
+   * from a square it is back on (the board saw which piece made the detour, where any piece's
+   * detour would explain the same board), then any.
+   */
+  private withExcursion(pos: Chess, target: Uint8Array, options: JumpSearchOptions): JumpSearch {
+    const seen = this.seenBoards.emptied(positionCodes(pos), target);
+    if (seen.size > 0) {
+      const found = searchSequences(pos, target, { ...options, excursions: 1, excursionFrom: seen });
+      if (found.sequences.length > 0) return found;
+    }
+    return searchSequences(pos, target, { ...options, excursions: 1 });
   }
 
   /**

@@ -57,6 +57,11 @@ export interface JumpSearchOptions {
    * to move. Default 0.
    */
   excursions?: number;
+  /**
+   * The squares an excursion may leave from, when the board was seen with them empty (a piece
+   * lifted from a square it is back on): only that piece went out and back. Default: any square.
+   */
+  excursionFrom?: ReadonlySet<number>;
 }
 
 export interface JumpSearch {
@@ -226,6 +231,7 @@ export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSear
           const from = s.move.from;
           if (!changed.has(from) && !reached.has(from) && !(rook >= 0 && (changed.has(rook) || reached.has(rook)))) {
             if (excursionsLeft === 0 || excursion >= 0 || s.castling || codes[from] === PIECE.WPAWN || codes[from] === PIECE.BPAWN) continue;
+            if (opts.excursionFrom && !opts.excursionFrom.has(from)) continue;
             leaves = true;
           }
           if (!s.castling && origin.get(from) === s.move.to) {

@@ -1,5 +1,6 @@
 import type { NormalMove } from 'chessops';
 import type { Chess } from 'chessops/chess';
+import { PIECE } from '../../protocols/dgt/squares.ts';
 import { placementHash } from './observed-board.ts';
 import { positionCodes } from './successors.ts';
 
@@ -37,12 +38,29 @@ export class SeenBoards {
   }
 
   /**
+   * The squares a board seen showed empty where both `start` and `target` have the same piece:
+   * that piece was lifted and is back, so it went out and came back (or is a piece in a hand
+   * put down where it stood).
+   */
+  emptied(start: ArrayLike<number>, target: ArrayLike<number>): Set<number> {
+    const squares = new Set<number>();
+    for (const codes of this.boards.values()) {
+      for (let sq = 0; sq < 64; sq++) if (codes[sq] === PIECE.EMPTY && target[sq] !== PIECE.EMPTY && target[sq] === start[sq]) squares.add(sq);
+    }
+    return squares;
+  }
+
+  /**
    * The sequences that explain a jump, those passing through a board seen first (the later that
    * board, the better: the moves seen made go last), the search's order otherwise. Several orders
-   * often leave the same board; the board seen on the way tells which.
+   * often leave the same board; the board seen on the way tells which. Among those alike, the
+   * sequences that move the pieces seen off a square the jump leaves them on come first: that
+   * piece went out and came back (a rook seen lifted from a4 and put back made the tempo, not
+   * the king), where another piece's detour would explain the same board.
    */
-  bySeen(pos: Chess, sequences: NormalMove[][]): NormalMove[][] {
+  bySeen(pos: Chess, sequences: NormalMove[][], target: ArrayLike<number>): NormalMove[][] {
     if (sequences.length < 2 || this.boards.size === 0) return sequences;
+    const lifted = this.emptied(positionCodes(pos), target);
     const depth = (moves: NormalMove[]): number => {
       const probe = pos.clone();
       let seen = 0;
@@ -52,8 +70,9 @@ export class SeenBoards {
       }
       return seen;
     };
-    const scored = sequences.map((moves, i) => ({ moves, i, seen: depth(moves) }));
-    scored.sort((a, b) => b.seen - a.seen || a.i - b.i);
+    const moved = (moves: NormalMove[]): number => moves.filter((m) => lifted.has(m.from)).length;
+    const scored = sequences.map((moves, i) => ({ moves, i, seen: depth(moves), moved: lifted.size > 0 ? moved(moves) : 0 }));
+    scored.sort((a, b) => b.seen - a.seen || b.moved - a.moved || a.i - b.i);
     return scored.map((x) => x.moves);
   }
 }

@@ -72,4 +72,17 @@ describe('jump search', () => {
     // Out and back is all the detour allowed: the same piece, to the square it left.
     expect(found.every((line) => line.split(' ').length === 4)).toBe(true);
   });
+
+  it('lets only the piece seen lifted make the detour when told which square the board saw empty', () => {
+    // Black's two knight moves show; White's tempo could be any piece's out and back.
+    const { pos, target } = outage(['e4', 'e5'], ['Bc4', 'Nc6', 'Bf1', 'Nf6']);
+    const any = searchJump(pos, target, { minDepth: 4, maxDepth: 4, budget: BUDGET, keep: 64, turnAfter: 'white', excursions: 1 });
+    expect(any.sequences.map((s) => sansOf(pos, s))).toContain('Nf3 Nc6 Ng1 Nf6');
+    const f1 = 5;
+    const seen = searchJump(pos, target, { minDepth: 4, maxDepth: 4, budget: BUDGET, keep: 64, turnAfter: 'white', excursions: 1, excursionFrom: new Set([f1]) });
+    const found = seen.sequences.map((s) => sansOf(pos, s));
+    expect(found).toContain('Bc4 Nc6 Bf1 Nf6');
+    expect(found.length).toBeGreaterThan(0);
+    expect(seen.sequences.every((moves) => moves.some((m) => m.from === f1))).toBe(true);
+  });
 });

@@ -226,6 +226,15 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      'USB pulled for 6 plies, read through the rook lifted from a4, put back there and pressed with no move in the record: the press asks for a tempo, and the rook the board saw lifted is the piece that went out and back (not a king step and back), every later move kept',
+      power(6, true),
+      96,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
