@@ -57,6 +57,8 @@ const JUMP_BUDGET = 60_000;
 const SEEN_BOARDS = 256;
 /** Boards seen latest, tried as the one before a move that tells a jump's parity (seenMoveTellsTurn). */
 const SEEN_MOVE_BOARDS = 4;
+/** Squares tried as where a piece read in a hand came from, when its landing is seen (seenMoveTellsTurn). */
+const HAND_ORIGINS = 3;
 /** Sequences kept for the arbiter when several explain one jump. */
 const JUMP_ALTERNATIVES = 64;
 
@@ -924,12 +926,26 @@ export class GameEngine {
     // A jump read through a piece in a hand: the board before that piece's move is the record's
     // own (the piece where the jump left it), never seen whole.
     const held = this.provisional?.inHand !== undefined;
+    // A board seen with the mover's piece in a hand, its landing the only change since: the board
+    // before the move had it on a square it may have come from (handOrigins). Not when a board
+    // seen since the return showed a piece like it where it is gone now: that piece was seen
+    // lifted, and its move is what the board showed (a wrong one is the player's, not a hand's).
+    const origin = this.history[base]!.codes;
+    let origins = 0;
     const boards = function* (engine: GameEngine): Generator<Uint8Array> {
       if (held) yield engine.top().codes.slice();
-      yield* engine.seenBoards.latest();
+      for (const seen of engine.seenBoards.latest()) {
+        yield seen;
+        if (origins > 0) continue;
+        const landing = squaresApart(seen, current);
+        if (landing.length !== 1 || engine.seenBoards.seenLeaving(current[landing[0]!]!, current)) continue;
+        const before = engine.stepBoards.handOrigins(end, seen, current, by, origin, HAND_ORIGINS);
+        origins = before.length;
+        yield* engine.byJumpLength(base, before, by);
+      }
     };
     for (const before of boards(this)) {
-      if (tried >= SEEN_MOVE_BOARDS + Number(held)) break;
+      if (tried >= SEEN_MOVE_BOARDS + Number(held) + origins) break;
       if (squaresApart(before, current).length === 0) continue;
       tried++;
       if (!this.stepBoards.moveBetween(end, before, current, by) || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
@@ -937,6 +953,22 @@ export class GameEngine {
       return true;
     }
     return false;
+  }
+
+  /**
+   * `boards`, the one the shortest sequence from `base` reaches (with `turn` to move) first; those
+   * only a longer jump than the record's reaches are left out: a piece whose lift nobody saw is
+   * no licence to send it on a detour (a queen put down on the wrong square, then corrected).
+   */
+  private byJumpLength(base: number, boards: Uint8Array[], turn: Color): Uint8Array[] {
+    if (boards.length === 0) return boards;
+    const pos = this.posOf(this.history[base]!);
+    const options = { minDepth: 1, maxDepth: Math.max(1, this.plyCount() - base), budget: JUMP_BUDGET, keep: 1, turnAfter: turn };
+    return boards
+      .map((codes) => ({ codes, plies: searchSequences(pos.clone(), codes, options).sequences[0]?.length }))
+      .filter((b): b is { codes: Uint8Array; plies: number } => b.plies !== undefined)
+      .sort((a, b) => a.plies - b.plies)
+      .map((b) => b.codes);
   }
 
   private outOfStepReport(at: number): void {

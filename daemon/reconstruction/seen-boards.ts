@@ -37,6 +37,14 @@ export class SeenBoards {
     }
   }
 
+  /** A board seen showed `code` on a square `now` shows empty: that piece was seen where it left from. */
+  seenLeaving(code: number, now: ArrayLike<number>): boolean {
+    for (const codes of this.boards.values()) {
+      for (let sq = 0; sq < 64; sq++) if (codes[sq] === code && now[sq] === PIECE.EMPTY) return true;
+    }
+    return false;
+  }
+
   /**
    * The squares a board seen showed empty where both `start` and `target` have the same piece:
    * that piece was lifted and is back, so it went out and came back (or is a piece in a hand

@@ -127,6 +127,31 @@ export class StepBoards {
     return { ...found, note };
   }
 
+  /**
+   * The boards `codes` may have been before the move that made `to`, when `codes` was read with
+   * the mover's piece in a hand and its landing is the only change since (a capture's taken piece
+   * replaced by it, or an empty square): that piece on a square `codes` shows empty from which
+   * the move is legal. Squares where `origin` (the position the jump began from) has that piece
+   * first: a piece that had not moved before it was lifted. At most `limit`.
+   */
+  handOrigins(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color, origin: ArrayLike<number>, limit: number): Uint8Array[] {
+    const apart = squaresApart(codes, to);
+    if (apart.length !== 1) return [];
+    const landing = apart[0]!;
+    const piece = to[landing]!;
+    if (codeToPiece(piece as PieceCode)?.color !== mover) return [];
+    const found: { codes: Uint8Array; stayed: boolean }[] = [];
+    for (let from = 0; from < 64; from++) {
+      if (from === landing || codes[from] !== PIECE.EMPTY) continue;
+      const before = codes.slice();
+      before[from] = piece;
+      const s = this.moveBetween(end, before, to, mover);
+      if (s && s.move.from === from) found.push({ codes: before, stayed: origin[from] === piece });
+    }
+    found.sort((a, b) => Number(b.stayed) - Number(a.stayed));
+    return found.slice(0, limit).map((f) => f.codes);
+  }
+
   /** breakPosition of a board kept, worked out once per board and side while the record stands (it is asked on every change). */
   private position(end: RecordEnd, codes: Uint8Array, turn: Color): Chess | undefined {
     if (this.positionsPlies !== end.plies) {

@@ -235,6 +235,36 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      'USB pulled for 8 plies, read through the knight in the hand, then seen landing on d4 with a capture and pressed: the knight had not moved before it was lifted, so the jump runs to the board with it on c6 and Nxd4 is played as seen, every later move kept',
+      power(8, true),
+      192,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      'USB pulled for 2 plies, read through the c-pawn in the hand, which lands on c5: of the squares it may have come from, the one the shortest jump reaches (c6, not c7 with a tempo); exact',
+      power(2, true),
+      173,
+      exact,
+    ],
+    [
+      'USB pulled for 8 plies, read through the queen in the hand, put down on a2 and then home on d1: no detour longer than the jump is invented to make a2 a move, no incident against a player',
+      power(8, true),
+      152,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      "USB pulled for 8 plies, then a wrong move whose lift the board saw: it is the player's (corrected as the arbiter says), not a piece from a hand given a square it never stood on; no incident against a player",
+      power(8, false),
+      217,
+      noFalseIncident,
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
