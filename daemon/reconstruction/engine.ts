@@ -27,7 +27,8 @@ import { fenOf, placementOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
-import { searchJump as searchSequences, type JumpSearch, type JumpSearchOptions } from './jump-search.ts';
+import { searchJump as searchSequences } from './jump-search.ts';
+import { bySequenceLength, seenDetourFirst, withExcursion } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
 import { SeenBoards } from './seen-boards.ts';
@@ -956,19 +957,12 @@ export class GameEngine {
   }
 
   /**
-   * `boards`, the one the shortest sequence from `base` reaches (with `turn` to move) first; those
-   * only a longer jump than the record's reaches are left out: a piece whose lift nobody saw is
-   * no licence to send it on a detour (a queen put down on the wrong square, then corrected).
+   * `boards`, the one the shortest jump from `base` reaches (with `turn` to move) first; those only
+   * a longer jump than the record's reaches are left out: a piece whose lift nobody saw is no
+   * licence to send it on a detour (a queen put down on the wrong square, then corrected).
    */
   private byJumpLength(base: number, boards: Uint8Array[], turn: Color): Uint8Array[] {
-    if (boards.length === 0) return boards;
-    const pos = this.posOf(this.history[base]!);
-    const options = { minDepth: 1, maxDepth: Math.max(1, this.plyCount() - base), budget: JUMP_BUDGET, keep: 1, turnAfter: turn };
-    return boards
-      .map((codes) => ({ codes, plies: searchSequences(pos.clone(), codes, options).sequences[0]?.length }))
-      .filter((b): b is { codes: Uint8Array; plies: number } => b.plies !== undefined)
-      .sort((a, b) => a.plies - b.plies)
-      .map((b) => b.codes);
+    return boards.length === 0 ? boards : bySequenceLength(this.posOf(this.history[base]!), boards, turn, this.plyCount() - base, JUMP_BUDGET);
   }
 
   private outOfStepReport(at: number): void {
@@ -1322,14 +1316,15 @@ export class GameEngine {
       keep: JUMP_ALTERNATIVES,
       ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
     };
-    let found = this.seenDetourFirst(pos, target, options, searchSequences(pos, target, options));
+    const lifted = this.seenBoards.emptied(positionCodes(pos), target);
+    let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
     // Searched again from a jump read through a piece in a hand, and the hand is still empty: a
     // piece that took the one missing and went back where it stood (Qxc7 … Qc4) leaves the same
     // board as a hand, and its square unchanged, which the pruned search leaves out. One such
     // detour is allowed.
     const held = this.provisional;
     if (found.sequences.length === 0 && held?.inHand !== undefined && held.base === base && target[held.inHand] === PIECE.EMPTY) {
-      found = this.withExcursion(pos, target, options);
+      found = withExcursion(pos, target, options, lifted);
     }
     // Nothing leads to the board exactly: it may have been read with a piece in a hand (a player
     // already moving when the board came back, a dump taken mid-move). Sequences that leave the
@@ -1351,7 +1346,7 @@ export class GameEngine {
     if (found.sequences.length === 0 && lastBy !== undefined) {
       const wrongTurn = searchSequences(pos, target, { minDepth, maxDepth: maxDepth - 1, budget: JUMP_BUDGET, keep: 1 });
       const plies = wrongTurn.sequences[0]?.length;
-      if (plies !== undefined) found = this.withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 });
+      if (plies !== undefined) found = withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 }, lifted);
     }
     const sequences = this.seenBoards.bySeen(pos, found.sequences, target);
     const first = sequences[0];
@@ -1398,37 +1393,6 @@ export class GameEngine {
     };
     this.confirmedJump = undefined;
     return true;
-  }
-
-  /**
-   * The board was seen with a square empty whose piece is back on it, and no sequence found moves
-   * that piece: sequences of the same length where that piece went out and back (instead of
-   * another piece's tempo, a king's step and back) come first, the others after them.
-   */
-  private seenDetourFirst(pos: Chess, target: Uint8Array, options: JumpSearchOptions, found: JumpSearch): JumpSearch {
-    const plies = found.sequences[0]?.length;
-    if (plies === undefined || plies < 3) return found;
-    const seen = this.seenBoards.emptied(positionCodes(pos), target);
-    if (seen.size === 0 || found.sequences.some((moves) => moves.some((m) => seen.has(m.from)))) return found;
-    const detours = searchSequences(pos, target, { ...options, minDepth: plies, maxDepth: plies, excursions: 1, excursionFrom: seen });
-    if (detours.sequences.length === 0) return found;
-    const keep = options.keep ?? 1;
-    const sequences = [...detours.sequences, ...found.sequences].slice(0, keep);
-    return { ...found, sequences, more: found.more || detours.more || detours.sequences.length + found.sequences.length > keep };
-  }
-
-  /**
-   * The search with one piece allowed out and back: first only a piece the board was seen lifted
-   * from a square it is back on (the board saw which piece made the detour, where any piece's
-   * detour would explain the same board), then any.
-   */
-  private withExcursion(pos: Chess, target: Uint8Array, options: JumpSearchOptions): JumpSearch {
-    const seen = this.seenBoards.emptied(positionCodes(pos), target);
-    if (seen.size > 0) {
-      const found = searchSequences(pos, target, { ...options, excursions: 1, excursionFrom: seen });
-      if (found.sequences.length > 0) return found;
-    }
-    return searchSequences(pos, target, { ...options, excursions: 1 });
   }
 
   /**
