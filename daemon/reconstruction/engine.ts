@@ -1348,7 +1348,7 @@ export class GameEngine {
       const plies = wrongTurn.sequences[0]?.length;
       if (plies !== undefined) found = withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 }, lifted);
     }
-    const sequences = this.seenBoards.bySeen(pos, found.sequences, target);
+    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
     const first = sequences[0];
     if (!first) return false;
     // The same square still empty after another move: no hand holds a piece that long. The board

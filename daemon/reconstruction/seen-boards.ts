@@ -62,13 +62,12 @@ export class SeenBoards {
    * The sequences that explain a jump, those passing through a board seen first (the later that
    * board, the better: the moves seen made go last), the search's order otherwise. Several orders
    * often leave the same board; the board seen on the way tells which. Among those alike, the
-   * sequences that move the pieces seen off a square the jump leaves them on come first: that
+   * sequences that move a piece seen lifted (`lifted`, from emptied) come first: that
    * piece went out and came back (a rook seen lifted from a4 and put back made the tempo, not
    * the king), where another piece's detour would explain the same board.
    */
-  bySeen(pos: Chess, sequences: NormalMove[][], target: ArrayLike<number>): NormalMove[][] {
+  bySeen(pos: Chess, sequences: NormalMove[][], lifted: ReadonlySet<number>): NormalMove[][] {
     if (sequences.length < 2 || this.boards.size === 0) return sequences;
-    const lifted = this.emptied(positionCodes(pos), target);
     const depth = (moves: NormalMove[]): number => {
       const probe = pos.clone();
       let seen = 0;

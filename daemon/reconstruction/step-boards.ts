@@ -57,8 +57,7 @@ export class StepBoards {
    * first board, before those kept (`keep`) or instead of them.
    */
   startFrom(codes: Uint8Array, keep = false): void {
-    this.boards = [codes.slice(), ...(keep ? this.boards : [])];
-    if (this.boards.length > STEP_BOARDS) this.boards.length = STEP_BOARDS;
+    this.boards = [codes.slice(), ...(keep ? this.boards.slice(-(STEP_BOARDS - 1)) : [])];
   }
 
   /** Keeps `seen` (copied) unless it is the last board kept. */
