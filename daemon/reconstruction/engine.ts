@@ -54,6 +54,14 @@ const TRUSTED_JUMP_PLIES = 3;
  * so a board nothing explains must fail fast (measured in `npm run bench -- engine`).
  */
 const JUMP_BUDGET = 60_000;
+/**
+ * Nodes for the searches on the board read whole when it comes back (the power-up listing, the
+ * reconnect dump). That is once per outage, not once per piece moved. An eight-ply jump can take
+ * 400,000 nodes to find exactly; the everyday budget leaves it unexplained, or read through a
+ * hand. Measured with `npm run bench -- engine`: a return that nothing explains holds the event
+ * loop for up to about 0.7 s in all (0.1 s at the everyday budget).
+ */
+const RETURN_JUMP_BUDGET = 500_000;
 /** Boards remembered since the board last went away, to tell the order of a jump (see SeenBoards). */
 const SEEN_BOARDS = 256;
 /** Boards seen latest, tried as the one before a move that tells a jump's parity (seenMoveTellsTurn). */
@@ -151,6 +159,8 @@ export class GameEngine {
   private breakGrace: number | undefined;
   /** The event sequence number of the last board change read from the board's log. */
   private loggedSeq = -1;
+  /** Nodes a jump search may look at now: more for the board read whole on its return (onDump). */
+  private jumpBudget = JUMP_BUDGET;
   /** The event sequence number at which the board was last disconnected. */
   private disconnectedSeq = 0;
   private result: { result: GameResult; termination: Termination; ply: number } | undefined;
@@ -641,9 +651,18 @@ export class GameEngine {
     // powered), and the dump shows nothing the log did not: nothing jumped. A move may be under way
     // (a piece lifted, a rook halfway through its slide), and sequences that explain such a board
     // are out and back; it is judged like any board a hand is at work on.
-    else if (this.resyncPending && this.board.hash === before && this.loggedSeq > this.disconnectedSeq) this.evaluate(at, 'field');
-    else if (this.resyncPending) this.evaluate(at, 'resync');
-    else if (this.board.hash !== before) this.evaluate(at, 'dump');
+    else {
+      // The board read whole on its return (the power-up listing arrives before the link is back):
+      // the searches get the larger budget, once per outage.
+      if (this.resyncPending || !this.connected) this.jumpBudget = RETURN_JUMP_BUDGET;
+      try {
+        if (this.resyncPending && this.board.hash === before && this.loggedSeq > this.disconnectedSeq) this.evaluate(at, 'field');
+        else if (this.resyncPending) this.evaluate(at, 'resync');
+        else if (this.board.hash !== before) this.evaluate(at, 'dump');
+      } finally {
+        this.jumpBudget = JUMP_BUDGET;
+      }
+    }
     if (this.resyncPending) this.resynchronised(at);
   }
 
@@ -1312,7 +1331,7 @@ export class GameEngine {
     const options = {
       minDepth,
       maxDepth,
-      budget: JUMP_BUDGET,
+      budget: this.jumpBudget,
       keep: JUMP_ALTERNATIVES,
       ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
     };

@@ -265,6 +265,16 @@ describe('outage table, games once wrong', () => {
       noFalseIncident,
     ],
     [
+      'USB pulled for 8 plies: the board read whole on its return is searched at the larger budget, which finds the exact 8-ply sequences (at the everyday budget a 7-ply one with a rook in a hand stood, and the next move broke the record); the truth among the candidates, every later move kept',
+      power(8, false),
+      73,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.truthOffered, r.problem).toBe(true);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
