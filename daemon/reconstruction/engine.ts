@@ -644,6 +644,9 @@ export class GameEngine {
     }
     // A dump is no hand at work: nothing of it was done at a press (boardAtPress).
     this.board.lastChange.sq = -1;
+    // The board read whole on its return (the power-up listing arrives while the link is still
+    // down, then the reconnect dump): its searches get the larger budget, once per outage.
+    if (this.resyncPending || !this.connected) this.jumpBudget = RETURN_JUMP_BUDGET;
     // Sessions also dump periodically to catch drift: a dump that tells nothing new (often taken
     // while a piece is in the hand) must not be judged as a settled board.
     if (result !== undefined) this.onResultPiece(result, at);
@@ -651,18 +654,10 @@ export class GameEngine {
     // powered), and the dump shows nothing the log did not: nothing jumped. A move may be under way
     // (a piece lifted, a rook halfway through its slide), and sequences that explain such a board
     // are out and back; it is judged like any board a hand is at work on.
-    else {
-      // The board read whole on its return (the power-up listing arrives before the link is back):
-      // the searches get the larger budget, once per outage.
-      if (this.resyncPending || !this.connected) this.jumpBudget = RETURN_JUMP_BUDGET;
-      try {
-        if (this.resyncPending && this.board.hash === before && this.loggedSeq > this.disconnectedSeq) this.evaluate(at, 'field');
-        else if (this.resyncPending) this.evaluate(at, 'resync');
-        else if (this.board.hash !== before) this.evaluate(at, 'dump');
-      } finally {
-        this.jumpBudget = JUMP_BUDGET;
-      }
-    }
+    else if (this.resyncPending && this.board.hash === before && this.loggedSeq > this.disconnectedSeq) this.evaluate(at, 'field');
+    else if (this.resyncPending) this.evaluate(at, 'resync');
+    else if (this.board.hash !== before) this.evaluate(at, 'dump');
+    this.jumpBudget = JUMP_BUDGET;
     if (this.resyncPending) this.resynchronised(at);
   }
 

@@ -1,9 +1,9 @@
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import { pieceToCode, type PieceCode } from '../../protocols/dgt/squares.ts';
+import { pieceToCode } from '../../protocols/dgt/squares.ts';
 import { randomGame } from '../../daemon/simulation/games/random.ts';
-import { playNoisy, sessionEvents, type NoiseModel, type NoisyScript } from '../../daemon/simulation/noisy-player/player.ts';
+import { physicalBoard, playNoisy, sessionEvents, type NoiseModel, type NoisyScript } from '../../daemon/simulation/noisy-player/player.ts';
 import { parseSan } from 'chessops/san';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -166,16 +166,6 @@ function fruitlessSearch(games: number): void {
   );
 }
 
-/** The DGT board listing (field 0 = a8) of `pos`, as a dump carries it. */
-function dumpOf(pos: Chess): PieceCode[] {
-  const board = new Array<PieceCode>(64).fill(0 as PieceCode);
-  for (let sq = 0; sq < 64; sq++) {
-    const p = pos.board.get(sq);
-    board[(7 - (sq >> 3)) * 8 + (sq & 7)] = p ? pieceToCode(p) : 0;
-  }
-  return board;
-}
-
 /**
  * The worst case of a board's return, as the event loop meets it: the board comes back (its listing
  * read whole while the link is still down, then the reconnect dump) showing a position nothing
@@ -190,24 +180,23 @@ function fruitlessReturn(games: number): void {
     const pos = Chess.default();
     const e = new GameEngine({ rules: { edition: '2018', category: 'standard' }, chess960: false });
     let at = 1_000;
-    e.push({ type: 'dump', at, board: dumpOf(pos) });
+    e.push({ type: 'dump', at, board: physicalBoard(pos, false) });
     for (const san of game.sans.slice(0, 10)) {
       pos.play(parseSan(pos, san)!);
       at += 5_000;
-      e.push({ type: 'dump', at, board: dumpOf(pos) });
+      e.push({ type: 'dump', at, board: physicalBoard(pos, false) });
     }
     for (const san of game.sans.slice(10, 22)) pos.play(parseSan(pos, san)!);
     e.push({ type: 'connection', at: at + 1_000, connected: false });
     const t0 = performance.now();
-    e.push({ type: 'dump', at: at + 60_000, board: dumpOf(pos) });
+    e.push({ type: 'dump', at: at + 60_000, board: physicalBoard(pos, false) });
     e.push({ type: 'connection', at: at + 61_000, connected: true });
-    e.push({ type: 'dump', at: at + 61_000, board: dumpOf(pos) });
+    e.push({ type: 'dump', at: at + 61_000, board: physicalBoard(pos, false) });
     ms.push(performance.now() - t0);
   }
   ms.sort((a, b) => a - b);
-  const at = (p: number): string => ms[Math.min(ms.length - 1, Math.floor((ms.length * p) / 100))]!.toFixed(1);
   console.log(
-    `a board's return nothing within reach explains (12 plies on; the listing and the reconnect dump): ${ms.length} boards, p50 ${at(50)} / p99 ${at(99)} / max ${ms[ms.length - 1]!.toFixed(1)} ms`,
+    `a board's return nothing within reach explains (12 plies on; the listing and the reconnect dump): ${ms.length} boards, p50 ${pct(ms, 50).toFixed(1)} / p99 ${pct(ms, 99).toFixed(1)} / max ${ms[ms.length - 1]!.toFixed(1)} ms`,
   );
 }
 
