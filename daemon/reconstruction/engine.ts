@@ -31,6 +31,7 @@ import { searchJump as searchSequences } from './jump-search.ts';
 import { bySequenceLength, seenDetourFirst, withExcursion } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
+import { pressesBetween, type StampedReading } from './press-count.ts';
 import { SeenBoards } from './seen-boards.ts';
 import { StepBoards, breakPosition, type RecordEnd } from './step-boards.ts';
 
@@ -70,6 +71,12 @@ const SEEN_MOVE_BOARDS = 4;
 const HAND_ORIGINS = 3;
 /** Sequences kept for the arbiter when several explain one jump. */
 const JUMP_ALTERNATIVES = 64;
+/**
+ * The most plies by which the clock's count of presses (press-count.ts) may correct a jump: a
+ * tempo or a hand misread is two plies. More is likelier a clock the arbiter set meanwhile (two
+ * minutes added for an illegal move look like four presses under a 30 s increment).
+ */
+const COUNTED_PLIES_OFF = 2;
 
 /** The SAN of `moves` played from `pos`. */
 function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
@@ -117,6 +124,11 @@ const CENTRE: ReadonlySet<number> = new Set([27, SQ_E4, SQ_D5, 36]);
 const sameMove = (a: NormalMove, b: NormalMove): boolean => a.from === b.from && a.to === b.to && a.promotion === b.promotion;
 
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
+
+interface PressedAt {
+  reading: StampedReading;
+  pressed: number;
+}
 
 /**
  * Reconstructs one table's legal game from its board events under the FIDE Laws. Pure and
@@ -169,6 +181,10 @@ export class GameEngine {
   private lastClock: ClockReading | undefined;
   /** The last reading knew one side's time only (BoardEvent clock `partial`): no move's reading. */
   private lastClockPartial = false;
+  /** The record's plies pressed for at the last reading the board sent live: where a count of presses starts. */
+  private pressedAt: PressedAt | undefined;
+  /** That reading, kept when the board went away, until the first live reading after it came back. */
+  private pressedBeforeOutage: (PressedAt & { ply: number }) | undefined;
   private running: Color | null = null;
   /** The square and piece of the last field event that put a piece down since the record or the board was last taken whole. */
   private lastPlaced: { sq: number; code: number } | undefined;
@@ -668,6 +684,7 @@ export class GameEngine {
     if (!this.started) return;
     if (!connected) {
       this.disconnectedSeq = this.seq;
+      this.pressedBeforeOutage = this.pressedAt && { ...this.pressedAt, ply: this.plyCount() };
       this.resyncPending = false;
       this.incident({
         kind: 'board-disconnected',
@@ -795,6 +812,70 @@ export class GameEngine {
     // The lever went down on one side: that player pressed (Art 6.2). The first press of a game
     // starts the opponent's clock and completes nothing.
     if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at, prev === null, seenAtPress);
+    // Readings the board sends live (not read back from its log, both times known) count presses.
+    if (!this.started || !this.connected || this.resyncPending || ev.logged === true || ev.partial === true) return;
+    const reading = { at: ev.at, whiteMs: ev.whiteMs, blackMs: ev.blackMs, running: ev.running };
+    const before = this.pressedBeforeOutage;
+    this.pressedBeforeOutage = undefined;
+    if (before) this.countPressesSince(before, reading);
+    this.pressedAt = { reading, pressed: this.pressedPlies(ev.running) };
+  }
+
+  /** Plies of the record pressed for, with `running`'s clock running: all but a last move whose mover's clock still runs. */
+  private pressedPlies(running: Color | null): number {
+    const n = this.plyCount();
+    return running !== null && this.top().record?.by === running ? n - 1 : n;
+  }
+
+  /**
+   * The first reading the board sends live after it was away: the clock's times count the presses
+   * made meanwhile (press-count.ts). When the record since then holds another number of plies
+   * pressed for, the jump read at the return has the wrong length: the shortest sequence that fits
+   * where the players made a longer one (a king stepped away and back while the board was read with
+   * it in a hand), or a longer one where a piece was in a hand. The jump is searched again at the
+   * length the clock counts, to the board as it stands; when nothing of that length fits, the record
+   * stands as read and the jump is no longer trusted. A clock the arbiter stopped or set while the
+   * board was away misleads the count, so the incident says what it replaced.
+   */
+  private countPressesSince(before: PressedAt & { ply: number }, now: StampedReading): void {
+    const tc = this.opts.timeControl;
+    const jump = this.provisional ?? this.confirmedJump?.jump;
+    if (!tc || !jump || now.running === null || jump.end <= before.ply || !this.acceptsMoves()) return;
+    const presses = pressesBetween(before.reading, now, tc.incrementMs);
+    if (presses === undefined) return;
+    const pressed = before.pressed + presses;
+    const off = pressed - this.pressedPlies(now.running);
+    if (off === 0) return;
+    if (Math.abs(off) > COUNTED_PLIES_OFF) {
+      if (this.provisional) this.provisional.trusted = false;
+      return;
+    }
+    const pos = this.posOf(this.history[jump.base]!).clone();
+    // A two-period control adds its bonus at the period's last move: the times say nothing there.
+    const period = tc.movesToSecondPeriod;
+    if (period !== undefined && period >= pos.fullmoves - 1 && period <= pos.fullmoves + Math.ceil((pressed + 1 - jump.base) / 2)) return;
+    const target = this.board.seen;
+    const lifted = this.seenBoards.emptied(positionCodes(pos), target);
+    const read = this.history.slice(jump.base + 1).map((p) => p.record!.san);
+    // All pressed for (the running side to move), or one more made and not pressed yet.
+    const lengths: [number, Color][] = [
+      [pressed - jump.base, now.running],
+      [pressed + 1 - jump.base, other(now.running)],
+    ];
+    for (const [plies, turnAfter] of lengths) {
+      if (plies < 1 || plies > MAX_MISSED_PLIES + 2) continue;
+      const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter };
+      let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+      // A piece the board saw lifted from a square it is back on may have gone out and back.
+      if (found.sequences.length === 0 && lifted.size > 0) found = searchSequences(pos, target, { ...options, excursions: 1, excursionFrom: lifted });
+      const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
+      if (sequences.length === 0) continue;
+      const note = `the clock's times count ${presses} presses while the board was away, where ${read.length} plies had been read (${read.join(' ')})`;
+      this.adoptJump(pos, jump.base, sequences, found.more, undefined, now.at, undefined, note);
+      if (turnAfter === now.running) this.confirm(this.plyCount(), 'clock', now.at, false);
+      return;
+    }
+    if (this.provisional) this.provisional.trusted = false;
   }
 
   /** `fromStopped`: the clock was not running (game start, after a pause): completes, never offends. */
@@ -1375,11 +1456,22 @@ export class GameEngine {
       if (this.jumpFrom(chained, at, lastBy, this.revisionDepth(chained), 1, false)) return true;
       if (this.breakWithoutHeld(found.inHand!, first, at, chained)) return true;
     }
+    this.adoptJump(pos, base, sequences, found.more, found.inHand, at, chained);
+    return true;
+  }
+
+  /**
+   * `sequences` (the first played, the rest its alternatives) from ply `base` of the record, whose
+   * position is `pos`: the record is taken back to `base`, the missed-moves incident tells every
+   * consumer, and the jump stays provisional until a move seen after it is pressed. `inHand`: the
+   * sequences leave that square's piece in a hand. `note` ends the incident's message.
+   */
+  private adoptJump(pos: Chess, base: number, sequences: readonly NormalMove[][], more: boolean, inHand: number | undefined, at: number, chained?: number, note?: string): void {
     if (base < this.plyCount()) this.takeback(base, at);
     const candidates = sequences.map((moves) => sansOf(pos, moves));
     const sans = candidates[0]!;
     const ambiguous = candidates.length > 1;
-    const alternatives = found.more ? `${candidates.length}+` : `${candidates.length}`;
+    const alternatives = more ? `${candidates.length}+` : `${candidates.length}`;
     this.incident({
       kind: 'missed-moves',
       sans,
@@ -1390,9 +1482,9 @@ export class GameEngine {
       ply: base,
       article: '',
       consequences: ambiguous ? [{ kind: 'arbiter-decides', note: `${alternatives} move sequences lead to this board; check the score sheets` }] : [],
-      message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}${found.inHand !== undefined ? `; the piece of ${makeSquare(found.inHand)} was in a hand` : ''}.`,
+      message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}${inHand !== undefined ? `; the piece of ${makeSquare(inHand)} was in a hand` : ''}${note ? `; ${note}` : ''}.`,
     });
-    this.playInferred(first, at, ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined);
+    this.playInferred(sequences[0]!, at, ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined);
     this.outOfStep = false;
     // Inferred, not seen: until a move seen on the board is completed by a press, a board the
     // jump cannot lead to sends the search back to where the jump began. A short jump with one
@@ -1402,11 +1494,10 @@ export class GameEngine {
     this.provisional = {
       base: chained ?? base,
       end: this.plyCount(),
-      trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES && found.inHand === undefined,
-      ...(found.inHand !== undefined ? { inHand: found.inHand } : {}),
+      trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES && inHand === undefined,
+      ...(inHand !== undefined ? { inHand } : {}),
     };
     this.confirmedJump = undefined;
-    return true;
   }
 
   /**

@@ -20,6 +20,12 @@ export interface EngineOptions {
   start?: { fen: string };
   /** Report the standard start as Chess960 position 518 (any other 960 start is always recognised). */
   chess960?: boolean;
+  /**
+   * The clocks' time control. With an increment, the clock's times count the presses made while a
+   * board was away (press-count.ts), which tells how many plies a jump spans. A two-period
+   * control's bonus (at `movesToSecondPeriod`) would upset the count: it is not used near it.
+   */
+  timeControl?: { incrementMs: number; movesToSecondPeriod?: number };
 }
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2';

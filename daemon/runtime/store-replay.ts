@@ -44,9 +44,15 @@ export function newLiveSource(config: BoardcastConfig, store?: Store): MemoryLiv
   return live;
 }
 
-/** What every game's engine applies: the config's edition and category of the Laws, and Chess960. */
+/**
+ * What every game's engine applies: the config's edition and category of the Laws, Chess960, and
+ * the clocks' time control (its increment lets the clock's times count the presses made while a
+ * board was away).
+ */
 export function engineOptions(config: BoardcastConfig): EngineOptions {
-  return { rules: { edition: config.rules.edition, category: config.rules.category }, chess960: config.rules.chess960 };
+  const tc = config.timeControl;
+  const timeControl = { incrementMs: tc.incrementSeconds * 1000, ...(tc.movesToSecondPeriod !== null ? { movesToSecondPeriod: tc.movesToSecondPeriod } : {}) };
+  return { rules: { edition: config.rules.edition, category: config.rules.category }, chess960: config.rules.chess960, timeControl };
 }
 
 /** A router for the config's hall (its round mode, players and rules). */

@@ -275,6 +275,26 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      "USB pulled for 8 plies, back with the king in the hand after it stepped to d1 and back: the shortest reading (7 plies, the king never moved) fits the board, but the clock's times count 9 presses, so the 9-ply sequences are searched and Ke1, seen put down, is kept; no incident against a player",
+      power(8, true),
+      12,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.pliesAsPlayed, r.problem).toBe(true);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      "USB pulled for 8 plies: a 6-ply reading fits the board, the clock's times count 8 presses, and the record takes an 8-ply one, flagged ambiguous (the later moves carry the players' move numbers)",
+      power(8, false),
+      141,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.pliesAsPlayed, r.problem).toBe(true);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,

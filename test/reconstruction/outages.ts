@@ -39,6 +39,8 @@ export interface OutageGame {
   /** Intended plies after the outage, and how many of them the record holds (in order). */
   after: number;
   kept: number;
+  /** The record holds as many plies as the game: the moves after the outage carry the numbers the players wrote. */
+  pliesAsPlayed: boolean;
   /** The engine marked a jump as having more than one explanation. */
   ambiguous: boolean;
   /** It did, and the moves really played are among the candidates it offers the arbiter. */
@@ -63,6 +65,8 @@ export interface CellFigures {
   exactUnambiguousPct: number;
   /** Exact, or flagged ambiguous with the moves really played among the candidates. */
   rightPct: number;
+  /** Games whose record holds as many plies as the game (OutageGame.pliesAsPlayed). */
+  pliesAsPlayedPct: number;
   keptPct: number;
   /** Later moves kept, of how many: a percentage rounded to 100.0 would hide the few lost. */
   kept: number;
@@ -107,7 +111,8 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
   const { game, script } = made;
   const run = await playThroughSession(script);
   const start = script.expected.startFen !== STANDARD_FEN ? { start: { fen: script.expected.startFen } } : {};
-  const engine = new GameEngine({ rules: STANDARD_2018, chess960: false, ...start });
+  const timeControl = script.clock ? { timeControl: { incrementMs: script.clock.incrementMs } } : {};
+  const engine = new GameEngine({ rules: STANDARD_2018, chess960: false, ...start, ...timeControl });
   const out: GameEvent[] = [];
   const commands = script.arbiter.slice();
   const asArbiter = (c: (typeof commands)[number]): GameEvent[] => engine.arbiter(onTheRecord(c, engine, game));
@@ -129,6 +134,7 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
     exact: got.length === want.length && got.every((s, i) => s === want[i]),
     after: laterWant.length,
     kept,
+    pliesAsPlayed: got.length === want.length,
     ambiguous: snap.incidents.some((i) => i.kind === 'missed-moves' && i.ambiguous),
     truthOffered: snap.incidents.some((i) => i.kind === 'missed-moves' && i.ambiguous && i.ply === fromPly && (i.candidates ?? []).some((c) => c.every((san, k) => san === want[fromPly + k]))),
     falseIncidents: falseIncidents(snap.incidents, script),
@@ -230,6 +236,7 @@ export async function runOutageCell(cell: OutageCell, games: number, firstSeed =
     exactPct: pct(results.filter((r) => r.exact).length, results.length),
     exactUnambiguousPct: pct(results.filter((r) => r.exact && !r.ambiguous).length, results.filter((r) => !r.ambiguous).length),
     rightPct: pct(results.filter((r) => r.exact || r.truthOffered).length, results.length),
+    pliesAsPlayedPct: pct(results.filter((r) => r.pliesAsPlayed).length, results.length),
     keptPct: after ? (100 * kept) / after : 100,
     kept,
     after,
@@ -251,13 +258,13 @@ const pct = (n: number, of: number): number => (of === 0 ? 100 : (100 * n) / of)
 /** The table as Markdown: one row per cell. */
 export function outageTable(rows: readonly CellFigures[]): string {
   const lines = [
-    '| outage | plies | piece in hand | games | exact | exact with one explanation | exact or truth offered | later moves kept | flagged ambiguous | false incidents | clock readings off |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| outage | plies | piece in hand | games | exact | exact with one explanation | exact or truth offered | as many plies as played | later moves kept | flagged ambiguous | false incidents | clock readings off |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
     const kind = r.cell.kind === 'power' ? 'power lost (USB pulled)' : 'link lost (board powered)';
     lines.push(
-      `| ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.exactUnambiguousPct.toFixed(1)}% | ${r.rightPct.toFixed(1)}% | ${keptCell(r)} | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
+      `| ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.exactUnambiguousPct.toFixed(1)}% | ${r.rightPct.toFixed(1)}% | ${r.pliesAsPlayedPct.toFixed(1)}% | ${keptCell(r)} | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
     );
   }
   return lines.join('\n');

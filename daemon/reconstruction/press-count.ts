@@ -1,0 +1,45 @@
+import type { Color } from 'chessops';
+
+/**
+ * How many times the clock was pressed between two readings, from its times alone: what a board
+ * that was away (a USB pull: no power, no log) cannot tell, the clock can. Under a Fischer
+ * increment every press adds the increment to the presser, and while the clock runs one side
+ * loses exactly the time that passes; so between two readings
+ *
+ *     (white + black) after − (white + black) before = presses × increment − time passed.
+ *
+ * The DGT clock shows whole seconds, so each reading's sum is short of the truth by up to two
+ * seconds, and the host stamps readings a little after the clock made them: the count is known
+ * only when a single whole number fits within `PRESS_COUNT_TOLERANCE_MS`, and has the parity the
+ * two running sides call for (the same side running: an even count).
+ *
+ * Nothing here can see a clock the arbiter stopped, set or adjusted between the readings: such a
+ * count is wrong, and its users weigh it only among readings of the board that fit anyway.
+ */
+
+/** A clock reading as the host stamped it. */
+export interface StampedReading {
+  at: number;
+  whiteMs: number;
+  blackMs: number;
+  running: Color | null;
+}
+
+/** Two whole-second displays and the stamps of two readings: what the sums can be off by. */
+export const PRESS_COUNT_TOLERANCE_MS = 2_500;
+
+/** The presses between `before` and `after`; undefined when the times allow more than one count (or none). */
+export function pressesBetween(before: StampedReading, after: StampedReading, incrementMs: number): number | undefined {
+  if (incrementMs <= 0 || before.running === null || after.running === null || after.at < before.at) return undefined;
+  const gained = after.whiteMs + after.blackMs - (before.whiteMs + before.blackMs) + (after.at - before.at);
+  const parity = before.running === after.running ? 0 : 1;
+  const lo = Math.max(0, Math.ceil((gained - PRESS_COUNT_TOLERANCE_MS) / incrementMs));
+  const hi = Math.floor((gained + PRESS_COUNT_TOLERANCE_MS) / incrementMs);
+  let count: number | undefined;
+  for (let k = lo; k <= hi; k++) {
+    if (k % 2 !== parity) continue;
+    if (count !== undefined) return undefined;
+    count = k;
+  }
+  return count;
+}
