@@ -29,7 +29,8 @@ import { loginThroughForm, type Official } from './login.ts';
 // is not this test's business; what the board side guarantees is. Table 4: its USB cable pulled for
 // 10 plies, more than the search reaches: the live view shows the board, the record breaks and
 // follows it, the arbiter fills the break with the moves from the score sheets on the game's page
-// in chromium, the round PGN is whole.
+// in chromium, the round PGN is whole. Table 5: a pull of 3 plies that fit in two orders. Table 6:
+// a pull of 4 plies that a 2-ply reading explains too, the clock's times telling which.
 const socat = socatAvailable('board outages');
 const ARBITER: Official = { name: 'IA Outages', role: 'arbiter', password: 'outages arbiter password' };
 const TOKEN = 'outages-arbiter-token';
@@ -113,7 +114,7 @@ async function onArbiterPage(table: number, act: (amend: Locator) => Promise<voi
 
 describe.skipIf(!socat)('boards that go away and come back, read by the daemon over real pseudo-terminals', () => {
   beforeAll(async () => {
-    for (let t = 1; t <= 5; t++) {
+    for (let t = 1; t <= 6; t++) {
       const board = new BoardEmulator({ serial: `4100${t}`, clock: { baseMs: 15 * 60_000, incrementMs: 10_000 }, whiteOnClock: 'left' });
       const device = new PtyDevice(board, join(root, `board${t}`), join(root, `board${t}.emu`));
       const opened = await device.open();
@@ -139,9 +140,9 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     const started = await startDaemon({ config: cfg.value, log: createLogger({ write: (_level, line) => logLines.push(line), pretty: false }), port: 0, host: '127.0.0.1' });
     if (!started.ok) throw new Error(started.error);
     daemon = started.value;
-    await eventually(async () => ((await Promise.all([1, 2, 3, 4, 5].map(state))).every((s) => s === 'live') ? true : undefined), 20_000, 'five boards live');
+    await eventually(async () => ((await Promise.all([1, 2, 3, 4, 5, 6].map(state))).every((s) => s === 'live') ? true : undefined), 20_000, 'six boards live');
     // Black starts White's clock.
-    for (let t = 0; t < 5; t++) devices[t]!.withDevice((_d, at) => boards[t]!.act({ kind: 'press', at, by: 'black' }));
+    for (let t = 0; t < 6; t++) devices[t]!.withDevice((_d, at) => boards[t]!.act({ kind: 'press', at, by: 'black' }));
   }, 60_000);
 
   it('USB cable pulled for 6 plies: the board is read again when it is back (handshake, log), the daemon follows it and later changes arrive live', async () => {
@@ -282,5 +283,26 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     const pgn = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
     const table5 = parsePgn(pgn).find((g) => g.headers.get('Board') === '5')!;
     expect([...table5.moves.mainline()].map((n) => n.san).join(' ')).toBe(`e4 ${other}`);
+  }, 90_000);
+  it("USB cable pulled for 4 plies (2.a3 a6 3.a4 a5), which 2.a4 a5 explains too: the clock's times count four presses, and the record holds the four", async () => {
+    const pos = Chess.default();
+    for (const san of ['e4', 'e5']) await ply(6, pos, san);
+    await eventually(async () => ((await game(6)).ply === 2 ? true : undefined), 10_000, 'two plies on table 6');
+    // A reading of the clock after the last press, before the board goes: where the count starts.
+    await sleep(1_200);
+    await devices[5]!.remove('unplug');
+    await eventually(async () => ((await state(6)) === 'retrying' ? true : undefined), 10_000, 'table 6 lost');
+    for (const san of ['a3', 'a6', 'a4', 'a5']) await ply(6, pos, san);
+    const back = await devices[5]!.recreate();
+    if (!back.ok) throw new Error(back.error);
+    const g = await eventually(async () => ((await game(6)).ply === 6 ? game(6) : undefined), 15_000, 'the four plies recorded');
+    expect(g.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'a3', 'a6', 'a4', 'a5']);
+    expect(g.moves[2]!.uncertain).toBeUndefined();
+    const arbiterView = (await (await fetch(`${daemon!.url}/api/games/r1-t6`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as GameState;
+    const counted = arbiterView.incidents.filter((i) => i.kind === 'missed-moves').at(-1);
+    expect(counted?.message).toContain("the clock's times count 4 presses while the board was away, where 2 plies had been read (a4 a5)");
+    // Play goes on from it, live.
+    await ply(6, pos, 'Nf3');
+    await eventually(async () => ((await game(6)).ply === 7 ? true : undefined), 10_000, 'Nf3 live on table 6');
   }, 90_000);
 });
