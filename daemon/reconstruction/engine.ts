@@ -510,7 +510,7 @@ export class GameEngine {
       return true;
     }
     for (const codes of this.stepBoards.list) {
-      const hand = this.stepBoards.beforeHand(end, codes, to, mover);
+      const hand = this.stepBoards.beforeHand(end, codes, to, mover) ?? this.stepBoards.capturedFirst(end, codes, to, mover);
       if (!hand) continue;
       if (!this.openBreak(other(mover), at, 'unexplained', false, false, hand.codes, hand.note)) return false;
       this.makeMove(this.top(), hand.move, at);

@@ -111,19 +111,57 @@ export class StepBoards {
     const piece = to[landing]!;
     const landed = codeToPiece(piece as PieceCode);
     if (landed?.color !== mover) return undefined;
-    let found: { codes: Uint8Array; move: Successor } | undefined;
-    for (let from = 0; from < 64; from++) {
-      if (from === landing || codes[from] !== PIECE.EMPTY || end.codes[from] !== piece) continue;
-      const before = codes.slice();
-      before[from] = piece;
-      const s = this.moveBetween(end, before, to, mover);
-      if (!s || s.move.from !== from || !this.breakable(end, before)) continue;
-      if (found) return undefined;
-      found = { codes: before, move: s };
+    const origin = (recordOnly: boolean): { codes: Uint8Array; move: Successor } | undefined => {
+      let found: { codes: Uint8Array; move: Successor } | undefined;
+      for (let from = 0; from < 64; from++) {
+        if (from === landing || codes[from] !== PIECE.EMPTY || (recordOnly && end.codes[from] !== piece)) continue;
+        const before = codes.slice();
+        before[from] = piece;
+        const s = this.moveBetween(end, before, to, mover);
+        if (!s || s.move.from !== from || !this.breakable(end, before)) continue;
+        if (found) return undefined;
+        found = { codes: before, move: s };
+      }
+      return found;
+    };
+    const recorded = origin(true);
+    if (recorded) {
+      const note = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(recorded.move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`;
+      return { ...recorded, note };
     }
-    if (!found) return undefined;
-    const note = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(found.move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`;
-    return { ...found, note };
+    // None of the record's squares: the piece moved while the board was away (a pawn that went on
+    // one square). The one empty square the landing is legal from, when there is only one, and
+    // only on a board the record cannot reach (three squares or more from it): next to the
+    // record's board, the piece in the hand is the record's, put down wrong and corrected.
+    const only = squaresApart(codes, end.codes).length >= 3 ? origin(false) : undefined;
+    if (!only) return undefined;
+    const note = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(only.move.move.from)}, the only square it can have come from (the moves that fill the break say how it got there)`;
+    return { ...only, note };
+  }
+
+  /**
+   * A board read while the piece a capture took was already off (a capture made the usual way: the
+   * taken piece lifted first, then the capturing piece moved onto its square) is no position, and
+   * the capture is the only move after it. The piece taken is the one the record has on the
+   * square the mover landed on (the opponent's): that board with it back is the board before the
+   * move, when the capture is legal from it. Only for a board the record cannot reach (three
+   * squares or more from it): next to the record's board, a capture is a move seen made. (Had another piece come to that square while the
+   * board was away, the move's SAN is nearly always the same, and the moves that fill the break
+   * settle it.)
+   */
+  capturedFirst(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: Successor; note: string } | undefined {
+    if (squaresApart(codes, end.codes).length < 3) return undefined;
+    for (const landing of squaresApart(codes, to)) {
+      const taken = codeToPiece(end.codes[landing]! as PieceCode);
+      if (codes[landing] !== PIECE.EMPTY || to[landing] === PIECE.EMPTY || !taken || taken.color === mover) continue;
+      const before = codes.slice();
+      before[landing] = end.codes[landing]!;
+      const s = this.moveBetween(end, before, to, mover);
+      if (!s || s.move.to !== landing || !this.breakable(end, before)) continue;
+      const note = `the ${taken.color} ${taken.role} of ${makeSquare(landing)} was off the board when it was read (the capture that followed was under way); it is taken to be the piece the record had there`;
+      return { codes: before, move: s, note };
+    }
+    return undefined;
   }
 
   /**

@@ -17,7 +17,7 @@ export default async function outages(): Promise<void> {
     rows.push(r);
     const label = `${cell.kind} ${cell.plies} plies${cell.pieceInHand ? ', piece in hand' : ''}`;
     console.log(
-      `${label}: ${r.exactPct.toFixed(1)}% exact (${r.exactUnambiguousPct.toFixed(1)}% of those with one explanation, ${r.rightPct.toFixed(1)}% exact or truth offered, ${r.pliesAsPlayedPct.toFixed(1)}% as many plies as played), ${keptCell(r)} later moves kept, ${r.falseIncidents} false incidents, ${r.following}/${r.games} sessions on the table's board`,
+      `${label}: ${r.exactPct.toFixed(1)}% exact (${r.exactUnambiguousPct.toFixed(1)}% of those with one explanation, ${r.rightPct.toFixed(1)}% exact or truth offered, ${r.pliesAsPlayedPct.toFixed(1)}% as many plies as played), ${keptCell(r)} later moves kept, ${r.falseIncidents} false incidents, ${r.following}/${r.games} sessions on the table's board; the longest event per game p99 ${r.longestEventP99Ms.toFixed(0)} / max ${r.longestEventMaxMs.toFixed(0)} ms`,
     );
     for (const e of r.examples) console.log(`  e.g. ${e}`);
   }

@@ -295,6 +295,24 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      'USB pulled for 8 plies, back with the pawn hxg4 was to take already off the board: nothing explains the board, and the record breaks at the board with that pawn back on g4, so hxg4 is recorded after the break (it was swallowed by it); no incident against a player',
+      power(8, true),
+      216,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      'USB pulled for 8 plies in a game without a clock, back with a pawn in the hand that had moved while the board was off (c5, then put on c4): the record breaks at the board with the pawn on c5, the only square it can have come from, so c4 is recorded after the break; no incident against a player',
+      power(8, true),
+      172,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,

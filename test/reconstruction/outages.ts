@@ -54,6 +54,8 @@ export interface OutageGame {
   missedWithClock: number;
   /** The session ended live, holding the board that stood on the table. */
   followsBoard: boolean;
+  /** The longest the engine took over one board event (ms): how long the event loop waited at worst. */
+  longestEventMs: number;
   problem?: string;
 }
 
@@ -78,6 +80,9 @@ export interface CellFigures {
   missedWithClock: number;
   /** Games whose session ended live on the table's real board. */
   following: number;
+  /** Over the games, the longest the engine took over one event (OutageGame.longestEventMs): p99 and max, ms. */
+  longestEventP99Ms: number;
+  longestEventMaxMs: number;
   /** A few games that were not exact, for a look. */
   examples: string[];
 }
@@ -116,9 +121,12 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
   const out: GameEvent[] = [];
   const commands = script.arbiter.slice();
   const asArbiter = (c: (typeof commands)[number]): GameEvent[] => engine.arbiter(onTheRecord(c, engine, game));
+  let longestEventMs = 0;
   for (const ev of run.events) {
     while (commands.length > 0 && commands[0]!.at < ev.at) out.push(...asArbiter(commands.shift()!));
+    const started = performance.now();
     out.push(...engine.push(ev));
+    longestEventMs = Math.max(longestEventMs, performance.now() - started);
   }
   for (const c of commands) out.push(...asArbiter(c));
   const snap = engine.snapshot();
@@ -141,6 +149,7 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
     clockReadings: clock.readings,
     clockWrong: clock.wrong,
     missedWithClock: clock.missed,
+    longestEventMs,
     followsBoard: run.finalState === 'live' && run.sessionBoard !== null && run.sessionBoard.every((p, i) => p === run.tableBoard[i]),
     ...(got.length !== want.length || got.some((s, i) => s !== want[i]) ? { problem: firstDifference(want, got) } : {}),
   };
@@ -246,11 +255,17 @@ export async function runOutageCell(cell: OutageCell, games: number, firstSeed =
     clockWrong: results.reduce((n, r) => n + r.clockWrong, 0),
     missedWithClock: results.reduce((n, r) => n + r.missedWithClock, 0),
     following: results.filter((r) => r.followsBoard).length,
+    ...longestEvents(results),
     examples: results
       .filter((r) => r.problem)
       .slice(0, 3)
       .map((r) => `${r.gameId} seed ${r.seed}: ${r.problem}`),
   };
+}
+
+function longestEvents(results: readonly OutageGame[]): { longestEventP99Ms: number; longestEventMaxMs: number } {
+  const sorted = results.map((r) => r.longestEventMs).sort((a, b) => a - b);
+  return { longestEventP99Ms: sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0, longestEventMaxMs: sorted.at(-1) ?? 0 };
 }
 
 const pct = (n: number, of: number): number => (of === 0 ? 100 : (100 * n) / of);

@@ -49,3 +49,77 @@ describe('where a piece read in a hand came from (StepBoards.handOrigins)', () =
     expect(new StepBoards().handOrigins({ ...end, turn: 'black' }, read, more, 'black', start, 3)).toEqual([]);
   });
 });
+
+/** The record's end after `record`, and the board after `outage` played on from it, as squares. */
+function outage(record: string[], played: string[]): { end: RecordEnd; board: Uint8Array } {
+  const { pos, end } = recordAfter(record);
+  for (const san of played) pos.play(parseSan(pos, san)!);
+  return { end, board: positionCodes(pos) };
+}
+
+// More squares by chessops index.
+const C3 = 18;
+const C4 = 26;
+const D5 = 35;
+const E4 = 28;
+const B5 = 33;
+
+describe('the board before a capture read with the taken piece already off (StepBoards.capturedFirst)', () => {
+  // The board went away after 2...Nf6 and came back after 3.a3 Bg4 4.h3 with Black lifting the
+  // e4 pawn to take it: dxe4 is then seen.
+  const { end, board } = outage(['e4', 'd5', 'Nc3', 'Nf6'], ['a3', 'Bg4', 'h3']);
+  const read = board.slice();
+  read[E4] = PIECE.EMPTY;
+  const taken = read.slice();
+  taken[D5] = PIECE.EMPTY;
+  taken[E4] = PIECE.BPAWN;
+
+  it("puts the record's piece back on the square the capture landed on, and gives the capture", () => {
+    const found = new StepBoards().capturedFirst(end, read, taken, 'black');
+    expect(found?.codes[E4]).toBe(PIECE.WPAWN);
+    expect(found && [found.move.move.from, found.move.move.to]).toEqual([D5, E4]);
+    expect(found?.note).toContain('white pawn of e4');
+  });
+
+  it('gives nothing for the other side, or when the landing square held nothing of the opponent in the record', () => {
+    expect(new StepBoards().capturedFirst(end, read, taken, 'white')).toBeUndefined();
+    const quiet = board.slice();
+    quiet[D5] = PIECE.EMPTY;
+    quiet[D5 - 8] = PIECE.BPAWN;
+    expect(new StepBoards().capturedFirst(end, board, quiet, 'black')).toBeUndefined();
+  });
+});
+
+describe('the board before a move whose piece was in a hand and had moved while the board was away (StepBoards.beforeHand)', () => {
+  it('takes the one square the landing is legal from when the record never had the piece there', () => {
+    // 3.a3 c4 4.h3 while away; read with the c4 pawn in a hand, then c3 is seen.
+    const { end, board } = outage(['e4', 'c5', 'Nf3', 'Nc6'], ['a3', 'c4', 'h3']);
+    const read = board.slice();
+    read[C4] = PIECE.EMPTY;
+    const landed = read.slice();
+    landed[C3] = PIECE.BPAWN;
+    const found = new StepBoards().beforeHand(end, read, landed, 'black');
+    expect(found?.codes[C4]).toBe(PIECE.BPAWN);
+    expect(found && [found.move.move.from, found.move.move.to]).toEqual([C4, C3]);
+    expect(found?.note).toContain('the only square it can have come from');
+  });
+
+  it('tells nothing when several squares fit (a knight landing on b5)', () => {
+    // 3.a3 Nd4 4.h3 while away; read with the knight in a hand, then put on b5: d4, c3 and d6 all reach it.
+    const { end, board } = outage(['e4', 'e5', 'Nf3', 'Nc6'], ['a3', 'Nd4', 'h3']);
+    const read = board.slice();
+    read[D4] = PIECE.EMPTY;
+    const landed = read.slice();
+    landed[B5] = PIECE.BKNIGHT;
+    expect(new StepBoards().beforeHand(end, read, landed, 'black')).toBeUndefined();
+    // With c3 and d6 taken by pawns, d4 is the only square left.
+    const D6 = 43;
+    const narrowed = (codes: Uint8Array) => {
+      const c = codes.slice();
+      c[C3] = PIECE.WPAWN;
+      c[D6] = PIECE.BPAWN;
+      return c;
+    };
+    expect(new StepBoards().beforeHand(end, narrowed(read), narrowed(landed), 'black')?.move.move.from).toBe(D4);
+  });
+});
