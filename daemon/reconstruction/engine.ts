@@ -840,7 +840,7 @@ export class GameEngine {
   private countPressesSince(before: PressedAt & { ply: number }, now: StampedReading): void {
     const tc = this.opts.timeControl;
     const jump = this.provisional ?? this.confirmedJump?.jump;
-    if (!tc || !jump || now.running === null || jump.end <= before.ply || !this.acceptsMoves()) return;
+    if (!tc || !jump || now.running === null || jump.end <= before.ply || jump.base > this.plyCount() || !this.acceptsMoves()) return;
     const presses = pressesBetween(before.reading, now, tc.incrementMs);
     if (presses === undefined) return;
     const pressed = before.pressed + presses;
