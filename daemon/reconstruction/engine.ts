@@ -27,7 +27,7 @@ import { fenOf, placementOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
-import { searchJump as searchSequences } from './jump-search.ts';
+import { searchJump as searchSequences, type NodeMeter } from './jump-search.ts';
 import { bySequenceLength, seenDetourFirst, withExcursion } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
@@ -63,6 +63,12 @@ const JUMP_BUDGET = 60_000;
  * loop for up to about 0.7 s in all (0.1 s at the everyday budget).
  */
 const RETURN_JUMP_BUDGET = 500_000;
+/**
+ * Nodes all the searches of one board event may spend together: the event loop waits on them
+ * (about a second; a return searched exactly and then through a hand, each at the larger budget,
+ * took up to 1.4 s before).
+ */
+const EVENT_NODES = 800_000;
 /** Boards remembered since the board last went away, to tell the order of a jump (see SeenBoards). */
 const SEEN_BOARDS = 256;
 /** Boards seen latest, tried as the one before a move that tells a jump's parity (seenMoveTellsTurn). */
@@ -173,6 +179,8 @@ export class GameEngine {
   private loggedSeq = -1;
   /** Nodes a jump search may look at now: more for the board read whole on its return (onDump). */
   private jumpBudget = JUMP_BUDGET;
+  /** What the searches of the event being pushed may still spend (EVENT_NODES). */
+  private readonly meter: NodeMeter = { left: EVENT_NODES };
   /** The event sequence number at which the board was last disconnected. */
   private disconnectedSeq = 0;
   private result: { result: GameResult; termination: Termination; ply: number } | undefined;
@@ -247,6 +255,7 @@ export class GameEngine {
   push(ev: BoardEvent): GameEvent[] {
     this.out = [];
     this.seq++;
+    this.meter.left = EVENT_NODES;
     if (ev.type === 'field') {
       this.previousAt = this.lastAt;
       this.lastAt = ev.at;
@@ -311,6 +320,7 @@ export class GameEngine {
   arbiter(cmd: ArbiterCommand): GameEvent[] {
     this.out = [];
     this.seq++;
+    this.meter.left = EVENT_NODES;
     switch (cmd.type) {
       case 'set-result':
         if (this.started) this.end(cmd.result, 'arbiter', cmd.at);
@@ -864,7 +874,7 @@ export class GameEngine {
     ];
     for (const [plies, turnAfter] of lengths) {
       if (plies < 1 || plies > MAX_MISSED_PLIES + 2) continue;
-      const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter };
+      const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter, meter: this.meter };
       let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
       // A piece the board saw lifted from a square it is back on may have gone out and back.
       if (found.sequences.length === 0 && lifted.size > 0) found = searchSequences(pos, target, { ...options, excursions: 1, excursionFrom: lifted });
@@ -922,7 +932,7 @@ export class GameEngine {
       const jump = this.provisional;
       if (jump && jump.trusted && jump.end === n && this.board.mismatches === 0) {
         const pos = this.posOf(this.history[jump.base]!).clone();
-        const otherParity = searchSequences(pos, this.board.seen, { minDepth: 1, maxDepth: this.revisionDepth(jump.base), budget: JUMP_BUDGET, keep: 1, turnAfter: other(by) });
+        const otherParity = searchSequences(pos, this.board.seen, { minDepth: 1, maxDepth: this.revisionDepth(jump.base), budget: JUMP_BUDGET, keep: 1, turnAfter: other(by), meter: this.meter });
         if (otherParity.sequences.length > 0) jump.trusted = false;
       }
       return;
@@ -1057,7 +1067,7 @@ export class GameEngine {
    * licence to send it on a detour (a queen put down on the wrong square, then corrected).
    */
   private byJumpLength(base: number, boards: Uint8Array[], turn: Color): Uint8Array[] {
-    return boards.length === 0 ? boards : bySequenceLength(this.posOf(this.history[base]!), boards, turn, this.plyCount() - base, JUMP_BUDGET);
+    return boards.length === 0 ? boards : bySequenceLength(this.posOf(this.history[base]!), boards, turn, this.plyCount() - base, JUMP_BUDGET, this.meter);
   }
 
   private outOfStepReport(at: number): void {
@@ -1408,6 +1418,7 @@ export class GameEngine {
       minDepth,
       maxDepth,
       budget: this.jumpBudget,
+      meter: this.meter,
       keep: JUMP_ALTERNATIVES,
       ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
     };
@@ -1439,7 +1450,7 @@ export class GameEngine {
     // out. One such detour is allowed, one ply longer than that sequence and no more (a detour
     // searched any deeper "explains" a board the record lost long before, by wandering pieces).
     if (found.sequences.length === 0 && lastBy !== undefined) {
-      const wrongTurn = searchSequences(pos, target, { minDepth, maxDepth: maxDepth - 1, budget: JUMP_BUDGET, keep: 1 });
+      const wrongTurn = searchSequences(pos, target, { minDepth, maxDepth: maxDepth - 1, budget: JUMP_BUDGET, keep: 1, meter: this.meter });
       const plies = wrongTurn.sequences[0]?.length;
       if (plies !== undefined) found = withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 }, lifted);
     }

@@ -41,6 +41,8 @@ export interface JumpSearchOptions {
   maxDepth: number;
   /** Nodes (successors looked at) before giving up: a pathological board stays cheap. */
   budget: number;
+  /** Nodes left to every search of one board event (several searches share it): spent as used. */
+  meter?: NodeMeter;
   /** Whose turn it is once the sequence is played, when a press tells. */
   turnAfter?: Color;
   /** How many sequences to keep (the first is the one published; the rest are the alternatives). */
@@ -62,6 +64,11 @@ export interface JumpSearchOptions {
    * lifted from a square it is back on): only that piece went out and back. Default: any square.
    */
   excursionFrom?: ReadonlySet<number>;
+}
+
+/** What the searches of one board event may still spend, in nodes: the event loop waits on them. */
+export interface NodeMeter {
+  left: number;
 }
 
 export interface JumpSearch {
@@ -176,6 +183,14 @@ function missingPiece(p: Chess, move: NormalMove, target: ArrayLike<number>): { 
 }
 
 export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOptions): JumpSearch {
+  const meter = opts.meter;
+  if (!meter) return searchWithin(pos, target, opts);
+  const found = searchWithin(pos, target, { ...opts, budget: Math.min(opts.budget, meter.left) });
+  meter.left = Math.max(0, meter.left - found.nodes);
+  return found;
+}
+
+function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOptions): JumpSearch {
   const keep = opts.keep ?? 8;
   const start = positionCodes(pos);
   const changed = new Set<number>();

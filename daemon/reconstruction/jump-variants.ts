@@ -1,6 +1,6 @@
 import type { Color } from 'chessops';
 import type { Chess } from 'chessops/chess';
-import { searchJump, type JumpSearch, type JumpSearchOptions } from './jump-search.ts';
+import { searchJump, type JumpSearch, type JumpSearchOptions, type NodeMeter } from './jump-search.ts';
 
 /**
  * The jump search asked in the ways the board's evidence calls for: with one piece out and back
@@ -42,8 +42,8 @@ export function seenDetourFirst(pos: Chess, target: ArrayLike<number>, options: 
  * `boards`, the one the shortest sequence from `pos` reaches (with `turn` to move after it) first;
  * those no sequence of at most `maxPlies` reaches are left out.
  */
-export function bySequenceLength(pos: Chess, boards: readonly Uint8Array[], turn: Color, maxPlies: number, budget: number): Uint8Array[] {
-  const options = { minDepth: 1, maxDepth: Math.max(1, maxPlies), budget, keep: 1, turnAfter: turn };
+export function bySequenceLength(pos: Chess, boards: readonly Uint8Array[], turn: Color, maxPlies: number, budget: number, meter?: NodeMeter): Uint8Array[] {
+  const options = { minDepth: 1, maxDepth: Math.max(1, maxPlies), budget, keep: 1, turnAfter: turn, ...(meter ? { meter } : {}) };
   return boards
     .map((codes) => ({ codes, plies: searchJump(pos.clone(), codes, options).sequences[0]?.length }))
     .filter((b): b is { codes: Uint8Array; plies: number } => b.plies !== undefined)

@@ -86,3 +86,23 @@ describe('jump search', () => {
     expect(seen.sequences.every((moves) => moves.some((m) => m.from === f1))).toBe(true);
   });
 });
+
+describe("jump search: one board event's searches share a meter of nodes", () => {
+  const truth = ['g5', 'Rh2', 'h6', 'e6', 'cxd4', 'Bxg5', 'f5', 'Qxd4'];
+  const { pos, target } = outage(['b3', 'd5', 'e4', 'a5', 'a4', 'b5', 'd4', 'c5', 'e5', 'Bd7', 'h3'], truth);
+
+  it('spends from the meter what the search used, and stops where the meter runs out before its own budget', () => {
+    const meter = { left: 1_000_000 };
+    const whole = searchJump(pos, target, { maxDepth: 8, budget: BUDGET, keep: 64, turnAfter: 'black', meter });
+    expect(whole.sequences.length).toBeGreaterThan(0);
+    expect(meter.left).toBe(1_000_000 - whole.nodes);
+    const short = { left: 500 };
+    const cut = searchJump(pos, target, { maxDepth: 8, budget: BUDGET, keep: 64, turnAfter: 'black', meter: short });
+    expect(cut.exhausted).toBe(true);
+    expect(cut.sequences).toEqual([]);
+    expect(cut.nodes).toBeLessThanOrEqual(501);
+    expect(short.left).toBe(0);
+    // Spent: the next search of the same event finds nothing.
+    expect(searchJump(pos, target, { maxDepth: 8, budget: BUDGET, keep: 64, turnAfter: 'black', meter: short }).sequences).toEqual([]);
+  });
+});
