@@ -131,11 +131,6 @@ const sameMove = (a: NormalMove, b: NormalMove): boolean => a.from === b.from &&
 
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
-interface PressedAt {
-  reading: StampedReading;
-  pressed: number;
-}
-
 /**
  * Reconstructs one table's legal game from its board events under the FIDE Laws. Pure and
  * deterministic: time comes only with the events, and the same events always give the same game
@@ -189,10 +184,10 @@ export class GameEngine {
   private lastClock: ClockReading | undefined;
   /** The last reading knew one side's time only (BoardEvent clock `partial`): no move's reading. */
   private lastClockPartial = false;
-  /** The record's plies pressed for at the last reading the board sent live: where a count of presses starts. */
-  private pressedAt: PressedAt | undefined;
-  /** That reading, kept when the board went away, until the first live reading after it came back. */
-  private pressedBeforeOutage: (PressedAt & { ply: number }) | undefined;
+  /** The last reading the board sent live: where a count of presses starts. */
+  private lastLiveReading: StampedReading | undefined;
+  /** That reading and the record's plies pressed for and made when the board went away, until the first live reading after it came back. */
+  private beforeOutage: { reading: StampedReading; pressed: number; ply: number } | undefined;
   private running: Color | null = null;
   /** The square and piece of the last field event that put a piece down since the record or the board was last taken whole. */
   private lastPlaced: { sq: number; code: number } | undefined;
@@ -520,7 +515,7 @@ export class GameEngine {
       return true;
     }
     for (const codes of this.stepBoards.list) {
-      const hand = this.stepBoards.beforeHand(end, codes, to, mover) ?? this.stepBoards.capturedFirst(end, codes, to, mover);
+      const hand = this.stepBoards.beforeUnseen(end, codes, to, mover);
       if (!hand) continue;
       if (!this.openBreak(other(mover), at, 'unexplained', false, false, hand.codes, hand.note)) return false;
       this.makeMove(this.top(), hand.move, at);
@@ -568,7 +563,7 @@ export class GameEngine {
           let first = this.stepBoards.moveBetween(end, from, between, other(replier));
           let note: string | undefined;
           if (!first) {
-            const hand = this.stepBoards.beforeHand(end, from, between, other(replier));
+            const hand = this.stepBoards.beforeUnseen(end, from, between, other(replier));
             if (hand) ({ codes: from, move: first, note } = hand);
           }
           if (!first || !this.stepBoards.breakable(end, from)) continue;
@@ -694,7 +689,8 @@ export class GameEngine {
     if (!this.started) return;
     if (!connected) {
       this.disconnectedSeq = this.seq;
-      this.pressedBeforeOutage = this.pressedAt && { ...this.pressedAt, ply: this.plyCount() };
+      // Presses come with readings, so the plies pressed for are as they were at the last one.
+      this.beforeOutage = this.lastLiveReading && { reading: this.lastLiveReading, pressed: this.pressedPlies(this.running), ply: this.plyCount() };
       this.resyncPending = false;
       this.incident({
         kind: 'board-disconnected',
@@ -824,11 +820,10 @@ export class GameEngine {
     if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at, prev === null, seenAtPress);
     // Readings the board sends live (not read back from its log, both times known) count presses.
     if (!this.started || !this.connected || this.resyncPending || ev.logged === true || ev.partial === true) return;
-    const reading = { at: ev.at, whiteMs: ev.whiteMs, blackMs: ev.blackMs, running: ev.running };
-    const before = this.pressedBeforeOutage;
-    this.pressedBeforeOutage = undefined;
-    if (before) this.countPressesSince(before, reading);
-    this.pressedAt = { reading, pressed: this.pressedPlies(ev.running) };
+    const before = this.beforeOutage;
+    this.beforeOutage = undefined;
+    if (before) this.countPressesSince(before, ev);
+    this.lastLiveReading = ev;
   }
 
   /** Plies of the record pressed for, with `running`'s clock running: all but a last move whose mover's clock still runs. */
@@ -847,7 +842,7 @@ export class GameEngine {
    * stands as read and the jump is no longer trusted. A clock the arbiter stopped or set while the
    * board was away misleads the count, so the incident says what it replaced.
    */
-  private countPressesSince(before: PressedAt & { ply: number }, now: StampedReading): void {
+  private countPressesSince(before: NonNullable<GameEngine['beforeOutage']>, now: StampedReading): void {
     const tc = this.opts.timeControl;
     const jump = this.provisional ?? this.confirmedJump?.jump;
     if (!tc || !jump || now.running === null || jump.end <= before.ply || jump.base > this.plyCount() || !this.acceptsMoves()) return;

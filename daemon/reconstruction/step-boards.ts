@@ -140,6 +140,14 @@ export class StepBoards {
   }
 
   /**
+   * The board before the move that made `to`, when `codes` was read mid-move: with the mover's
+   * piece in a hand (beforeHand), or with the piece the capture took already off (capturedFirst).
+   */
+  beforeUnseen(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: Successor; note: string } | undefined {
+    return this.beforeHand(end, codes, to, mover) ?? this.capturedFirst(end, codes, to, mover);
+  }
+
+  /**
    * A board read while the piece a capture took was already off (a capture made the usual way: the
    * taken piece lifted first, then the capturing piece moved onto its square) is no position, and
    * the capture is the only move after it. The piece taken is the one the record has on the
