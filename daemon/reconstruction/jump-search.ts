@@ -19,6 +19,8 @@ import { positionCodes, successorsOf } from './successors.ts';
  *   or that an earlier move of the sequence reached: a piece that leaves a square already right must
  *   be replaced by an identical one, which a shortest sequence almost never does (two rooks doubling
  *   on a file is the exception, and it is left to the arbiter rather than paid for on every search).
+ *   Pawns are the other exception, and a common one: a pawn takes and the pawn behind it steps up
+ *   (hxg5, h3-h4), so a pawn with one of its own behind it on a changed square may leave.
  *   Nor may a piece go back to the square it started the sequence from: that detour is how a
  *   search "explains" a piece that is only in a player's hand (it wanders off and is captured).
  * - Squares left to change. A move changes two squares (castling four, once per side; en passant
@@ -182,6 +184,29 @@ function missingPiece(p: Chess, move: NormalMove, target: ArrayLike<number>): { 
   return { square, liftable };
 }
 
+/**
+ * Unchanged squares holding a pawn that a pawn of the same side standing behind it on a changed
+ * square could step or capture into: the pawn in front may leave (a capture, hxg5 then h3-h4, the
+ * doubled pawn's most common way forward) and be replaced by an identical one, which the
+ * changed-square rule would otherwise leave out.
+ */
+function refillableByPawn(start: Uint8Array, changed: ReadonlySet<number>): Set<number> {
+  const squares = new Set<number>();
+  for (const behind of changed) {
+    const code = start[behind]!;
+    if (code !== PIECE.WPAWN && code !== PIECE.BPAWN) continue;
+    const forward = code === PIECE.WPAWN ? 8 : -8;
+    const file = behind & 7;
+    const homeRank = code === PIECE.WPAWN ? 1 : 6;
+    const ahead = [behind + forward];
+    if (behind >> 3 === homeRank) ahead.push(behind + 2 * forward);
+    if (file > 0) ahead.push(behind + forward - 1);
+    if (file < 7) ahead.push(behind + forward + 1);
+    for (const sq of ahead) if (sq >= 0 && sq < 64 && start[sq] === code && !changed.has(sq)) squares.add(sq);
+  }
+  return squares;
+}
+
 export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOptions): JumpSearch {
   const meter = opts.meter;
   if (!meter) return searchWithin(pos, target, opts);
@@ -195,6 +220,7 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
   const start = positionCodes(pos);
   const changed = new Set<number>();
   for (let s = 0; s < 64; s++) if (start[s] !== target[s]) changed.add(s);
+  const refilled = refillableByPawn(start, changed);
   const targetPawns = { white: 0, black: 0 };
   const targetKing: Record<Color, number> = { white: -1, black: -1 };
   for (let s = 0; s < 64; s++) {
@@ -244,7 +270,7 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
         if (pruneByChanged) {
           const rook = s.castling ? s.move.to : -1;
           const from = s.move.from;
-          if (!changed.has(from) && !reached.has(from) && !(rook >= 0 && (changed.has(rook) || reached.has(rook)))) {
+          if (!changed.has(from) && !reached.has(from) && !refilled.has(from) && !(rook >= 0 && (changed.has(rook) || reached.has(rook)))) {
             if (excursionsLeft === 0 || excursion >= 0 || s.castling || codes[from] === PIECE.WPAWN || codes[from] === PIECE.BPAWN) continue;
             if (opts.excursionFrom && !opts.excursionFrom.has(from)) continue;
             leaves = true;

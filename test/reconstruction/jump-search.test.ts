@@ -1,4 +1,5 @@
 import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
 import { makeSan, parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import { searchJump } from '../../daemon/reconstruction/jump-search.ts';
@@ -84,6 +85,23 @@ describe('jump search', () => {
     expect(found).toContain('Bc4 Nc6 Bf1 Nf6');
     expect(found.length).toBeGreaterThan(0);
     expect(seen.sequences.every((moves) => moves.some((m) => m.from === f1))).toBe(true);
+  });
+
+  it('lets a pawn leave a square the board shows unchanged when a pawn of its own stands behind to step in (hxg5 then h3-h4)', () => {
+    // Doubled h-pawns: the front one takes on g5 and the one behind steps up, so h4 reads as never
+    // changed. Seen in an outage of eight plies with the f4 pawn in the capturer's hand.
+    const pos = Chess.fromSetup(parseFen('rnb1k1nr/4b3/p1pp1p1p/2P3p1/pPB2p1P/R3P2P/3P4/1NBQK1NR w Kkq - 0 13').unwrap()).unwrap();
+    const truth = ['hxg5', 'fxg5', 'h4', 'a5', 'd4'];
+    const after = pos.clone();
+    for (const san of truth) after.play(parseSan(after, san)!);
+    const exact = searchJump(pos, positionCodes(after), { maxDepth: 5, budget: BUDGET, keep: 64 });
+    expect(exact.sequences.map((s) => sansOf(pos, s))).toContain(truth.join(' '));
+    const f4 = 29;
+    const held = positionCodes(after);
+    held[f4] = 0;
+    const inHand = searchJump(pos, held, { minDepth: 1, maxDepth: 5, budget: BUDGET, keep: 64, pieceInHand: true });
+    expect(inHand.inHand).toBe(f4);
+    expect(inHand.sequences.map((s) => sansOf(pos, s))).toContain(truth.join(' '));
   });
 });
 

@@ -313,6 +313,16 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      'USB pulled for 8 plies in a game without a clock, the board read at power-up with the f4 pawn exf4 takes in the hand, and the outage holding hxg5 then h3-h4 (h4 reads as never changed): the jump is read through the hand, so exf4 is recorded after it (it was swallowed by a break); no incident against a player',
+      power(8, true),
+      102,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+        expect(r.truthOffered || r.exact, r.problem).toBe(true);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
