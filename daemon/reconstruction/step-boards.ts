@@ -111,10 +111,16 @@ export class StepBoards {
     const piece = to[landing]!;
     const landed = codeToPiece(piece as PieceCode);
     if (landed?.color !== mover) return undefined;
+    // A piece of that kind the boards kept before showed on a square `codes` shows empty was lifted
+    // from there while the board was watched, not held through its reading: it came from one of
+    // those squares, legally or not (a pawn lifted from h3 and put on c5 is an illegal move, not
+    // a pawn from b4 nobody saw).
+    const seenLifted = this.seenLifted(codes, piece);
     const origin = (recordOnly: boolean): { codes: Uint8Array; move: Successor } | undefined => {
       let found: { codes: Uint8Array; move: Successor } | undefined;
       for (let from = 0; from < 64; from++) {
         if (from === landing || codes[from] !== PIECE.EMPTY || (recordOnly && end.codes[from] !== piece)) continue;
+        if (seenLifted.size > 0 && !seenLifted.has(from)) continue;
         const before = codes.slice();
         before[from] = piece;
         const s = this.moveBetween(end, before, to, mover);
@@ -137,6 +143,16 @@ export class StepBoards {
     if (!only) return undefined;
     const note = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(only.move.move.from)}, the only square it can have come from (the moves that fill the break say how it got there)`;
     return { ...only, note };
+  }
+
+  /** The squares where a board kept before `codes` showed `piece` and `codes` shows none. */
+  private seenLifted(codes: Uint8Array, piece: number): Set<number> {
+    const squares = new Set<number>();
+    for (const board of this.boards) {
+      if (board === codes) break;
+      for (let sq = 0; sq < 64; sq++) if (board[sq] === piece && codes[sq] === PIECE.EMPTY) squares.add(sq);
+    }
+    return squares;
   }
 
   /**

@@ -104,6 +104,32 @@ describe('the board before a move whose piece was in a hand and had moved while 
     expect(found?.note).toContain('the only square it can have come from');
   });
 
+  it('takes the square the board saw the piece lifted from, and invents none when that square cannot reach the landing', () => {
+    const { end, board } = outage(['e4', 'c5', 'Nf3', 'Nc6'], ['a3', 'c4', 'h3']);
+    const H7 = 55;
+    // The board came back whole and the c4 pawn was then seen lifted: c4 is where it came from.
+    const lifted = board.slice();
+    lifted[C4] = PIECE.EMPTY;
+    const landed = lifted.slice();
+    landed[C3] = PIECE.BPAWN;
+    const watched = new StepBoards();
+    watched.note(board);
+    watched.note(lifted);
+    expect(watched.beforeHand(end, watched.list[1]!, landed, 'black')?.move.move.from).toBe(C4);
+    // Read with the c4 pawn in a hand, and then the h7 pawn seen lifted: the pawn put on c3 may be
+    // either, and the h7 pawn cannot reach c3 (an illegal move, or the other pawn): nothing is told.
+    const read = board.slice();
+    read[C4] = PIECE.EMPTY;
+    const h7Lifted = read.slice();
+    h7Lifted[H7] = PIECE.EMPTY;
+    const put = h7Lifted.slice();
+    put[C3] = PIECE.BPAWN;
+    const both = new StepBoards();
+    both.note(read);
+    both.note(h7Lifted);
+    expect(both.beforeHand(end, both.list[1]!, put, 'black')).toBeUndefined();
+  });
+
   it('tells nothing when several squares fit (a knight landing on b5)', () => {
     // 3.a3 Nd4 4.h3 while away; read with the knight in a hand, then put on b5: d4, c3 and d6 all reach it.
     const { end, board } = outage(['e4', 'e5', 'Nf3', 'Nc6'], ['a3', 'Nd4', 'h3']);
