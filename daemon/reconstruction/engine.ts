@@ -984,7 +984,12 @@ export class GameEngine {
       return;
     }
     if (this.rebreak(by, at, seenAtPress)) return;
-    this.illegal('illegal-move', by, at, this.board.differences());
+    const differences = this.board.differences();
+    // A move, legal or not, moves the mover's own pieces: a board that differs only where the
+    // opponent's pieces stand (a pawn of theirs taken back, a piece of theirs knocked over) shows
+    // nothing the player who pressed did.
+    if (!differences.some((d) => codeToPiece(d.expected as PieceCode)?.color === by || codeToPiece(d.seen as PieceCode)?.color === by)) return;
+    this.illegal('illegal-move', by, at, differences);
     this.pendingIllegal = { by, ply: this.plyCount() };
   }
 

@@ -323,6 +323,22 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      "USB pulled for 8 plies (a knight out and back, which no search reads), then White puts the h3 pawn on c5 taking Black's pawn, an illegal move, and presses: the break no longer takes the pawn to come from b4, where the board never showed one, so no legal bxc5 is recorded and the correction is no illegal move of Black's",
+      power(8, false),
+      268,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      "USB pulled for 8 plies, the jump read in another order than played (h6 … h5 for h5); the players take back h5 and a3 and White presses with Black's pawn back on h7: no illegal move of White's (nothing of White's differs)",
+      power(8, true),
+      335,
+      noFalseIncident,
+    ],
+    ["USB pulled for 4 plies, the jump read in another order than played; White's c4 pawn taken back to c3 and Black presses: no illegal move of Black's", power(4, true), 308, noFalseIncident],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,

@@ -97,6 +97,18 @@ describe('engine: illegal moves (Art 7.5) under each edition and category', () =
     expect(inc.map((i) => [i.kind, 'count' in i ? i.count : 0])).toEqual([['clock-without-move', 1]]);
     expect(inc[0]!.article).toContain('7.5.3');
   });
+
+  it("a press on a board that differs only where the opponent's pieces stand is no illegal move of the player who pressed", () => {
+    // Black's e-pawn goes back to e6 (taken back, knocked) and White presses: nothing White did
+    // shows on the board.
+    const s = new Script().setUp().play('e2e4', 'e7e5', 'g1f3', 'b8c6');
+    s.move('e5', 'e6').press('white');
+    expect(s.incidentKinds()).toEqual([]);
+    // Put right, and play goes on.
+    s.move('e6', 'e5').play('f1c4');
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4']);
+    expect(s.incidentKinds()).toEqual([]);
+  });
 });
 
 describe('engine: end of game and draws', () => {
