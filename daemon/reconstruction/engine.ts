@@ -196,6 +196,8 @@ export class GameEngine {
   private alias: Alias | undefined;
   /** Board hash and clock side of the last jump search (a board is searched once per reading). */
   private lastSearchKey: string | undefined;
+  /** The board event in which the record last broke. */
+  private brokeSeq = -1;
   /**
    * Placements the board showed since it last went away, while the record was not yet sure of it
    * (away, back and out of step, or an inferred jump unconfirmed; by hash, the latest SEEN_BOARDS):
@@ -465,6 +467,7 @@ export class GameEngine {
     this.confirmedJump = undefined;
     this.pendingIllegal = undefined;
     this.breakGrace = record.ply;
+    this.brokeSeq = this.seq;
     this.out.push({
       type: 'move-made',
       at,
@@ -822,7 +825,12 @@ export class GameEngine {
     if (!this.started || !this.connected || this.resyncPending || ev.logged === true || ev.partial === true) return;
     const before = this.beforeOutage;
     this.beforeOutage = undefined;
-    if (before) this.countPressesSince(before, ev);
+    // Nothing recorded since the board went, and the board still out of step: the count waits for
+    // what the record makes of it (a jump, or a break at a press, which the press's own reading counts).
+    // A break made at this very press is counted at the next reading: its search would wait the
+    // event loop on top of the press's own searches.
+    if (before && ((this.outOfStep && this.plyCount() === before.ply) || this.brokeSeq === this.seq)) this.beforeOutage = before;
+    else if (before) this.countPressesSince(before, ev);
     this.lastLiveReading = ev;
   }
 
@@ -844,8 +852,12 @@ export class GameEngine {
    */
   private countPressesSince(before: NonNullable<GameEngine['beforeOutage']>, now: StampedReading): void {
     const tc = this.opts.timeControl;
+    if (!tc || now.running === null || !this.acceptsMoves()) return;
     const jump = this.provisional ?? this.confirmedJump?.jump;
-    if (!tc || !jump || now.running === null || jump.end <= before.ply || jump.base > this.plyCount() || !this.acceptsMoves()) return;
+    if (!jump || jump.end <= before.ply || jump.base > this.plyCount()) {
+      this.fillBreakByCount(before, now, tc);
+      return;
+    }
     const presses = pressesBetween(before.reading, now, tc.incrementMs);
     if (presses === undefined) return;
     const pressed = before.pressed + presses;
@@ -881,6 +893,49 @@ export class GameEngine {
       return;
     }
     if (this.provisional) this.provisional.trusted = false;
+  }
+
+  /**
+   * The record broke while the board was away or at its return (nothing within the search's
+   * reach explained the board: a ninth ply made before the board was read, a piece out and back)
+   * and the clock's times count the presses made meanwhile: the break stands for that many plies,
+   * less the moves recorded since. Searched at exactly that length, from the ply before the break
+   * to the board the break took, a sequence that fits fills the break (flagged as ambiguous, with
+   * the others, when several fit), as the arbiter would; when none fits the break stays for the
+   * arbiter. A clock set by hand meanwhile gives a length no sequence of pieces fits, as a rule.
+   */
+  private fillBreakByCount(before: NonNullable<GameEngine['beforeOutage']>, now: StampedReading, tc: NonNullable<EngineOptions['timeControl']>): void {
+    const breaks: number[] = [];
+    for (let p = before.ply + 1; p <= this.plyCount(); p++) if (this.history[p]!.record?.gap) breaks.push(p);
+    const at = breaks[0];
+    if (breaks.length !== 1 || at === undefined) return;
+    const gap = this.history[at]!.record!.gap!;
+    if (gap.reason !== 'unexplained' || gap.accepted) return;
+    const presses = pressesBetween(before.reading, now, tc.incrementMs);
+    if (presses === undefined) return;
+    const off = before.pressed + presses - this.pressedPlies(now.running!);
+    const plies = off + 1;
+    if (off < 1 || plies > MAX_MISSED_PLIES + 2) return;
+    const base = at - 1;
+    const pos = this.posOf(this.history[base]!).clone();
+    const period = tc.movesToSecondPeriod;
+    if (period !== undefined && period >= pos.fullmoves - 1 && period <= pos.fullmoves + Math.ceil(plies / 2)) return;
+    const target = this.history[at]!.codes;
+    const lifted = this.seenBoards.emptied(positionCodes(pos), target);
+    const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter: this.posOf(this.history[at]!).turn, meter: this.meter };
+    const found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
+    if (sequences.length === 0) return;
+    const { sans, uncertain } = this.reportMissedMoves(
+      pos,
+      sequences,
+      found.more,
+      now.at,
+      base,
+      'the board the break took',
+      (line) => `The break after ply ${base} is filled: the clock's times count ${presses} presses while the board was away, and ${line}`,
+    );
+    this.replaceMoves(base, sans, now.at, 1, uncertain);
   }
 
   /** `fromStopped`: the clock was not running (game start, after a pause): completes, never offends. */
@@ -989,8 +1044,36 @@ export class GameEngine {
     // opponent's pieces stand (a pawn of theirs taken back, a piece of theirs knocked over) shows
     // nothing the player who pressed did.
     if (!differences.some((d) => codeToPiece(d.expected as PieceCode)?.color === by || codeToPiece(d.seen as PieceCode)?.color === by)) return;
+    // Legal under another reading of inferred moves: held against nobody, and the record breaks.
+    if (this.enPassantUnderOtherReading(by)) {
+      if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+      return;
+    }
     this.illegal('illegal-move', by, at, differences);
     this.pendingIllegal = { by, ply: this.plyCount() };
+  }
+
+  /**
+   * The board shows `by` taking en passant a pawn the record has arriving by a second single step,
+   * the first of which was inferred from a jump, not seen: read as one double step (the move
+   * before it another the search did not find), the capture is legal. The record cannot say the
+   * player erred.
+   */
+  private enPassantUnderOtherReading(by: Color): boolean {
+    const n = this.plyCount();
+    if (n < 3) return false;
+    const last = this.history[n]!.move;
+    const first = this.history[n - 2]!;
+    if (!last || !first.move || !first.inferred || first.move.to !== last.from) return false;
+    const pawn = by === 'white' ? PIECE.BPAWN : PIECE.WPAWN;
+    const home = by === 'white' ? 6 : 1;
+    if (this.history[n - 1]!.codes[last.from] !== pawn || first.move.from >> 3 !== home) return false;
+    if (Math.abs(first.move.to - first.move.from) !== 8 || Math.abs(last.to - last.from) !== 8) return false;
+    const top = this.top();
+    const pos = this.posOf(top).clone();
+    pos.epSquare = last.from;
+    const s = matchMove(pos, top.codes, this.board.seen, this.board.diffFrom(top.codes));
+    return s !== undefined && s.move.to === last.from && top.codes[s.move.from] === (by === 'white' ? PIECE.WPAWN : PIECE.BPAWN);
   }
 
   /**
@@ -1479,23 +1562,18 @@ export class GameEngine {
    */
   private adoptJump(pos: Chess, base: number, sequences: readonly NormalMove[][], more: boolean, inHand: number | undefined, at: number, chained?: number, note?: string): void {
     if (base < this.plyCount()) this.takeback(base, at);
-    const candidates = sequences.map((moves) => sansOf(pos, moves));
-    const sans = candidates[0]!;
-    const ambiguous = candidates.length > 1;
-    const alternatives = more ? `${candidates.length}+` : `${candidates.length}`;
-    this.incident({
-      kind: 'missed-moves',
-      sans,
-      ambiguous,
-      alternatives: candidates.length,
-      candidates,
+    const { uncertain } = this.reportMissedMoves(
+      pos,
+      sequences,
+      more,
       at,
-      ply: base,
-      article: '',
-      consequences: ambiguous ? [{ kind: 'arbiter-decides', note: `${alternatives} move sequences lead to this board; check the score sheets` }] : [],
-      message: `The board jumped ${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}${inHand !== undefined ? `; the piece of ${makeSquare(inHand)} was in a hand` : ''}${note ? `; ${note}` : ''}.`,
-    });
-    this.playInferred(sequences[0]!, at, ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined);
+      base,
+      'this board',
+      (line) => `The board jumped ${line}${inHand !== undefined ? `; the piece of ${makeSquare(inHand)} was in a hand` : ''}${note ? `; ${note}` : ''}`,
+    );
+    const ambiguous = uncertain !== undefined;
+    const sans = sequences[0]!;
+    this.playInferred(sans, at, uncertain);
     this.outOfStep = false;
     // Inferred, not seen: until a move seen on the board is completed by a press, a board the
     // jump cannot lead to sends the search back to where the jump began. A short jump with one
@@ -1509,6 +1587,39 @@ export class GameEngine {
       ...(inHand !== undefined ? { inHand } : {}),
     };
     this.confirmedJump = undefined;
+  }
+
+  /**
+   * The `missed-moves` incident of `sequences` (the first played, the rest its alternatives) from
+   * ply `base`, whose position is `pos`: `message` gets "N plies: SANs (ambiguous: …)" and the
+   * incident ends with a full stop. The span's uncertainty when several fit.
+   */
+  private reportMissedMoves(
+    pos: Chess,
+    sequences: readonly NormalMove[][],
+    more: boolean,
+    at: number,
+    base: number,
+    board: string,
+    message: (line: string) => string,
+  ): { sans: string[]; uncertain: Uncertainty | undefined } {
+    const candidates = sequences.map((moves) => sansOf(pos, moves));
+    const sans = candidates[0]!;
+    const ambiguous = candidates.length > 1;
+    const alternatives = more ? `${candidates.length}+` : `${candidates.length}`;
+    this.incident({
+      kind: 'missed-moves',
+      sans,
+      ambiguous,
+      alternatives: candidates.length,
+      candidates,
+      at,
+      ply: base,
+      article: '',
+      consequences: ambiguous ? [{ kind: 'arbiter-decides', note: `${alternatives} move sequences lead to ${board}; check the score sheets` }] : [],
+      message: `${message(`${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}`)}.`,
+    });
+    return { sans, uncertain: ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined };
   }
 
   /**

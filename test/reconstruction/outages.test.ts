@@ -339,6 +339,22 @@ describe('outage table, games once wrong', () => {
     ],
     ["USB pulled for 4 plies, the jump read in another order than played; White's c4 pawn taken back to c3 and Black presses: no illegal move of Black's", power(4, true), 308, noFalseIncident],
     [
+      "USB pulled for 8 plies, and a ninth (Rh1) made before the board was read: nothing within the search's reach explains it and the record breaks at the logged press; the clock's times count nine presses, and nine plies to the break's board fill the break (flagged ambiguous), so Rh1 is kept",
+      power(8, true),
+      407,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.pliesAsPlayed, r.problem).toBe(true);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      "USB pulled for 6 plies (a king out and back, which no search reads); the jump read f6 and the board's log f5, where Black played f5 at once, and White took en passant: legal under that reading, so the record breaks instead of reporting White's illegal move",
+      power(6, true),
+      486,
+      noFalseIncident,
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
