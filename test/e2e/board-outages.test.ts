@@ -27,10 +27,12 @@ import { loginThroughForm, type Official } from './login.ts';
 // (the board comes back idle and silent). Table 3: its link lost for 4 plies while it stays
 // powered (it logs every change and every press). The engine's bridging of a 6-ply gap with no log
 // is not this test's business; what the board side guarantees is. Table 4: its USB cable pulled for
-// 10 plies, more than the search reaches: the live view shows the board, the record breaks and
-// follows it, the arbiter fills the break with the moves from the score sheets on the game's page
-// in chromium, the round PGN is whole. Table 5: a pull of 3 plies that fit in two orders. Table 6:
-// a pull of 4 plies that a 2-ply reading explains too, the clock's times telling which.
+// 12 plies, more than the search reaches and more than the clock's count may fill: the live view
+// shows the board, the record breaks and follows it, the arbiter fills the break with the moves
+// from the score sheets on the game's page in chromium, the round PGN is whole. Table 5: a pull of
+// 3 plies that fit in two orders. Table 6: a pull of 4 plies that a 2-ply reading explains too, the
+// clock's times telling which. Table 7: a pull of 10 plies, which the record breaks for and the
+// clock's count then fills.
 const socat = socatAvailable('board outages');
 const ARBITER: Official = { name: 'IA Outages', role: 'arbiter', password: 'outages arbiter password' };
 const TOKEN = 'outages-arbiter-token';
@@ -114,7 +116,7 @@ async function onArbiterPage(table: number, act: (amend: Locator) => Promise<voi
 
 describe.skipIf(!socat)('boards that go away and come back, read by the daemon over real pseudo-terminals', () => {
   beforeAll(async () => {
-    for (let t = 1; t <= 6; t++) {
+    for (let t = 1; t <= 7; t++) {
       const board = new BoardEmulator({ serial: `4100${t}`, clock: { baseMs: 15 * 60_000, incrementMs: 10_000 }, whiteOnClock: 'left' });
       const device = new PtyDevice(board, join(root, `board${t}`), join(root, `board${t}.emu`));
       const opened = await device.open();
@@ -140,9 +142,9 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     const started = await startDaemon({ config: cfg.value, log: createLogger({ write: (_level, line) => logLines.push(line), pretty: false }), port: 0, host: '127.0.0.1' });
     if (!started.ok) throw new Error(started.error);
     daemon = started.value;
-    await eventually(async () => ((await Promise.all([1, 2, 3, 4, 5, 6].map(state))).every((s) => s === 'live') ? true : undefined), 20_000, 'six boards live');
+    await eventually(async () => ((await Promise.all([1, 2, 3, 4, 5, 6, 7].map(state))).every((s) => s === 'live') ? true : undefined), 20_000, 'seven boards live');
     // Black starts White's clock.
-    for (let t = 0; t < 6; t++) devices[t]!.withDevice((_d, at) => boards[t]!.act({ kind: 'press', at, by: 'black' }));
+    for (let t = 0; t < 7; t++) devices[t]!.withDevice((_d, at) => boards[t]!.act({ kind: 'press', at, by: 'black' }));
   }, 60_000);
 
   it('USB cable pulled for 6 plies: the board is read again when it is back (handshake, log), the daemon follows it and later changes arrive live', async () => {
@@ -214,13 +216,13 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     expect(g.moves.slice(4, 8).map((m) => m.clockMs)).toEqual(shown);
   }, 90_000);
 
-  it('USB cable pulled for 10 plies: the live view shows the board, the record breaks and follows it, the arbiter fills the break, the round PGN is whole', async () => {
+  it('USB cable pulled for 12 plies: the live view shows the board, the record breaks and follows it, the arbiter fills the break, the round PGN is whole', async () => {
     const pos = Chess.default();
     for (const san of LONG_GAME.slice(0, 6)) await ply(4, pos, san);
     await eventually(async () => ((await game(4)).ply === 6 ? true : undefined), 10_000, 'six plies on table 4');
     await devices[3]!.remove('unplug');
     await eventually(async () => ((await state(4)) === 'retrying' ? true : undefined), 10_000, 'table 4 lost');
-    for (const san of LONG_GAME.slice(6, 16)) await ply(4, pos, san);
+    for (const san of LONG_GAME.slice(6, 18)) await ply(4, pos, san);
     const back = await devices[3]!.recreate();
     if (!back.ok) throw new Error(back.error);
     // Back, and nothing in 8 plies explains it: the live view shows the board as it stands.
@@ -228,9 +230,9 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     expect(shown).toBe(makeBoardFen(pos.board));
     // Play goes on: at the first press the record breaks at the board before the move just made,
     // records that move, and follows the board from there.
-    for (const san of LONG_GAME.slice(16, 18)) await ply(4, pos, san);
+    for (const san of LONG_GAME.slice(18, 20)) await ply(4, pos, san);
     const broken = await eventually(async () => ((await game(4)).ply === 9 ? game(4) : undefined), 10_000, 'the break and the moves after it');
-    expect(broken.moves.map((m) => m.san)).toEqual([...LONG_GAME.slice(0, 6), '--', ...LONG_GAME.slice(16, 18)]);
+    expect(broken.moves.map((m) => m.san)).toEqual([...LONG_GAME.slice(0, 6), '--', ...LONG_GAME.slice(18, 20)]);
     expect(broken.boardShown).toBeUndefined();
     expect(((await (await fetch(`${daemon!.url}/api/games/r1-t4`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as GameState).incidents.filter((i) => i.kind === 'illegal-move')).toEqual(
       [],
@@ -240,19 +242,57 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
     await onArbiterPage(4, async (amend) => {
       const gapRow = amend.locator('.amend-gap .amend-row[data-ply="7"]');
       await gapRow.waitFor();
-      await amend.locator('.amend-sans').fill(LONG_GAME.slice(6, 16).join(' '));
+      await amend.locator('.amend-sans').fill(LONG_GAME.slice(6, 18).join(' '));
       await amend.locator('.amend-reason').fill('score sheets');
       await gapRow.locator('.amend-fill-gap').click();
-      await expect.poll(async () => (await game(4)).moves.map((m) => m.san), { timeout: 10_000 }).toEqual(LONG_GAME.slice(0, 18));
+      await expect.poll(async () => (await game(4)).moves.map((m) => m.san), { timeout: 10_000 }).toEqual(LONG_GAME.slice(0, 20));
       await expect.poll(() => amend.locator('.amend-gap .amend-row').count()).toBe(0);
     });
     const pgn = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
     const table4 = parsePgn(pgn).find((g) => g.headers.get('Board') === '4')!;
     const sans = [...table4.moves.mainline()].map((n) => n.san);
-    expect(sans).toEqual(LONG_GAME.slice(0, 18));
+    expect(sans).toEqual(LONG_GAME.slice(0, 20));
     const replay = startingPosition(table4.headers).unwrap();
     for (const san of sans) replay.play(parseSan(replay, san)!);
   }, 120_000);
+  it("USB cable pulled for 10 plies: the record breaks at the first press, and the clock's times, counting the presses, fill the break with ten plies to its board (flagged ambiguous); the moves after keep their numbers, the round PGN is whole", async () => {
+    const pos = Chess.default();
+    for (const san of LONG_GAME.slice(0, 6)) await ply(7, pos, san);
+    await eventually(async () => ((await game(7)).ply === 6 ? true : undefined), 10_000, 'six plies on table 7');
+    await devices[6]!.remove('unplug');
+    await eventually(async () => ((await state(7)) === 'retrying' ? true : undefined), 10_000, 'table 7 lost');
+    for (const san of LONG_GAME.slice(6, 16)) await ply(7, pos, san);
+    const afterOutage = makeBoardFen(pos.board);
+    const back = await devices[6]!.recreate();
+    if (!back.ok) throw new Error(back.error);
+    await eventually(async () => (await game(7)).boardShown, 15_000, 'table 7 shown as it stands');
+    for (const san of LONG_GAME.slice(16, 18)) await ply(7, pos, san);
+    const filled = await eventually(
+      async () => {
+        const g = await game(7);
+        return g.ply === 18 && g.moves.every((m) => m.san !== '--') ? g : undefined;
+      },
+      15_000,
+      'the break filled',
+    );
+    const sans = filled.moves.map((m) => m.san);
+    expect(sans.slice(0, 6)).toEqual(LONG_GAME.slice(0, 6));
+    expect(sans.slice(16)).toEqual(LONG_GAME.slice(16, 18));
+    // Ten plies that lead to the board the break took; many orders do, and every consumer is told.
+    const replay = Chess.default();
+    for (const san of sans.slice(0, 16)) replay.play(parseSan(replay, san)!);
+    expect(makeBoardFen(replay.board)).toBe(afterOutage);
+    expect(filled.moves[6]!.uncertain!.candidates.length).toBeGreaterThan(1);
+    const full = (await (await fetch(`${daemon!.url}/api/games/r1-t7`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as GameState;
+    expect(full.incidents.filter((i) => i.kind === 'illegal-move')).toEqual([]);
+    expect(full.incidents.some((i) => i.kind === 'missed-moves' && /The break after ply 6 is filled: the clock's times count 11 presses/.test(i.message))).toBe(true);
+    const pgn = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
+    const table7 = parsePgn(pgn).find((g) => g.headers.get('Board') === '7')!;
+    const published = [...table7.moves.mainline()].map((n) => n.san);
+    expect(published).toEqual(sans);
+    const again = startingPosition(table7.headers).unwrap();
+    for (const san of published) again.play(parseSan(again, san)!);
+  }, 90_000);
   it('USB cable pulled for 3 plies that fit in two orders: both are offered, marked, and the arbiter picks the other on the game page', async () => {
     const pos = Chess.default();
     await ply(5, pos, 'e4');
