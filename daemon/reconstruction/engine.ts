@@ -196,6 +196,13 @@ export class GameEngine {
   private alias: Alias | undefined;
   /** Board hash and clock side of the last jump search (a board is searched once per reading). */
   private lastSearchKey: string | undefined;
+  /**
+   * The plies pressed for since the game began, as the clock's times counted them after the board
+   * was last away (press-count.ts) and every press since: a search again from an inferred jump's
+   * start at a press asks for that length. Forgotten when the players take a move back (a press
+   * is not taken back with it) and when the board goes away.
+   */
+  private clockCount: number | undefined;
   /** The board event in which the record last broke. */
   private brokeSeq = -1;
   /**
@@ -693,6 +700,7 @@ export class GameEngine {
     if (!connected) {
       this.disconnectedSeq = this.seq;
       // Presses come with readings, so the plies pressed for are as they were at the last one.
+      this.clockCount = undefined;
       this.beforeOutage = this.lastLiveReading && { reading: this.lastLiveReading, pressed: this.pressedPlies(this.running), ply: this.plyCount() };
       this.resyncPending = false;
       this.incident({
@@ -861,6 +869,7 @@ export class GameEngine {
     const presses = pressesBetween(before.reading, now, tc.incrementMs);
     if (presses === undefined) return;
     const pressed = before.pressed + presses;
+    this.clockCount = pressed;
     const off = pressed - this.pressedPlies(now.running);
     if (off === 0) return;
     if (Math.abs(off) > COUNTED_PLIES_OFF) {
@@ -913,7 +922,8 @@ export class GameEngine {
     if (gap.reason !== 'unexplained' || gap.accepted) return;
     const presses = pressesBetween(before.reading, now, tc.incrementMs);
     if (presses === undefined) return;
-    const off = before.pressed + presses - this.pressedPlies(now.running!);
+    this.clockCount = before.pressed + presses;
+    const off = this.clockCount - this.pressedPlies(now.running!);
     const plies = off + 1;
     if (off < 1 || plies > MAX_MISSED_PLIES + 2) return;
     const base = at - 1;
@@ -941,6 +951,7 @@ export class GameEngine {
   /** `fromStopped`: the clock was not running (game start, after a pause): completes, never offends. */
   private onPress(by: Color, at: number, fromStopped: boolean, seenAtPress = true): void {
     if (!this.started || !this.acceptsMoves()) return;
+    if (seenAtPress && !fromStopped && this.clockCount !== undefined) this.clockCount++;
     this.arrangingForArbiter = false;
     if (seenAtPress && !fromStopped && this.pieceReappeared(by, at)) return;
     const n = this.plyCount();
@@ -1252,7 +1263,10 @@ export class GameEngine {
       const parent = this.history[n - 1]!;
       const diff = this.board.diffFrom(parent.codes);
       if (diff.length === 0) {
-        if (at !== this.previousAt) this.takeback(n - 1, at);
+        if (at !== this.previousAt) {
+          this.clockCount = undefined;
+          this.takeback(n - 1, at);
+        }
         return;
       }
       const s = matchMove(this.posOf(parent), parent.codes, this.board.seen, diff);
@@ -1270,7 +1284,10 @@ export class GameEngine {
             // Hands lift and place one at a time; a knocked piece leaves its square and lands in
             // the same instant. A pawn falling back onto the square it came from shows an earlier
             // position without anyone taking a move back.
-            if (at !== this.previousAt) this.takeback(p, at);
+            if (at !== this.previousAt) {
+              this.clockCount = undefined;
+              this.takeback(p, at);
+            }
             return;
           }
         }
@@ -1507,11 +1524,21 @@ export class GameEngine {
     };
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
     let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+    const held = this.provisional;
+    // Searched again from an inferred jump's start at a press, with the clock's count of the plies
+    // pressed for: a sequence of that length, when the shortest is up to two plies shorter (a
+    // queen exchange on d8 and the other queen gone on to c7 read as her taking on c7).
+    const shortest = found.sequences[0]?.length;
+    const counted = lastBy !== undefined && this.clockCount !== undefined && held?.base === base ? this.clockCount - base : undefined;
+    if (counted !== undefined && shortest !== undefined && counted > shortest && counted - shortest <= COUNTED_PLIES_OFF && counted <= maxDepth + 2) {
+      const atCount = { ...options, minDepth: counted, maxDepth: counted };
+      const longer = seenDetourFirst(pos, target, atCount, searchSequences(pos, target, atCount), lifted);
+      if (longer.sequences.length > 0) found = longer;
+    }
     // Searched again from a jump read through a piece in a hand, and the hand is still empty: a
     // piece that took the one missing and went back where it stood (Qxc7 … Qc4) leaves the same
     // board as a hand, and its square unchanged, which the pruned search leaves out. One such
     // detour is allowed.
-    const held = this.provisional;
     if (found.sequences.length === 0 && held?.inHand !== undefined && held.base === base && target[held.inHand] === PIECE.EMPTY) {
       found = withExcursion(pos, target, options, lifted);
     }

@@ -355,6 +355,17 @@ describe('outage table, games once wrong', () => {
       noFalseIncident,
     ],
     [
+      "USB pulled for 3 plies (Qd8+ Qxd8 dxe5), read at power-up with Black's queen in the hand (Qxe5 Qxe5 dxe5 fits exactly), then put on c7: at Black's press the shortest reading is dxe5 Qxc7, but the clock counts four plies pressed since, and the four-ply readings are taken, the moves played among them",
+      power(3, true),
+      482,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.pliesAsPlayed, r.problem).toBe(true);
+        expect(r.truthOffered || r.exact, r.problem).toBe(true);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
