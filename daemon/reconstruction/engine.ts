@@ -916,9 +916,9 @@ export class GameEngine {
   private fillBreakByCount(before: NonNullable<GameEngine['beforeOutage']>, now: StampedReading, tc: NonNullable<EngineOptions['timeControl']>): void {
     const breaks: number[] = [];
     for (let p = before.ply + 1; p <= this.plyCount(); p++) if (this.history[p]!.record?.gap) breaks.push(p);
-    const at = breaks[0];
-    if (breaks.length !== 1 || at === undefined) return;
-    const gap = this.history[at]!.record!.gap!;
+    const breakPly = breaks[0];
+    if (breaks.length !== 1 || breakPly === undefined) return;
+    const gap = this.history[breakPly]!.record!.gap!;
     if (gap.reason !== 'unexplained' || gap.accepted) return;
     const presses = pressesBetween(before.reading, now, tc.incrementMs);
     if (presses === undefined) return;
@@ -926,16 +926,25 @@ export class GameEngine {
     const off = this.clockCount - this.pressedPlies(now.running!);
     const plies = off + 1;
     if (off < 1 || plies > MAX_MISSED_PLIES + 2) return;
-    const base = at - 1;
+    const base = breakPly - 1;
     const pos = this.posOf(this.history[base]!).clone();
     const period = tc.movesToSecondPeriod;
     if (period !== undefined && period >= pos.fullmoves - 1 && period <= pos.fullmoves + Math.ceil(plies / 2)) return;
-    const target = this.history[at]!.codes;
+    const target = this.history[breakPly]!.codes;
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
-    const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter: this.posOf(this.history[at]!).turn, meter: this.meter };
+    const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter: this.posOf(this.history[breakPly]!).turn, meter: this.meter };
     const found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
     const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
     if (sequences.length === 0) return;
+    // The moves recorded after the break are replayed from the fill by their SAN: all must still be legal.
+    const planned = planReplacement(
+      this.history.map((p) => p.fen),
+      this.history.slice(1).map((p) => p.move ?? null),
+      base,
+      sansOf(pos, sequences[0]!),
+      1,
+    );
+    if (!planned.ok) return;
     const { sans, uncertain } = this.reportMissedMoves(
       pos,
       sequences,
