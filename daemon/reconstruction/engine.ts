@@ -131,6 +131,12 @@ const sameMove = (a: NormalMove, b: NormalMove): boolean => a.from === b.from &&
 
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
+/** A two-period control adds its bonus at the period's last move: the clock's times count nothing across it (`plies` from `pos`). */
+function nearBonusMove(tc: NonNullable<EngineOptions['timeControl']>, pos: Chess, plies: number): boolean {
+  const period = tc.movesToSecondPeriod;
+  return period !== undefined && period >= pos.fullmoves - 1 && period <= pos.fullmoves + Math.ceil(plies / 2);
+}
+
 /**
  * Reconstructs one table's legal game from its board events under the FIDE Laws. Pure and
  * deterministic: time comes only with the events, and the same events always give the same game
@@ -861,15 +867,15 @@ export class GameEngine {
   private countPressesSince(before: NonNullable<GameEngine['beforeOutage']>, now: StampedReading): void {
     const tc = this.opts.timeControl;
     if (!tc || now.running === null || !this.acceptsMoves()) return;
-    const jump = this.provisional ?? this.confirmedJump?.jump;
-    if (!jump || jump.end <= before.ply || jump.base > this.plyCount()) {
-      this.fillBreakByCount(before, now, tc);
-      return;
-    }
     const presses = pressesBetween(before.reading, now, tc.incrementMs);
     if (presses === undefined) return;
     const pressed = before.pressed + presses;
     this.clockCount = pressed;
+    const jump = this.provisional ?? this.confirmedJump?.jump;
+    if (!jump || jump.end <= before.ply || jump.base > this.plyCount()) {
+      this.fillBreakByCount(before.ply, presses, pressed - this.pressedPlies(now.running), now.at, tc);
+      return;
+    }
     const off = pressed - this.pressedPlies(now.running);
     if (off === 0) return;
     if (Math.abs(off) > COUNTED_PLIES_OFF) {
@@ -877,9 +883,7 @@ export class GameEngine {
       return;
     }
     const pos = this.posOf(this.history[jump.base]!).clone();
-    // A two-period control adds its bonus at the period's last move: the times say nothing there.
-    const period = tc.movesToSecondPeriod;
-    if (period !== undefined && period >= pos.fullmoves - 1 && period <= pos.fullmoves + Math.ceil((pressed + 1 - jump.base) / 2)) return;
+    if (nearBonusMove(tc, pos, pressed + 1 - jump.base)) return;
     const target = this.board.seen;
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
     const read = this.history.slice(jump.base + 1).map((p) => p.record!.san);
@@ -913,23 +917,18 @@ export class GameEngine {
    * the others, when several fit), as the arbiter would; when none fits the break stays for the
    * arbiter. A clock set by hand meanwhile gives a length no sequence of pieces fits, as a rule.
    */
-  private fillBreakByCount(before: NonNullable<GameEngine['beforeOutage']>, now: StampedReading, tc: NonNullable<EngineOptions['timeControl']>): void {
+  private fillBreakByCount(since: number, presses: number, off: number, at: number, tc: NonNullable<EngineOptions['timeControl']>): void {
     const breaks: number[] = [];
-    for (let p = before.ply + 1; p <= this.plyCount(); p++) if (this.history[p]!.record?.gap) breaks.push(p);
+    for (let p = since + 1; p <= this.plyCount(); p++) if (this.history[p]!.record?.gap) breaks.push(p);
     const breakPly = breaks[0];
     if (breaks.length !== 1 || breakPly === undefined) return;
     const gap = this.history[breakPly]!.record!.gap!;
     if (gap.reason !== 'unexplained' || gap.accepted) return;
-    const presses = pressesBetween(before.reading, now, tc.incrementMs);
-    if (presses === undefined) return;
-    this.clockCount = before.pressed + presses;
-    const off = this.clockCount - this.pressedPlies(now.running!);
     const plies = off + 1;
     if (off < 1 || plies > MAX_MISSED_PLIES + 2) return;
     const base = breakPly - 1;
     const pos = this.posOf(this.history[base]!).clone();
-    const period = tc.movesToSecondPeriod;
-    if (period !== undefined && period >= pos.fullmoves - 1 && period <= pos.fullmoves + Math.ceil(plies / 2)) return;
+    if (nearBonusMove(tc, pos, plies)) return;
     const target = this.history[breakPly]!.codes;
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
     const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter: this.posOf(this.history[breakPly]!).turn, meter: this.meter };
@@ -949,12 +948,18 @@ export class GameEngine {
       pos,
       sequences,
       found.more,
-      now.at,
+      at,
       base,
       'the board the break took',
       (line) => `The break after ply ${base} is filled: the clock's times count ${presses} presses while the board was away, and ${line}`,
     );
-    this.replaceMoves(base, sans, now.at, 1, uncertain);
+    this.replaceMoves(base, sans, at, 1, uncertain);
+  }
+
+  /** The players took moves back to ply `p`: a press is not taken back with them, so the clock's count no longer tells plies. */
+  private takenBackOnBoard(p: number, at: number): void {
+    this.clockCount = undefined;
+    this.takeback(p, at);
   }
 
   /** `fromStopped`: the clock was not running (game start, after a pause): completes, never offends. */
@@ -1272,10 +1277,7 @@ export class GameEngine {
       const parent = this.history[n - 1]!;
       const diff = this.board.diffFrom(parent.codes);
       if (diff.length === 0) {
-        if (at !== this.previousAt) {
-          this.clockCount = undefined;
-          this.takeback(n - 1, at);
-        }
+        if (at !== this.previousAt) this.takenBackOnBoard(n - 1, at);
         return;
       }
       const s = matchMove(this.posOf(parent), parent.codes, this.board.seen, diff);
@@ -1293,10 +1295,7 @@ export class GameEngine {
             // Hands lift and place one at a time; a knocked piece leaves its square and lands in
             // the same instant. A pawn falling back onto the square it came from shows an earlier
             // position without anyone taking a move back.
-            if (at !== this.previousAt) {
-              this.clockCount = undefined;
-              this.takeback(p, at);
-            }
+            if (at !== this.previousAt) this.takenBackOnBoard(p, at);
             return;
           }
         }
@@ -1608,8 +1607,8 @@ export class GameEngine {
       (line) => `The board jumped ${line}${inHand !== undefined ? `; the piece of ${makeSquare(inHand)} was in a hand` : ''}${note ? `; ${note}` : ''}`,
     );
     const ambiguous = uncertain !== undefined;
-    const sans = sequences[0]!;
-    this.playInferred(sans, at, uncertain);
+    const moves = sequences[0]!;
+    this.playInferred(moves, at, uncertain);
     this.outOfStep = false;
     // Inferred, not seen: until a move seen on the board is completed by a press, a board the
     // jump cannot lead to sends the search back to where the jump began. A short jump with one
@@ -1619,7 +1618,7 @@ export class GameEngine {
     this.provisional = {
       base: chained ?? base,
       end: this.plyCount(),
-      trusted: !ambiguous && sans.length <= TRUSTED_JUMP_PLIES && inHand === undefined,
+      trusted: !ambiguous && moves.length <= TRUSTED_JUMP_PLIES && inHand === undefined,
       ...(inHand !== undefined ? { inHand } : {}),
     };
     this.confirmedJump = undefined;
