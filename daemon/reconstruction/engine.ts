@@ -27,8 +27,8 @@ import { fenOf, placementOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
-import { searchJump as searchSequences, type NodeMeter } from './jump-search.ts';
-import { bySequenceLength, seenDetourFirst, withExcursion } from './jump-variants.ts';
+import { searchJump as searchSequences, type JumpSearchOptions, type NodeMeter } from './jump-search.ts';
+import { bySequenceLength, seenDetourFirst, throughHand, withExcursion } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
 import { pressesBetween, type StampedReading } from './press-count.ts';
@@ -88,6 +88,18 @@ const COUNTED_PLIES_OFF = 2;
 function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
   const probe = pos.clone();
   return moves.map((m) => makeSanAndPlay(probe, m));
+}
+
+/**
+ * The board a jump was read at with a piece in a hand, and the jump's length (plies); `placed`:
+ * the piece whose placement the jump was searched again at, where and when it landed.
+ */
+interface HandReading {
+  codes: Uint8Array;
+  /** The square whose piece the reading took to be in the hand. */
+  held: number;
+  plies: number;
+  placed?: { sq: number; code: number; at: number };
 }
 
 /** The game after a number of plies, with what the board should show then. */
@@ -237,13 +249,14 @@ export class GameEngine {
    * The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`).
    * `doubted`, without a clock: searched again from its start for a piece put down out of turn,
    * nothing fitted; play seen from then on may break the record, as on a board out of step.
-   * `inHand`: the jump was read through a piece in a hand (the square it stood on). `refuted`: a
+   * `inHand`: the jump was read through a piece in a hand (the square it stood on); `handReading`:
+   * the board it was read at, kept while the jump is searched again from the same ply. `refuted`: a
    * piece was then put down where no move explains it while that square stayed empty, and nothing
    * from the jump's start fitted: the boards seen from then on are kept, so that a break starts
    * where play went on from (not deeper searches at every piece put down: those find detours
    * for the piece in the hand, moves nobody saw made).
    */
-  private provisional: { base: number; end: number; trusted: boolean; doubted?: true; inHand?: number; refuted?: true } | undefined;
+  private provisional: { base: number; end: number; trusted: boolean; doubted?: true; inHand?: number; refuted?: true; handReading?: HandReading } | undefined;
   /** The last jump confirmed, and the ply whose completion confirmed it (taking that ply back undoes the confirmation). */
   private confirmedJump: { jump: { base: number; end: number; trusted: boolean }; by: number } | undefined;
   /** The placement last published while out of step (null: the record follows the board). */
@@ -1252,6 +1265,7 @@ export class GameEngine {
     const top = this.top();
     const n = this.plyCount();
     const playing = this.acceptsMoves();
+    if (playing && source === 'field' && placed && this.slidOnFromSearchedBoard(at)) return;
     if (playing && this.board.mismatches >= 2 && this.board.mismatches <= 4) {
       const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
       if (s) {
@@ -1531,8 +1545,17 @@ export class GameEngine {
       ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
     };
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
-    let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
     const held = this.provisional;
+    const handReading = held?.base === base ? this.handReadingOf(held) : undefined;
+    const placed = this.lastPlaced;
+    // The jump was read with a piece in a hand and the board now is that board one move on: the
+    // piece put down was the one in the hand, or the hand held the piece taken where one was put
+    // down, whichever the reading took to be in the hand.
+    if (handReading && this.adoptThroughHand(pos, base, handReading, target, options, at, lifted)) {
+      this.keepHandReading(handReading, placed, at);
+      return true;
+    }
+    let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
     // Searched again from an inferred jump's start at a press, with the clock's count of the plies
     // pressed for: a sequence of that length, when the shortest is up to two plies shorter (a
     // queen exchange on d8 and the other queen gone on to c7 read as her taking on c7).
@@ -1586,6 +1609,54 @@ export class GameEngine {
       if (this.breakWithoutHeld(found.inHand!, first, at, chained)) return true;
     }
     this.adoptJump(pos, base, sequences, found.more, found.inHand, at, chained);
+    if (handReading && found.inHand === undefined && chained === undefined) this.keepHandReading(handReading, placed, at);
+    return true;
+  }
+
+  /** The board a jump was read at with a piece in a hand, and its length: the record's position at the jump's end without the hand's piece. */
+  private handReadingOf(jump: NonNullable<GameEngine['provisional']>): HandReading | undefined {
+    if (jump.handReading) return jump.handReading;
+    if (jump.inHand === undefined || jump.end > this.plyCount()) return undefined;
+    const codes = this.history[jump.end]!.codes.slice();
+    codes[jump.inHand] = PIECE.EMPTY;
+    return { codes, held: jump.inHand, plies: jump.end - jump.base };
+  }
+
+  /** The jump searched again, from where a jump read through a hand began, keeps that reading and the piece whose placement it was searched at. */
+  private keepHandReading(reading: HandReading, placed: { sq: number; code: number } | undefined, at: number): void {
+    if (!this.provisional) return;
+    this.provisional.handReading = { codes: reading.codes, held: reading.held, plies: reading.plies, ...(placed ? { placed: { ...placed, at } } : {}) };
+  }
+
+  /** `target` is one move on from the board a jump was read at with a piece in a hand (throughHand): that reading is adopted. */
+  private adoptThroughHand(pos: Chess, base: number, reading: HandReading, target: Uint8Array, options: JumpSearchOptions, at: number, lifted: ReadonlySet<number>): boolean {
+    // As deep as the return's search: the hand's reading was made with that budget.
+    const through = throughHand(pos, reading.codes, reading.held, target, reading.plies, { ...options, budget: RETURN_JUMP_BUDGET });
+    if (!through || through.sequences.length === 0) return false;
+    this.adoptJump(pos, base, this.seenBoards.bySeen(pos, through.sequences, lifted), through.more, undefined, at);
+    return true;
+  }
+
+  /**
+   * The jump was searched again when a piece was put down (its reading through a hand refuted),
+   * and that piece did not rest there: lifted again within a slide's flicker and put down further
+   * on (a bishop's slide read at the square it passed). The search is made again at the board it
+   * came to rest on, which may be the hand's reading one move on.
+   */
+  private slidOnFromSearchedBoard(at: number): boolean {
+    const jump = this.provisional;
+    const reading = jump?.handReading;
+    const now = this.lastPlaced;
+    if (!jump || !reading?.placed || !now || this.plyCount() !== jump.end) return false;
+    const { sq, code, at: landed } = reading.placed;
+    if (now.code !== code || now.sq === sq || this.board.seen[sq] !== PIECE.EMPTY) return false;
+    if (this.board.vacatedAt[sq]! - landed >= RELEASE_MS) return false;
+    if (!this.firstSearch(`${this.board.hash}/slid`)) return false;
+    const pos = this.posOf(this.history[jump.base]!).clone();
+    const options = { minDepth: 1, maxDepth: MAX_MISSED_PLIES + 2, budget: this.jumpBudget, meter: this.meter, keep: JUMP_ALTERNATIVES };
+    const lifted = this.seenBoards.emptied(positionCodes(pos), this.board.seen);
+    if (!this.adoptThroughHand(pos, jump.base, reading, this.board.seen, options, at, lifted)) return false;
+    this.keepHandReading(reading, now, at);
     return true;
   }
 

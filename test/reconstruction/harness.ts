@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { SHARED_GAMES_DIR, sharedDataPresent } from '../shared-data.ts';
 import type { NormalMove } from 'chessops';
-import { parseSan } from 'chessops/san';
+import type { Chess } from 'chessops/chess';
+import { makeSan, parseSan } from 'chessops/san';
 import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import type { GameEvent, IncidentKind, RulesConfig } from '../../daemon/reconstruction/game-events.ts';
 import type { SourceGame } from '../../daemon/simulation/games/game.ts';
@@ -12,6 +13,18 @@ import { NOISE_MODELS, playNoisy, sessionEvents, type ExpectedIncident, type Noi
 export const GAMES_DIR = SHARED_GAMES_DIR;
 export const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 export const STANDARD_2018: RulesConfig = { edition: '2018', category: 'standard' };
+
+/** `moves` played from `pos` (left as it is), as SANs joined by spaces. */
+export function sanLine(pos: Chess, moves: readonly NormalMove[]): string {
+  const p = pos.clone();
+  return moves
+    .map((m) => {
+      const san = makeSan(p, m);
+      p.play(m);
+      return san;
+    })
+    .join(' ');
+}
 
 /** Every kind of incident the noisy player injects must be one the engine can report. */
 const injectedKindsAreEngineKinds: ExpectedIncident['kind'] extends IncidentKind ? true : never = true;

@@ -1,9 +1,10 @@
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
-import { makeSan, parseSan } from 'chessops/san';
+import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import { searchJump } from '../../daemon/reconstruction/jump-search.ts';
 import { positionCodes } from '../../daemon/reconstruction/successors.ts';
+import { sanLine } from './harness.ts';
 
 /** The position after `sans` from the start, and the board `more` SANs later. */
 function outage(sans: string[], more: string[]): { pos: Chess; target: Uint8Array } {
@@ -12,17 +13,6 @@ function outage(sans: string[], more: string[]): { pos: Chess; target: Uint8Arra
   const after = pos.clone();
   for (const san of more) after.play(parseSan(after, san)!);
   return { pos, target: positionCodes(after) };
-}
-
-function sansOf(pos: Chess, moves: readonly { from: number; to: number }[]): string {
-  const p = pos.clone();
-  return moves
-    .map((m) => {
-      const san = makeSan(p, m);
-      p.play(m);
-      return san;
-    })
-    .join(' ');
 }
 
 /** The engine's budget for one search (engine.ts JUMP_BUDGET). */
@@ -38,7 +28,7 @@ describe('jump search', () => {
     // Orders of one state are searched once, so the budget is not spent on the 576 orders of each.
     expect(r.nodes).toBeLessThan(BUDGET);
     const all = searchJump(pos, target, { maxDepth: 8, budget: 10 * BUDGET, keep: 10_000, turnAfter: 'black' });
-    expect(all.sequences.map((s) => sansOf(pos, s))).toContain(truth.join(' '));
+    expect(all.sequences.map((s) => sanLine(pos, s))).toContain(truth.join(' '));
   });
 
   it('keeps every order of independent moves: a state that led somewhere is searched again by the next order', () => {
@@ -46,7 +36,7 @@ describe('jump search', () => {
     const { pos, target } = outage([], ['a3', 'a6', 'b3', 'b6', 'c3', 'c6']);
     const r = searchJump(pos, target, { maxDepth: 6, budget: 1_000_000, keep: 100 });
     expect(r.more).toBe(false);
-    const orders = new Set(r.sequences.map((s) => sansOf(pos, s)));
+    const orders = new Set(r.sequences.map((s) => sanLine(pos, s)));
     expect(orders.size).toBe(36);
     expect(orders).toContain('a3 a6 b3 b6 c3 c6');
     expect(orders).toContain('c3 c6 b3 b6 a3 a6');
@@ -56,11 +46,11 @@ describe('jump search', () => {
     // Four plies changing ten squares: only a castling lets them.
     const castled = outage(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5'], ['O-O', 'Nf6', 'd3', 'd6']);
     const r1 = searchJump(castled.pos, castled.target, { maxDepth: 6, budget: BUDGET, keep: 8 });
-    expect(r1.sequences.map((s) => sansOf(castled.pos, s))).toContain('O-O Nf6 d3 d6');
+    expect(r1.sequences.map((s) => sanLine(castled.pos, s))).toContain('O-O Nf6 d3 d6');
     // Three plies changing seven squares: only an en passant capture lets them.
     const passant = outage(['e4', 'a6', 'e5', 'd5'], ['exd6', 'Nf6', 'Nf3']);
     const r2 = searchJump(passant.pos, passant.target, { maxDepth: 6, budget: BUDGET, keep: 8 });
-    expect(r2.sequences.map((s) => sansOf(passant.pos, s))).toEqual(['exd6 Nf6 Nf3']);
+    expect(r2.sequences.map((s) => sanLine(passant.pos, s))).toEqual(['exd6 Nf6 Nf3']);
   });
 
   it('finds a tempo (a knight out and back) only when asked: the clock said whose turn it is and nothing shorter has that parity', () => {
@@ -68,7 +58,7 @@ describe('jump search', () => {
     const { pos, target } = outage(['e4', 'e5'], ['Nf3', 'Nc6', 'Ng1', 'Nf6']);
     expect(searchJump(pos, target, { maxDepth: 6, budget: BUDGET, keep: 64, turnAfter: 'white' }).sequences).toEqual([]);
     const r = searchJump(pos, target, { maxDepth: 6, budget: BUDGET, keep: 64, turnAfter: 'white', excursions: 1 });
-    const found = r.sequences.map((s) => sansOf(pos, s));
+    const found = r.sequences.map((s) => sanLine(pos, s));
     expect(found).toContain('Nf3 Nc6 Ng1 Nf6');
     // Out and back is all the detour allowed: the same piece, to the square it left.
     expect(found.every((line) => line.split(' ').length === 4)).toBe(true);
@@ -78,10 +68,10 @@ describe('jump search', () => {
     // Black's two knight moves show; White's tempo could be any piece's out and back.
     const { pos, target } = outage(['e4', 'e5'], ['Bc4', 'Nc6', 'Bf1', 'Nf6']);
     const any = searchJump(pos, target, { minDepth: 4, maxDepth: 4, budget: BUDGET, keep: 64, turnAfter: 'white', excursions: 1 });
-    expect(any.sequences.map((s) => sansOf(pos, s))).toContain('Nf3 Nc6 Ng1 Nf6');
+    expect(any.sequences.map((s) => sanLine(pos, s))).toContain('Nf3 Nc6 Ng1 Nf6');
     const f1 = 5;
     const seen = searchJump(pos, target, { minDepth: 4, maxDepth: 4, budget: BUDGET, keep: 64, turnAfter: 'white', excursions: 1, excursionFrom: new Set([f1]) });
-    const found = seen.sequences.map((s) => sansOf(pos, s));
+    const found = seen.sequences.map((s) => sanLine(pos, s));
     expect(found).toContain('Bc4 Nc6 Bf1 Nf6');
     expect(found.length).toBeGreaterThan(0);
     expect(seen.sequences.every((moves) => moves.some((m) => m.from === f1))).toBe(true);
@@ -95,13 +85,13 @@ describe('jump search', () => {
     const after = pos.clone();
     for (const san of truth) after.play(parseSan(after, san)!);
     const exact = searchJump(pos, positionCodes(after), { maxDepth: 5, budget: BUDGET, keep: 64 });
-    expect(exact.sequences.map((s) => sansOf(pos, s))).toContain(truth.join(' '));
+    expect(exact.sequences.map((s) => sanLine(pos, s))).toContain(truth.join(' '));
     const f4 = 29;
     const held = positionCodes(after);
     held[f4] = 0;
     const inHand = searchJump(pos, held, { minDepth: 1, maxDepth: 5, budget: BUDGET, keep: 64, pieceInHand: true });
     expect(inHand.inHand).toBe(f4);
-    expect(inHand.sequences.map((s) => sansOf(pos, s))).toContain(truth.join(' '));
+    expect(inHand.sequences.map((s) => sanLine(pos, s))).toContain(truth.join(' '));
   });
 });
 

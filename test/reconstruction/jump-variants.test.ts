@@ -1,8 +1,10 @@
 import { Chess } from 'chessops/chess';
+import { parseSquare } from 'chessops';
 import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
-import { bySequenceLength, withExcursion } from '../../daemon/reconstruction/jump-variants.ts';
+import { bySequenceLength, throughHand, withExcursion } from '../../daemon/reconstruction/jump-variants.ts';
 import { positionCodes } from '../../daemon/reconstruction/successors.ts';
+import { sanLine } from './harness.ts';
 
 const BUDGET = 200_000;
 
@@ -34,5 +36,57 @@ describe('the jump search asked as the evidence calls for', () => {
     const ordered = bySequenceLength(start, [far, unreachable, near], 'white', 4, BUDGET);
     expect(ordered).toEqual([near, far]);
     expect(bySequenceLength(start, [far, near], 'white', 2, BUDGET)).toEqual([near]);
+  });
+});
+
+/** `codes` with `square` emptied: the board read while that square's piece was in a hand. */
+function without(codes: Uint8Array, square: string): Uint8Array {
+  const out = codes.slice();
+  out[parseSquare(square)!] = 0;
+  return out;
+}
+
+/** `codes` with the piece of `from` moved to `to` (nothing else changed). */
+function moved(codes: Uint8Array, from: string, to: string): Uint8Array {
+  const out = codes.slice();
+  out[parseSquare(to)!] = out[parseSquare(from)!]!;
+  out[parseSquare(from)!] = 0;
+  return out;
+}
+
+describe('a jump read through a hand, and the move seen after it', () => {
+  const options = { budget: BUDGET, keep: 64, maxDepth: 8 };
+
+  it("takes the piece put down for the hand's, wherever the reading took the hand to be: every sequence brings that piece within a move of its square", () => {
+    const start = Chess.default();
+    // White's bishop lifted on its way to b5 when the board was read after Nf3 Nc6 Bc4 Nf6.
+    const seen = without(positionCodes(after(start, ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Nf6'])), 'c4');
+    const target = seen.slice();
+    target[parseSquare('b5')!] = positionCodes(start)[parseSquare('f1')!]!;
+    const found = throughHand(start, seen, parseSquare('g1')!, target, 6, options)!;
+    const read = found.sequences.map((moves) => sanLine(start, moves));
+    expect(read).toContain('e4 e5 Nf3 Nc6 Bc4 Nf6 Bb5');
+    expect(found.sequences.every((moves) => moves.at(-1)!.to === parseSquare('b5'))).toBe(true);
+    expect(read.every((line) => line.endsWith('Bb5'))).toBe(true);
+  });
+
+  it('takes a piece moved onto the square the hand emptied for the capture of the piece the hand held, en passant too', () => {
+    const start = Chess.default();
+    // Black's d-pawn, taken en passant, lifted first. A single step then exd6 leaves the same boards.
+    const seen = without(positionCodes(after(start, ['e4', 'Nf6', 'e5', 'd5'])), 'd5');
+    const found = throughHand(start, seen, parseSquare('f6')!, moved(seen, 'e5', 'd6'), 4, options)!;
+    const read = found.sequences.map((moves) => sanLine(start, moves));
+    expect(read).toContain('e4 Nf6 e5 d5 exd6');
+    expect(read).toContain('e4 Nf6 e5 d6 exd6');
+    expect(read.every((line) => line.endsWith('exd6'))).toBe(true);
+  });
+
+  it('is no reading for a piece put back where the reading held it, nor for a board more than one move on', () => {
+    const start = Chess.default();
+    const whole = positionCodes(after(start, ['e4', 'e5', 'Nf3', 'Nc6']));
+    const seen = without(whole, 'f3');
+    expect(throughHand(start, seen, parseSquare('f3')!, whole, 4, options)).toBeUndefined();
+    const twoOn = moved(moved(seen, 'c6', 'd4'), 'e4', 'd5');
+    expect(throughHand(start, seen, parseSquare('f3')!, twoOn, 4, options)).toBeUndefined();
   });
 });

@@ -366,6 +366,26 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      "USB pulled for 8 plies (c6 Qe3 dxe4 bxc6 Nxe3 Ra1 e5 dxe5), read at power-up with Black's knight in the hand on its way to c2; the reading took White's queen to be the hand (taken on f2), and the knight put on c2 refuted it: the jump is read again through the board seen, the knight's hand and Nc2+ after it, so Nc2+ is no capture of a queen the board never showed there",
+      power(8, true),
+      150,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+        expect(r.truthOffered || r.exact, r.problem).toBe(true);
+      },
+    ],
+    [
+      "USB pulled for 8 plies (… Nf4 … Bh6 Qf3), read at power-up with White's knight on f4, about to be taken, in the hand; the reading took the h3 knight to be the hand, and the bishop's slide from h6 to f4 stopped 75 ms on g5: the jump searched again at g5 (Ng5 Bxg5) is searched again where the bishop came to rest, through the board seen, so Bxf4 is kept",
+      power(8, true),
+      40,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+        expect(r.truthOffered || r.exact, r.problem).toBe(true);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
