@@ -90,16 +90,43 @@ function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
   return moves.map((m) => makeSanAndPlay(probe, m));
 }
 
-/**
- * The board a jump was read at with a piece in a hand, and the jump's length (plies); `placed`:
- * the piece whose placement the jump was searched again at, where and when it landed.
- */
+/** The board a jump was read at with a piece in a hand, and the jump's length (plies). */
 interface HandReading {
   codes: Uint8Array;
   /** The square whose piece the reading took to be in the hand. */
   held: number;
   plies: number;
-  placed?: { sq: number; code: number; at: number };
+}
+
+/** A jump as adopted from ply `base`: its sequences (the first played), whether more fit, the hand it was read through. */
+interface Adoption {
+  base: number;
+  sequences: readonly NormalMove[][];
+  more: boolean;
+  inHand?: number;
+}
+
+/**
+ * The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`).
+ * `doubted`, without a clock: searched again from its start for a piece put down out of turn,
+ * nothing fitted; play seen from then on may break the record, as on a board out of step.
+ * `inHand`: the jump was read through a piece in a hand (the square it stood on); `handReading`:
+ * the board it was read at, kept while the jump is searched again from the same ply. `refuted`: a
+ * piece was then put down where no move explains it while that square stayed empty, and nothing
+ * from the jump's start fitted: the boards seen from then on are kept, so that a break starts
+ * where play went on from (not deeper searches at every piece put down: those find detours
+ * for the piece in the hand, moves nobody saw made). `searchedAt`: the jump was searched again
+ * at a piece put down (where and when it landed), replacing the reading kept there.
+ */
+interface Provisional {
+  base: number;
+  end: number;
+  trusted: boolean;
+  doubted?: true;
+  inHand?: number;
+  refuted?: true;
+  handReading?: HandReading;
+  searchedAt?: { sq: number; code: number; at: number; replaced: { adoption: Adoption; provisional: Provisional } };
 }
 
 /** The game after a number of plies, with what the board should show then. */
@@ -208,7 +235,7 @@ export class GameEngine {
   private beforeOutage: { reading: StampedReading; pressed: number; ply: number } | undefined;
   private running: Color | null = null;
   /** The square and piece of the last field event that put a piece down since the record or the board was last taken whole. */
-  private lastPlaced: { sq: number; code: number } | undefined;
+  private lastPlaced: { sq: number; code: number; at: number } | undefined;
   /** A clock has been read in this game: presses will confirm moves. */
   private clockSeen = false;
   private alias: Alias | undefined;
@@ -245,18 +272,10 @@ export class GameEngine {
    * the views show the arbiter's position, not the half-arranged board, until a press resumes play.
    */
   private arrangingForArbiter = false;
-  /**
-   * The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`).
-   * `doubted`, without a clock: searched again from its start for a piece put down out of turn,
-   * nothing fitted; play seen from then on may break the record, as on a board out of step.
-   * `inHand`: the jump was read through a piece in a hand (the square it stood on); `handReading`:
-   * the board it was read at, kept while the jump is searched again from the same ply. `refuted`: a
-   * piece was then put down where no move explains it while that square stayed empty, and nothing
-   * from the jump's start fitted: the boards seen from then on are kept, so that a break starts
-   * where play went on from (not deeper searches at every piece put down: those find detours
-   * for the piece in the hand, moves nobody saw made).
-   */
-  private provisional: { base: number; end: number; trusted: boolean; doubted?: true; inHand?: number; refuted?: true; handReading?: HandReading } | undefined;
+  /** The last jump, while nothing seen on the board has confirmed it (Provisional). */
+  private provisional: Provisional | undefined;
+  /** The last jump adopted, as adopted (a reading searched again at a piece that did not rest is put back). */
+  private lastAdoption: Adoption | undefined;
   /** The last jump confirmed, and the ply whose completion confirmed it (taking that ply back undoes the confirmation). */
   private confirmedJump: { jump: { base: number; end: number; trusted: boolean }; by: number } | undefined;
   /** The placement last published while out of step (null: the record follows the board). */
@@ -664,7 +683,7 @@ export class GameEngine {
     this.board.raw[field] = piece;
     const sq = this.board.orient(field);
     this.board.set(sq, this.normalise(sq, piece), this.seq, at);
-    if (piece !== PIECE.EMPTY) this.lastPlaced = { sq, code: this.board.seen[sq]! };
+    if (piece !== PIECE.EMPTY) this.lastPlaced = { sq, code: this.board.seen[sq]!, at };
     if (piece >= PIECE.DRAW) {
       this.onResultPiece(piece, at);
       return;
@@ -1265,7 +1284,7 @@ export class GameEngine {
     const top = this.top();
     const n = this.plyCount();
     const playing = this.acceptsMoves();
-    if (playing && source === 'field' && placed && this.slidOnFromSearchedBoard(at)) return;
+    if (playing && source === 'field' && !placed && this.searchedPlacementLeft(at)) return;
     if (playing && this.board.mismatches >= 2 && this.board.mismatches <= 4) {
       const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
       if (s) {
@@ -1547,12 +1566,11 @@ export class GameEngine {
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
     const held = this.provisional;
     const handReading = held?.base === base ? this.handReadingOf(held) : undefined;
-    const placed = this.lastPlaced;
     // The jump was read with a piece in a hand and the board now is that board one move on: the
     // piece put down was the one in the hand, or the hand held the piece taken where one was put
     // down, whichever the reading took to be in the hand.
     if (handReading && this.adoptThroughHand(pos, base, handReading, target, options, at, lifted)) {
-      this.keepHandReading(handReading, placed, at);
+      this.keepHandReading(handReading);
       return true;
     }
     let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
@@ -1609,7 +1627,7 @@ export class GameEngine {
       if (this.breakWithoutHeld(found.inHand!, first, at, chained)) return true;
     }
     this.adoptJump(pos, base, sequences, found.more, found.inHand, at, chained);
-    if (handReading && found.inHand === undefined && chained === undefined) this.keepHandReading(handReading, placed, at);
+    if (handReading && found.inHand === undefined && chained === undefined) this.keepHandReading(handReading);
     return true;
   }
 
@@ -1622,10 +1640,9 @@ export class GameEngine {
     return { codes, held: jump.inHand, plies: jump.end - jump.base };
   }
 
-  /** The jump searched again, from where a jump read through a hand began, keeps that reading and the piece whose placement it was searched at. */
-  private keepHandReading(reading: HandReading, placed: { sq: number; code: number } | undefined, at: number): void {
-    if (!this.provisional) return;
-    this.provisional.handReading = { codes: reading.codes, held: reading.held, plies: reading.plies, ...(placed ? { placed: { ...placed, at } } : {}) };
+  /** The jump searched again, from where a jump read through a hand began, keeps that reading. */
+  private keepHandReading(reading: HandReading): void {
+    if (this.provisional) this.provisional.handReading = reading;
   }
 
   /** `target` is one move on from the board a jump was read at with a piece in a hand (throughHand): that reading is adopted. */
@@ -1638,25 +1655,21 @@ export class GameEngine {
   }
 
   /**
-   * The jump was searched again when a piece was put down (its reading through a hand refuted),
-   * and that piece did not rest there: lifted again within a slide's flicker and put down further
-   * on (a bishop's slide read at the square it passed). The search is made again at the board it
-   * came to rest on, which may be the hand's reading one move on.
+   * The jump was searched again when a piece was put down, and that piece is lifted again before
+   * it rested (a slide's flicker: a bishop from h6 passing g5 on its way to f4, a queen's slide
+   * read from the board's log square by square): that board was one the piece passed, and the
+   * reading it replaced stands again until the piece comes to rest.
    */
-  private slidOnFromSearchedBoard(at: number): boolean {
+  private searchedPlacementLeft(at: number): boolean {
     const jump = this.provisional;
-    const reading = jump?.handReading;
-    const now = this.lastPlaced;
-    if (!jump || !reading?.placed || !now || this.plyCount() !== jump.end) return false;
-    const { sq, code, at: landed } = reading.placed;
-    if (now.code !== code || now.sq === sq || this.board.seen[sq] !== PIECE.EMPTY) return false;
-    if (this.board.vacatedAt[sq]! - landed >= RELEASE_MS) return false;
-    if (!this.firstSearch(`${this.board.hash}/slid`)) return false;
-    const pos = this.posOf(this.history[jump.base]!).clone();
-    const options = { minDepth: 1, maxDepth: MAX_MISSED_PLIES + 2, budget: this.jumpBudget, meter: this.meter, keep: JUMP_ALTERNATIVES };
-    const lifted = this.seenBoards.emptied(positionCodes(pos), this.board.seen);
-    if (!this.adoptThroughHand(pos, jump.base, reading, this.board.seen, options, at, lifted)) return false;
-    this.keepHandReading(reading, now, at);
+    const searched = jump?.searchedAt;
+    if (!jump || !searched || this.plyCount() !== jump.end) return false;
+    if (this.board.seen[searched.sq] !== PIECE.EMPTY || at - searched.at >= RELEASE_MS) return false;
+    const { adoption, provisional } = searched.replaced;
+    const pos = this.posOf(this.history[adoption.base]!).clone();
+    const note = `the piece put down on ${makeSquare(searched.sq)} did not rest there: the reading before stands again`;
+    this.adoptJump(pos, adoption.base, adoption.sequences, adoption.more, adoption.inHand, at, undefined, note);
+    this.provisional = provisional;
     return true;
   }
 
@@ -1667,6 +1680,10 @@ export class GameEngine {
    * sequences leave that square's piece in a hand. `note` ends the incident's message.
    */
   private adoptJump(pos: Chess, base: number, sequences: readonly NormalMove[][], more: boolean, inHand: number | undefined, at: number, chained?: number, note?: string): void {
+    // Searched again from the same ply at a piece put down: kept, should that piece not rest there.
+    const placed = this.lastPlaced?.at === at ? this.lastPlaced : undefined;
+    const held = this.provisional;
+    const replaced = placed && held && chained === undefined && held.base === base && this.lastAdoption?.base === base ? { adoption: this.lastAdoption, provisional: held } : undefined;
     if (base < this.plyCount()) this.takeback(base, at);
     const { uncertain } = this.reportMissedMoves(
       pos,
@@ -1691,7 +1708,9 @@ export class GameEngine {
       end: this.plyCount(),
       trusted: !ambiguous && moves.length <= TRUSTED_JUMP_PLIES && inHand === undefined,
       ...(inHand !== undefined ? { inHand } : {}),
+      ...(replaced && placed ? { searchedAt: { ...placed, replaced } } : {}),
     };
+    this.lastAdoption = { base, sequences, more, ...(inHand !== undefined ? { inHand } : {}) };
     this.confirmedJump = undefined;
   }
 

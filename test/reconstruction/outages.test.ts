@@ -376,13 +376,23 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
-      "USB pulled for 8 plies (… Nf4 … Bh6 Qf3), read at power-up with White's knight on f4, about to be taken, in the hand; the reading took the h3 knight to be the hand, and the bishop's slide from h6 to f4 stopped 75 ms on g5: the jump searched again at g5 (Ng5 Bxg5) is searched again where the bishop came to rest, through the board seen, so Bxf4 is kept",
+      "USB pulled for 8 plies (… Nf4 … Bh6 Qf3), read at power-up with White's knight on f4, about to be taken, in the hand; the reading took the h3 knight to be the hand, and the bishop's slide from h6 to f4 stopped 75 ms on g5: the jump searched again at g5 (Ng5 Bxg5) is put back when the bishop leaves g5, and searched again where it came to rest, through the board seen, so Bxf4 is kept",
       power(8, true),
       40,
       (r) => {
         noFalseIncident(r);
         expect(r.kept, r.problem).toBe(r.after);
         expect(r.truthOffered || r.exact, r.problem).toBe(true);
+      },
+    ],
+    [
+      "USB pulled for 3 plies (f6 fxe5 dxc4), read at power-up with the b5 pawn White's queen takes in the hand; the board's log then holds the queen's slide b1-b5 square by square, 20 ms apart: each square passed is no board to read the outage by (each had the record four plies longer, the queen going round), the reading stands again as the queen leaves it, and Qxb5 is read where she comes to rest",
+      power(3, true),
+      256,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.pliesAsPlayed, r.problem).toBe(true);
+        expect(r.kept, r.problem).toBe(r.after);
       },
     ],
     [
