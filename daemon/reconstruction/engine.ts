@@ -78,6 +78,13 @@ const HAND_ORIGINS = 3;
 /** Sequences kept for the arbiter when several explain one jump. */
 const JUMP_ALTERNATIVES = 64;
 /**
+ * Nodes for a jump read again through the board it was read at with a piece in a hand, all the
+ * boards that hand leaves together (jump-variants throughHand): more than a field event's search
+ * (an eight-ply reading through a knight's hand took 92,000 nodes), and less than half the event's
+ * meter, which the search from the jump's start may still need when it fails.
+ */
+const HAND_READING_BUDGET = 300_000;
+/**
  * The most plies by which the clock's count of presses (press-count.ts) may correct a jump: a
  * tempo or a hand misread is two plies. More is likelier a clock the arbiter set meanwhile (two
  * minutes added for an illegal move look like four presses under a 30 s increment).
@@ -276,6 +283,8 @@ export class GameEngine {
   private provisional: Provisional | undefined;
   /** The last jump adopted, as adopted (a reading searched again at a piece that did not rest is put back). */
   private lastAdoption: Adoption | undefined;
+  /** The jump's start and board last searched through a hand's reading (adoptThroughHand). */
+  private lastThroughKey: string | undefined;
   /** The last jump confirmed, and the ply whose completion confirmed it (taking that ply back undoes the confirmation). */
   private confirmedJump: { jump: { base: number; end: number; trusted: boolean }; by: number } | undefined;
   /** The placement last published while out of step (null: the record follows the board). */
@@ -1647,8 +1656,12 @@ export class GameEngine {
 
   /** `target` is one move on from the board a jump was read at with a piece in a hand (throughHand): that reading is adopted. */
   private adoptThroughHand(pos: Chess, base: number, reading: HandReading, target: Uint8Array, options: JumpSearchOptions, at: number, lifted: ReadonlySet<number>): boolean {
-    // As deep as the return's search: the hand's reading was made with that budget.
-    const through = throughHand(pos, reading.codes, reading.held, target, reading.plies, { ...options, budget: RETURN_JUMP_BUDGET });
+    // Once per board: several questions of one event lead here, and a search that fits nothing
+    // spends its budget.
+    const key = `${base}/${placementHash(target)}`;
+    if (this.lastThroughKey === key) return false;
+    this.lastThroughKey = key;
+    const through = throughHand(pos, reading.codes, reading.held, target, reading.plies, { ...options, budget: HAND_READING_BUDGET });
     if (!through || through.sequences.length === 0) return false;
     this.adoptJump(pos, base, this.seenBoards.bySeen(pos, through.sequences, lifted), through.more, undefined, at);
     return true;

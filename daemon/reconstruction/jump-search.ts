@@ -66,20 +66,6 @@ export interface JumpSearchOptions {
    * lifted from a square it is back on): only that piece went out and back. Default: any square.
    */
   excursionFrom?: ReadonlySet<number>;
-  /**
-   * With `pieceInHand`: only a hand that the next move, seen on the board after it, explains (see
-   * `throughHand` in jump-variants). Without `from`: the piece in the hand is `code`, with a legal
-   * move from where it stood to `to`, where it was put down. With `from`: the piece in the hand is
-   * the one on `to` (en passant: beside `from`), which the piece `code` on `from` takes.
-   */
-  handMove?: HandMove;
-}
-
-/** The move seen made from a board read with a piece in a hand (`JumpSearchOptions.handMove`). */
-export interface HandMove {
-  to: number;
-  code: number;
-  from?: number;
 }
 
 /** What the searches of one board event may still spend, in nodes: the event loop waits on them. */
@@ -196,17 +182,6 @@ function missingPiece(p: Chess, move: NormalMove, target: ArrayLike<number>): { 
   let liftable = false;
   for (const [, to] of after.allDests()) if (to.has(square)) liftable = true;
   return { square, liftable };
-}
-
-/** After `move` from `p`, with the piece of `missing` in a hand, `hand` is a legal move that explains it. */
-function explainsHand(p: Chess, move: NormalMove, missing: number, hand: HandMove): boolean {
-  const after = p.clone();
-  after.play(move);
-  const from = hand.from ?? missing;
-  const pawn = hand.code === PIECE.WPAWN || hand.code === PIECE.BPAWN;
-  const enPassant = pawn && after.epSquare === hand.to && missing === (hand.to & 7) + (from & 56);
-  if (hand.from !== undefined && missing !== hand.to && !enPassant) return false;
-  return positionCodes(after)[from] === hand.code && after.dests(from).has(hand.to);
 }
 
 /**
@@ -329,7 +304,7 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
             else more = true;
           } else if (diff === 1 && opts.pieceInHand && found.length === 0) {
             const missing = missingPiece(p, s.move, target);
-            if (missing && (!opts.handMove || explainsHand(p, s.move, missing.square, opts.handMove))) {
+            if (missing) {
               if (nearly.length < keep) nearly.push({ ...missing, moves: [...path, s.move] });
               else nearlyMore = true;
             }

@@ -1,8 +1,8 @@
-import type { Color, NormalMove } from 'chessops';
+import { SquareSet, type Color, type NormalMove, type Piece } from 'chessops';
+import { attacks } from 'chessops/attacks';
 import type { Chess } from 'chessops/chess';
-import { PIECE } from '../../protocols/dgt/squares.ts';
-import { searchJump, type HandMove, type JumpSearch, type JumpSearchOptions, type NodeMeter } from './jump-search.ts';
-import { positionCodes } from './successors.ts';
+import { codeToPiece, PIECE, pieceToCode, type PieceCode } from '../../protocols/dgt/squares.ts';
+import { searchJump, type JumpSearch, type JumpSearchOptions, type NodeMeter } from './jump-search.ts';
 
 /**
  * The jump search asked in the ways the board's evidence calls for: with one piece out and back
@@ -57,27 +57,114 @@ export function bySequenceLength(pos: Chess, boards: readonly Uint8Array[], turn
  * The board a jump was read at, with a piece in a hand (`seen`; the reading took the piece of
  * `held` to be in the hand), and the board now (`target`), one move on: a piece put down on a
  * square `seen` showed empty (it was the piece in the hand), or a piece moved onto such a square
- * (the hand held the piece it took there). The sequences to `seen` that leave that hand, each with
- * that move, explain both boards in the order they were seen, whichever piece the reading took to
- * be in the hand. `plies`: the length the jump was read at.
+ * (the hand held the piece it took there). The sequences to `seen` with that hand, each with that
+ * move, explain both boards in the order they were seen, whichever piece the reading took to be in
+ * the hand. Each board the hand may have been lifted from is searched exactly (the piece put down
+ * on a square it reaches `to` from; the piece taken, of each kind, on `to`, or a pawn beside for
+ * en passant): a board known whole prunes far more than one short of a piece anywhere.
+ * `plies`: the length the jump was read at.
  * - A piece put down is the reading's length, or a ply either way (the hand was the other side's).
  *   Longer would explain away a try: a piece put where no move of that length takes it (an illegal
  *   move about to be corrected, a piece misplaced) "came" there by two invented plies.
  * - A piece taken from the hand's square may have come there while the board was away, a trip
  *   (and its reply) the reading, holding another piece, did not need: up to two plies more.
- * Undefined when `target` is not such a board, when the piece put down is the reading's own put
- * back, or when the press that completed it (`options.turnAfter`) was not the moving piece's side.
+ * The shortest found are kept. Undefined when `target` is not such a board, when the piece put
+ * down is the reading's own put back, or when the press that completed it (`options.turnAfter`)
+ * was not the moving piece's side.
  */
 export function throughHand(pos: Chess, seen: ArrayLike<number>, held: number, target: ArrayLike<number>, plies: number, options: JumpSearchOptions): JumpSearch | undefined {
   const hand = handMoveBetween(seen, target);
   if (!hand || (hand.from === undefined && hand.to === held)) return undefined;
-  const turnAfter: Color = hand.code <= PIECE.WQUEEN ? 'white' : 'black';
-  if (options.turnAfter !== undefined && options.turnAfter === turnAfter) return undefined;
-  const longest = plies + (hand.from === undefined ? 1 : 2);
-  const found = searchJump(pos, seen, { ...options, minDepth: Math.max(1, plies - 1), maxDepth: longest, turnAfter, pieceInHand: true, handMove: hand });
-  if (found.inHand === undefined) return { ...found, sequences: [] };
-  const sequences = found.sequences.map((moves) => [...moves, { from: hand.from ?? missingAfter(pos, moves, seen), to: hand.to }]);
-  return { ...found, sequences };
+  const mover: Color = hand.code <= PIECE.WQUEEN ? 'white' : 'black';
+  if (options.turnAfter !== undefined && options.turnAfter === mover) return undefined;
+  const depths = { ...options, minDepth: Math.max(1, plies - 1), maxDepth: plies + (hand.from === undefined ? 1 : 2), turnAfter: mover };
+  const keep = options.keep ?? 8;
+  let nodes = 0;
+  let exhausted = false;
+  let found: { moves: NormalMove[][]; more: boolean }[] = [];
+  for (const { codes, from } of handBoards(seen, hand, mover)) {
+    // The budget is for all the boards together, and no board takes more than half of it: a board
+    // nothing leads to can take a whole budget to tell.
+    const budget = Math.min(options.budget - nodes, Math.ceil(options.budget / 2));
+    if (budget <= 0) break;
+    const search = searchJump(pos, codes, { ...depths, budget });
+    nodes += search.nodes;
+    exhausted ||= search.exhausted;
+    const last = { from, to: hand.to };
+    const moves = search.sequences.filter((m) => legalAfter(pos, m, last)).map((m) => [...m, last]);
+    if (moves.length === 0) continue;
+    // The shortest only: a longer reading of another hand is no rival to a shorter one.
+    if (found.length > 0 && found[0]!.moves[0]!.length > moves[0]!.length) found = [];
+    if (found.length === 0 || found[0]!.moves[0]!.length === moves[0]!.length) found.push({ moves, more: search.more });
+  }
+  // Taken in turn from each board, so that every hand that fits is among those kept.
+  const all: NormalMove[][] = [];
+  for (let i = 0; found.some((f) => i < f.moves.length); i++) for (const f of found) if (i < f.moves.length) all.push(f.moves[i]!);
+  return { sequences: all.slice(0, keep), more: all.length > keep || found.some((f) => f.more), nodes, exhausted };
+}
+
+/**
+ * The boards the hand of `hand` may have been lifted from: `seen` with the piece put down on a
+ * square it could move to `hand.to` from, or with a piece of the mover's opponent on `hand.to`
+ * (en passant: a pawn beside `hand.from`) for the mover on `hand.from` to take.
+ */
+function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color): Generator<{ codes: Uint8Array; from: number }> {
+  const occupied = squaresWhere(seen, (code) => code !== PIECE.EMPTY);
+  const board = (square: number, code: number): Uint8Array => {
+    const codes = Uint8Array.from(seen);
+    codes[square] = code;
+    return codes;
+  };
+  const piece = codeToPiece(hand.code as PieceCode)!;
+  if (hand.from === undefined) {
+    for (let from = 0; from < 64; from++) {
+      if (from === hand.to || seen[from] !== PIECE.EMPTY || !reaches(piece, from, hand.to, occupied.with(from))) continue;
+      yield { codes: board(from, hand.code), from };
+    }
+    return;
+  }
+  const opponent: Color = mover === 'white' ? 'black' : 'white';
+  const lastRank = hand.to >> 3 === 0 || hand.to >> 3 === 7;
+  for (const role of ['pawn', 'knight', 'bishop', 'rook', 'queen'] as const) {
+    if (role === 'pawn' && lastRank) continue;
+    yield { codes: board(hand.to, pieceToCode({ color: opponent, role })), from: hand.from };
+  }
+  const beside = (hand.to & 7) + (hand.from & 56);
+  if (piece.role === 'pawn' && (hand.to & 7) !== (hand.from & 7) && seen[beside] === PIECE.EMPTY) {
+    yield { codes: board(beside, pieceToCode({ color: opponent, role: 'pawn' })), from: hand.from };
+  }
+}
+
+/**
+ * `piece` on `from` could move to the empty square `to` with the board's pieces on `occupied`: a
+ * pawn by its steps forward, or en passant (put down before the pawn it takes is lifted).
+ */
+function reaches(piece: Piece, from: number, to: number, occupied: SquareSet): boolean {
+  if (attacks(piece, from, occupied).has(to)) return true;
+  if (piece.role !== 'pawn') return false;
+  const step = piece.color === 'white' ? 8 : -8;
+  const home = piece.color === 'white' ? 1 : 6;
+  return to === from + step || (from >> 3 === home && to === from + 2 * step && !occupied.has(from + step));
+}
+
+function squaresWhere(codes: ArrayLike<number>, test: (code: number) => boolean): SquareSet {
+  let set = SquareSet.empty();
+  for (let sq = 0; sq < 64; sq++) if (test(codes[sq]!)) set = set.with(sq);
+  return set;
+}
+
+/** `last` is a legal move once `moves` are played from `pos`. */
+function legalAfter(pos: Chess, moves: readonly NormalMove[], last: NormalMove): boolean {
+  const after = pos.clone();
+  for (const m of moves) after.play(m);
+  return after.dests(last.from).has(last.to);
+}
+
+/** The move seen made from a board read with a piece in a hand: `code` to `to`, from `from` when the board showed it leave. */
+interface HandMove {
+  to: number;
+  code: number;
+  from?: number;
 }
 
 /** The move from `seen` to `target`: one piece put down on an empty square, or one piece moved to an empty square. */
@@ -94,13 +181,4 @@ function handMoveBetween(seen: ArrayLike<number>, target: ArrayLike<number>): Ha
   const code = target[to]!;
   if (from < 0) return { to, code };
   return seen[from] === code ? { to, code, from } : undefined;
-}
-
-/** The square where the position after `moves` has a piece `seen` shows empty (the hand's). */
-function missingAfter(pos: Chess, moves: readonly NormalMove[], seen: ArrayLike<number>): number {
-  const after = pos.clone();
-  for (const m of moves) after.play(m);
-  const codes = positionCodes(after);
-  for (let sq = 0; sq < 64; sq++) if (codes[sq] !== seen[sq]) return sq;
-  return -1;
 }

@@ -81,6 +81,15 @@ describe('a jump read through a hand, and the move seen after it', () => {
     expect(read.every((line) => line.endsWith('exd6'))).toBe(true);
   });
 
+  it('takes a pawn put down on the square behind the pawn it takes en passant, before that pawn is lifted, for the hand', () => {
+    const start = Chess.default();
+    const seen = without(positionCodes(after(start, ['e4', 'Nf6', 'e5', 'd5'])), 'e5');
+    const target = seen.slice();
+    target[parseSquare('d6')!] = positionCodes(start)[parseSquare('e2')!]!;
+    const found = throughHand(start, seen, parseSquare('f6')!, target, 4, options)!;
+    expect(found.sequences.map((moves) => sanLine(start, moves))).toEqual(['e4 Nf6 e5 d5 exd6']);
+  });
+
   it('is no reading for a piece put back where the reading held it, nor for a board more than one move on', () => {
     const start = Chess.default();
     const whole = positionCodes(after(start, ['e4', 'e5', 'Nf3', 'Nc6']));
