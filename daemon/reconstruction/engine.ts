@@ -283,7 +283,7 @@ export class GameEngine {
   private provisional: Provisional | undefined;
   /** The last jump adopted, as adopted (a reading searched again at a piece that did not rest is put back). */
   private lastAdoption: Adoption | undefined;
-  /** The jump's start and board last searched through a hand's reading (adoptThroughHand). */
+  /** The jump's start, the hand's reading and the board last searched through it (adoptThroughHand). */
   private lastThroughKey: string | undefined;
   /** The last jump confirmed, and the ply whose completion confirmed it (taking that ply back undoes the confirmation). */
   private confirmedJump: { jump: { base: number; end: number; trusted: boolean }; by: number } | undefined;
@@ -1641,7 +1641,7 @@ export class GameEngine {
   }
 
   /** The board a jump was read at with a piece in a hand, and its length: the record's position at the jump's end without the hand's piece. */
-  private handReadingOf(jump: NonNullable<GameEngine['provisional']>): HandReading | undefined {
+  private handReadingOf(jump: Provisional): HandReading | undefined {
     if (jump.handReading) return jump.handReading;
     if (jump.inHand === undefined || jump.end > this.plyCount()) return undefined;
     const codes = this.history[jump.end]!.codes.slice();
@@ -1658,7 +1658,7 @@ export class GameEngine {
   private adoptThroughHand(pos: Chess, base: number, reading: HandReading, target: Uint8Array, options: JumpSearchOptions, at: number, lifted: ReadonlySet<number>): boolean {
     // Once per board: several questions of one event lead here, and a search that fits nothing
     // spends its budget.
-    const key = `${base}/${placementHash(target)}`;
+    const key = `${base}/${reading.held}/${reading.plies}/${placementHash(target)}`;
     if (this.lastThroughKey === key) return false;
     this.lastThroughKey = key;
     const through = throughHand(pos, reading.codes, reading.held, target, reading.plies, { ...options, budget: HAND_READING_BUDGET });
