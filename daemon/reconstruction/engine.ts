@@ -97,11 +97,11 @@ function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
   return moves.map((m) => makeSanAndPlay(probe, m));
 }
 
-/** The board a jump was read at with a piece in a hand, and the jump's length (plies). */
+/** The board a jump was read at, and the jump's length (plies). */
 interface HandReading {
   codes: Uint8Array;
-  /** The square whose piece the reading took to be in the hand. */
-  held: number;
+  /** The square whose piece the reading took to be in a hand (undefined: read exactly). */
+  held?: number;
   plies: number;
 }
 
@@ -1367,6 +1367,11 @@ export class GameEngine {
         }
       }
     }
+    // A piece put down that no move brings (the only square that differs), right after a jump read
+    // exactly: the board it was read at may have been short of that piece all the same (a player
+    // holding it; an exact sequence a ply longer is preferred to a hand), so the jump is read
+    // again through that board.
+    if (source === 'field' && placed && jump && jump.inHand === undefined && jump.end === n && this.board.mismatches === 1 && this.readAgainThroughBoard(jump, at)) return;
     // A piece put down where no move explains it while the jump's hand is still empty (the piece
     // in the hand came from elsewhere, or the one the jump held had been taken): the board is whole
     // again, so the jump is searched again from where it began, exactly.
@@ -1640,11 +1645,12 @@ export class GameEngine {
     return true;
   }
 
-  /** The board a jump was read at with a piece in a hand, and its length: the record's position at the jump's end without the hand's piece. */
+  /** The board a jump was read at, and its length: the record's position at the jump's end, without the hand's piece when it was read through one. */
   private handReadingOf(jump: Provisional): HandReading | undefined {
     if (jump.handReading) return jump.handReading;
-    if (jump.inHand === undefined || jump.end > this.plyCount()) return undefined;
+    if (jump.end > this.plyCount()) return undefined;
     const codes = this.history[jump.end]!.codes.slice();
+    if (jump.inHand === undefined) return { codes, plies: jump.end - jump.base };
     codes[jump.inHand] = PIECE.EMPTY;
     return { codes, held: jump.inHand, plies: jump.end - jump.base };
   }
@@ -1664,6 +1670,18 @@ export class GameEngine {
     const through = throughHand(pos, reading.codes, reading.held, target, reading.plies, { ...options, budget: HAND_READING_BUDGET });
     if (!through || through.sequences.length === 0) return false;
     this.adoptJump(pos, base, this.seenBoards.bySeen(pos, through.sequences, lifted), through.more, undefined, at);
+    return true;
+  }
+
+  /** The jump read again through the board it was read at, one piece put down since (adoptThroughHand). */
+  private readAgainThroughBoard(jump: Provisional, at: number): boolean {
+    const reading = this.handReadingOf(jump);
+    if (!reading) return false;
+    const pos = this.posOf(this.history[jump.base]!).clone();
+    const options = { minDepth: 1, maxDepth: MAX_MISSED_PLIES + 2, budget: this.jumpBudget, meter: this.meter, keep: JUMP_ALTERNATIVES };
+    const lifted = this.seenBoards.emptied(positionCodes(pos), this.board.seen);
+    if (!this.adoptThroughHand(pos, jump.base, reading, this.board.seen, options, at, lifted)) return false;
+    this.keepHandReading(reading);
     return true;
   }
 

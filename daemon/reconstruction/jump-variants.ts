@@ -68,14 +68,18 @@ export function bySequenceLength(pos: Chess, boards: readonly Uint8Array[], turn
  *   move about to be corrected, a piece misplaced) "came" there by two invented plies.
  * - A piece taken from the hand's square may have come there while the board was away, a trip
  *   (and its reply) the reading, holding another piece, did not need: up to two plies more.
+ * A jump read exactly (`held` undefined) may have been read short of a piece all the same (an
+ * exact sequence a ply longer is preferred to a hand): a piece put down that no move brings is
+ * that hand's. Not a piece moved onto an empty square: from a board read whole that is a move, and
+ * one the record does not allow is the player's, not a piece nobody saw to take.
  * The shortest found are kept. Undefined when `target` is not such a board, when the piece put
  * down is the reading's own put back, or when the press that completed it (`options.turnAfter`)
  * was not the moving piece's side.
  */
-export function throughHand(pos: Chess, seen: ArrayLike<number>, held: number, target: ArrayLike<number>, plies: number, options: JumpSearchOptions): JumpSearch | undefined {
+export function throughHand(pos: Chess, seen: ArrayLike<number>, held: number | undefined, target: ArrayLike<number>, plies: number, options: JumpSearchOptions): JumpSearch | undefined {
   const hand = handMoveBetween(seen, target);
-  if (!hand || (hand.from === undefined && hand.to === held)) return undefined;
-  const mover: Color = hand.code <= PIECE.WQUEEN ? 'white' : 'black';
+  if (!hand || (hand.from === undefined && hand.to === held) || (hand.from !== undefined && held === undefined)) return undefined;
+  const mover = sideOf(hand.code);
   if (options.turnAfter !== undefined && options.turnAfter === mover) return undefined;
   const depths = { ...options, minDepth: Math.max(1, plies - 1), maxDepth: plies + (hand.from === undefined ? 1 : 2), turnAfter: mover };
   const keep = options.keep ?? 8;
@@ -118,7 +122,7 @@ function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color): Gen
   const piece = codeToPiece(hand.code as PieceCode)!;
   if (hand.from === undefined) {
     for (let from = 0; from < 64; from++) {
-      if (from === hand.to || seen[from] !== PIECE.EMPTY || !reaches(piece, from, hand.to, occupied.with(from))) continue;
+      if (from === hand.to || seen[from] !== PIECE.EMPTY || !reaches(piece, from, hand.to, occupied.with(from), seen[hand.to] !== PIECE.EMPTY)) continue;
       yield { codes: board(from, hand.code), from };
     }
     return;
@@ -136,12 +140,13 @@ function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color): Gen
 }
 
 /**
- * `piece` on `from` could move to the empty square `to` with the board's pieces on `occupied`: a
- * pawn by its steps forward, or en passant (put down before the pawn it takes is lifted).
+ * `piece` on `from` could move to `to` with the board's pieces on `occupied`, taking what stands
+ * there (`takes`); a pawn to an empty square by its steps forward, or en passant (put down before
+ * the pawn it takes is lifted).
  */
-function reaches(piece: Piece, from: number, to: number, occupied: SquareSet): boolean {
+function reaches(piece: Piece, from: number, to: number, occupied: SquareSet, takes: boolean): boolean {
   if (attacks(piece, from, occupied).has(to)) return true;
-  if (piece.role !== 'pawn') return false;
+  if (piece.role !== 'pawn' || takes) return false;
   const step = piece.color === 'white' ? 8 : -8;
   const home = piece.color === 'white' ? 1 : 6;
   return to === from + step || (from >> 3 === home && to === from + 2 * step && !occupied.has(from + step));
@@ -167,18 +172,26 @@ interface HandMove {
   from?: number;
 }
 
-/** The move from `seen` to `target`: one piece put down on an empty square, or one piece moved to an empty square. */
+const sideOf = (code: number): Color => (code <= PIECE.WQUEEN ? 'white' : 'black');
+
+/**
+ * The move from `seen` to `target`: one piece put down on an empty square or on one of the other
+ * side's (taking it, lifted as it landed), or one piece moved to an empty square.
+ */
 function handMoveBetween(seen: ArrayLike<number>, target: ArrayLike<number>): HandMove | undefined {
   let to = -1;
   let from = -1;
   for (let sq = 0; sq < 64; sq++) {
-    if (seen[sq] === target[sq]) continue;
-    if (seen[sq] === PIECE.EMPTY && to < 0) to = sq;
-    else if (target[sq] === PIECE.EMPTY && from < 0) from = sq;
+    const was = seen[sq]!;
+    const now = target[sq]!;
+    if (was === now) continue;
+    if (now !== PIECE.EMPTY && to < 0 && (was === PIECE.EMPTY || sideOf(was) !== sideOf(now))) to = sq;
+    else if (now === PIECE.EMPTY && from < 0) from = sq;
     else return undefined;
   }
   if (to < 0) return undefined;
   const code = target[to]!;
   if (from < 0) return { to, code };
-  return seen[from] === code ? { to, code, from } : undefined;
+  // A piece moved taking one the board showed is a capture, nothing of a hand's.
+  return seen[from] === code && seen[to] === PIECE.EMPTY ? { to, code, from } : undefined;
 }

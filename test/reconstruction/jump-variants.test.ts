@@ -90,6 +90,18 @@ describe('a jump read through a hand, and the move seen after it', () => {
     expect(found.sequences.map((moves) => sanLine(start, moves))).toEqual(['e4 Nf6 e5 d5 exd6']);
   });
 
+  it('reads a board read exactly as one a piece was held over when that piece lands taking, and a move onto an empty square from it as no hand', () => {
+    const start = Chess.default();
+    // After e4 d5 c4 Nf6, White's c-pawn lifted to take on d5: a reading of four plies with no hand.
+    const read = without(positionCodes(after(start, ['e4', 'd5', 'c4', 'Nf6'])), 'c4');
+    const target = read.slice();
+    target[parseSquare('d5')!] = positionCodes(start)[parseSquare('c2')!]!;
+    const found = throughHand(start, read, undefined, target, 4, options)!;
+    expect(found.sequences.map((moves) => sanLine(start, moves))).toContain('e4 d5 c4 Nf6 cxd5');
+    expect(found.sequences.every((moves) => moves.at(-1)!.to === parseSquare('d5'))).toBe(true);
+    expect(throughHand(start, read, undefined, moved(read, 'f1', 'b5'), 4, options)).toBeUndefined();
+  });
+
   it('is no reading for a piece put back where the reading held it, nor for a board more than one move on', () => {
     const start = Chess.default();
     const whole = positionCodes(after(start, ['e4', 'e5', 'Nf3', 'Nc6']));
