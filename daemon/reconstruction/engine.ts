@@ -1583,10 +1583,7 @@ export class GameEngine {
     // The jump was read with a piece in a hand and the board now is that board one move on: the
     // piece put down was the one in the hand, or the hand held the piece taken where one was put
     // down, whichever the reading took to be in the hand.
-    if (handReading && this.adoptThroughHand(pos, base, handReading, target, options, at, lifted)) {
-      this.keepHandReading(handReading);
-      return true;
-    }
+    if (handReading && this.adoptThroughHand(pos, base, handReading, target, options, at, lifted)) return true;
     let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
     // Searched again from an inferred jump's start at a press, with the clock's count of the plies
     // pressed for: a sequence of that length, when the shortest is up to two plies shorter (a
@@ -1660,7 +1657,7 @@ export class GameEngine {
     if (this.provisional) this.provisional.handReading = reading;
   }
 
-  /** `target` is one move on from the board a jump was read at with a piece in a hand (throughHand): that reading is adopted. */
+  /** `target` is one move on from the board a jump was read at (throughHand): that reading is adopted, and keeps the board it was read at. */
   private adoptThroughHand(pos: Chess, base: number, reading: HandReading, target: Uint8Array, options: JumpSearchOptions, at: number, lifted: ReadonlySet<number>): boolean {
     // Once per board: several questions of one event lead here, and a search that fits nothing
     // spends its budget.
@@ -1670,6 +1667,7 @@ export class GameEngine {
     const through = throughHand(pos, reading.codes, reading.held, target, reading.plies, { ...options, budget: HAND_READING_BUDGET });
     if (!through || through.sequences.length === 0) return false;
     this.adoptJump(pos, base, this.seenBoards.bySeen(pos, through.sequences, lifted), through.more, undefined, at);
+    this.keepHandReading(reading);
     return true;
   }
 
@@ -1680,9 +1678,7 @@ export class GameEngine {
     const pos = this.posOf(this.history[jump.base]!).clone();
     const options = { minDepth: 1, maxDepth: MAX_MISSED_PLIES + 2, budget: this.jumpBudget, meter: this.meter, keep: JUMP_ALTERNATIVES };
     const lifted = this.seenBoards.emptied(positionCodes(pos), this.board.seen);
-    if (!this.adoptThroughHand(pos, jump.base, reading, this.board.seen, options, at, lifted)) return false;
-    this.keepHandReading(reading);
-    return true;
+    return this.adoptThroughHand(pos, jump.base, reading, this.board.seen, options, at, lifted);
   }
 
   /**

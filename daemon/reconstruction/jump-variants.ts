@@ -1,4 +1,4 @@
-import { SquareSet, type Color, type NormalMove, type Piece } from 'chessops';
+import { opposite, SquareSet, type Color, type NormalMove, type Piece } from 'chessops';
 import { attacks } from 'chessops/attacks';
 import type { Chess } from 'chessops/chess';
 import { codeToPiece, PIECE, pieceToCode, type PieceCode } from '../../protocols/dgt/squares.ts';
@@ -79,13 +79,13 @@ export function bySequenceLength(pos: Chess, boards: readonly Uint8Array[], turn
 export function throughHand(pos: Chess, seen: ArrayLike<number>, held: number | undefined, target: ArrayLike<number>, plies: number, options: JumpSearchOptions): JumpSearch | undefined {
   const hand = handMoveBetween(seen, target);
   if (!hand || (hand.from === undefined && hand.to === held) || (hand.from !== undefined && held === undefined)) return undefined;
-  const mover = sideOf(hand.code);
+  const mover = colorOf(hand.code);
   if (options.turnAfter !== undefined && options.turnAfter === mover) return undefined;
   const depths = { ...options, minDepth: Math.max(1, plies - 1), maxDepth: plies + (hand.from === undefined ? 1 : 2), turnAfter: mover };
   const keep = options.keep ?? 8;
   let nodes = 0;
   let exhausted = false;
-  let found: { moves: NormalMove[][]; more: boolean }[] = [];
+  const fits: { moves: NormalMove[][]; more: boolean }[] = [];
   for (const { codes, from } of handBoards(seen, hand, mover)) {
     // The budget is for all the boards together, and no board takes more than half of it: a board
     // nothing leads to can take a whole budget to tell.
@@ -96,12 +96,12 @@ export function throughHand(pos: Chess, seen: ArrayLike<number>, held: number | 
     exhausted ||= search.exhausted;
     const last = { from, to: hand.to };
     const moves = search.sequences.filter((m) => legalAfter(pos, m, last)).map((m) => [...m, last]);
-    if (moves.length === 0) continue;
-    // The shortest only: a longer reading of another hand is no rival to a shorter one.
-    if (found.length > 0 && found[0]!.moves[0]!.length > moves[0]!.length) found = [];
-    if (found.length === 0 || found[0]!.moves[0]!.length === moves[0]!.length) found.push({ moves, more: search.more });
+    if (moves.length > 0) fits.push({ moves, more: search.more });
   }
-  // Taken in turn from each board, so that every hand that fits is among those kept.
+  // The shortest only (a longer reading of another hand is no rival to a shorter one), taken in
+  // turn from each board, so that every hand that fits is among those kept.
+  const shortest = Math.min(...fits.map((f) => f.moves[0]!.length));
+  const found = fits.filter((f) => f.moves[0]!.length === shortest);
   const all: NormalMove[][] = [];
   for (let i = 0; found.some((f) => i < f.moves.length); i++) for (const f of found) if (i < f.moves.length) all.push(f.moves[i]!);
   return { sequences: all.slice(0, keep), more: all.length > keep || found.some((f) => f.more), nodes, exhausted };
@@ -113,7 +113,7 @@ export function throughHand(pos: Chess, seen: ArrayLike<number>, held: number | 
  * (en passant: a pawn beside `hand.from`) for the mover on `hand.from` to take.
  */
 function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color): Generator<{ codes: Uint8Array; from: number }> {
-  const occupied = squaresWhere(seen, (code) => code !== PIECE.EMPTY);
+  const occupied = occupiedSquares(seen);
   const board = (square: number, code: number): Uint8Array => {
     const codes = Uint8Array.from(seen);
     codes[square] = code;
@@ -127,7 +127,7 @@ function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color): Gen
     }
     return;
   }
-  const opponent: Color = mover === 'white' ? 'black' : 'white';
+  const opponent = opposite(mover);
   const lastRank = hand.to >> 3 === 0 || hand.to >> 3 === 7;
   for (const role of ['pawn', 'knight', 'bishop', 'rook', 'queen'] as const) {
     if (role === 'pawn' && lastRank) continue;
@@ -152,9 +152,9 @@ function reaches(piece: Piece, from: number, to: number, occupied: SquareSet, ta
   return to === from + step || (from >> 3 === home && to === from + 2 * step && !occupied.has(from + step));
 }
 
-function squaresWhere(codes: ArrayLike<number>, test: (code: number) => boolean): SquareSet {
+function occupiedSquares(codes: ArrayLike<number>): SquareSet {
   let set = SquareSet.empty();
-  for (let sq = 0; sq < 64; sq++) if (test(codes[sq]!)) set = set.with(sq);
+  for (let sq = 0; sq < 64; sq++) if (codes[sq] !== PIECE.EMPTY) set = set.with(sq);
   return set;
 }
 
@@ -172,7 +172,7 @@ interface HandMove {
   from?: number;
 }
 
-const sideOf = (code: number): Color => (code <= PIECE.WQUEEN ? 'white' : 'black');
+const colorOf = (code: number): Color => codeToPiece(code as PieceCode)!.color;
 
 /**
  * The move from `seen` to `target`: one piece put down on an empty square or on one of the other
@@ -185,7 +185,7 @@ function handMoveBetween(seen: ArrayLike<number>, target: ArrayLike<number>): Ha
     const was = seen[sq]!;
     const now = target[sq]!;
     if (was === now) continue;
-    if (now !== PIECE.EMPTY && to < 0 && (was === PIECE.EMPTY || sideOf(was) !== sideOf(now))) to = sq;
+    if (now !== PIECE.EMPTY && to < 0 && (was === PIECE.EMPTY || colorOf(was) !== colorOf(now))) to = sq;
     else if (now === PIECE.EMPTY && from < 0) from = sq;
     else return undefined;
   }
