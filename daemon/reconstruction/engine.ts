@@ -919,7 +919,12 @@ export class GameEngine {
     }
     const off = pressed - this.pressedPlies(now.running);
     if (off === 0) return;
-    if (Math.abs(off) > COUNTED_PLIES_OFF) {
+    // A reading through a piece in a hand is no length to weigh more presses against: the hand
+    // let the search skip that piece's moves, and the shortest sequences it was preferred to may
+    // have lacked only a tempo the players made (a rook a8-a5-a8 while the board was off). The
+    // count is searched at however far it is off, with a piece allowed out and back (below).
+    const handReadShort = this.provisional?.inHand !== undefined && off > 0;
+    if (Math.abs(off) > COUNTED_PLIES_OFF && !handReadShort) {
       if (this.provisional) this.provisional.trusted = false;
       return;
     }
@@ -939,6 +944,9 @@ export class GameEngine {
       let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
       // A piece the board saw lifted from a square it is back on may have gone out and back.
       if (found.sequences.length === 0 && lifted.size > 0) found = searchSequences(pos, target, { ...options, excursions: 1, excursionFrom: lifted });
+      // After a reading through a hand, any piece may have: a board that came back powered up saw
+      // no lift that would say which.
+      if (found.sequences.length === 0 && handReadShort) found = searchSequences(pos, target, { ...options, excursions: 1 });
       const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
       if (sequences.length === 0) continue;
       const note = `the clock's times count ${presses} presses while the board was away, where ${read.length} plies had been read (${read.join(' ')})`;

@@ -406,6 +406,36 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      "USB pulled for 8 plies (Qxb8 e5 h4 Ra5 Qb7 d6 f5 Ra8, the rook out and back), read at power-up with White's h-pawn in the hand on its way to take on g5: no exact sequence fits without the rook's tempo, so the reading is five plies with the h2 pawn in the hand; at the return the clock's times count nine presses, four more than read (more than a count may correct a reading made without a hand), and nine plies are searched (a knight's trip to b6 to be taken there fits, the rook's tempo with a piece allowed out and back), so c6, f4 and what follows are kept",
+      power(8, true),
+      121,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.pliesAsPlayed, r.problem).toBe(true);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      "USB pulled for 6 plies (cxd5 Bg4 Qd3 Rxd5 Qe2 Bg7, then Qf2 Bf8: White's bishop out and back), read at power-up as three plies with the f8 bishop in the hand; the clock's times count six presses, three more than read: the count is searched at all the same (a hand lets the search skip a piece's moves), so Qf2, Bf8 and what follows are kept",
+      power(6, true),
+      427,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
+      "USB pulled for 6 plies (bxa4 b3 Bd6 Rxa4 Qe7 Ra1: White's rook took on a4 and went home), read through a hand as four plies with a pawn's capture on b5; the clock counts six presses, and no six-ply sequence fits without a piece out and back: with one allowed (any piece: a board back from power-up saw none lifted), the game's own sequence is among the readings offered",
+      power(6, false),
+      21,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.pliesAsPlayed, r.problem).toBe(true);
+        expect(r.truthOffered || r.exact, r.problem).toBe(true);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
