@@ -981,7 +981,10 @@ export class GameEngine {
     const target = this.history[breakPly]!.codes;
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
     const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter: this.posOf(this.history[breakPly]!).turn, meter: this.meter };
-    const found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+    let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+    // A piece out and back is what most often puts a board beyond the search's reach (a knight
+    // b4-a6xb4 while the board was off): at the counted length, one is allowed.
+    if (found.sequences.length === 0) found = withExcursion(pos, target, options, lifted);
     const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
     if (sequences.length === 0) return;
     // The moves recorded after the break are replayed from the fill by their SAN: all must still be legal.

@@ -436,6 +436,16 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      "USB pulled for 4 plies (Kf2 N4a6 b4 Nxb4: Black's knight out and back, taking the pawn that came to its square), and Ke3 made before the board was read: nothing within the search's reach explains the board and the record breaks at White's press; the clock's times count five presses, and five plies fit the break's board only with a piece out and back, which the fill now allows, so Ke3 and the moves after it are kept",
+      power(4, true),
+      612,
+      (r) => {
+        noFalseIncident(r);
+        expect(r.pliesAsPlayed, r.problem).toBe(true);
+        expect(r.kept, r.problem).toBe(r.after);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
