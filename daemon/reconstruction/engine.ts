@@ -87,7 +87,8 @@ const HAND_READING_BUDGET = 300_000;
 /**
  * The most plies by which the clock's count of presses (press-count.ts) may correct a jump: a
  * tempo or a hand misread is two plies. More is likelier a clock the arbiter set meanwhile (two
- * minutes added for an illegal move look like four presses under a 30 s increment).
+ * minutes added for an illegal move look like four presses under a 30 s increment), unless the
+ * jump was read through a piece in a hand (countPressesSince).
  */
 const COUNTED_PLIES_OFF = 2;
 
