@@ -99,7 +99,7 @@ function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
 }
 
 /** The board a jump was read at, and the jump's length (plies). */
-interface HandReading {
+interface JumpReading {
   codes: Uint8Array;
   /** The square whose piece the reading took to be in a hand (undefined: read exactly). */
   held?: number;
@@ -118,7 +118,7 @@ interface Adoption {
  * The last jump, while nothing seen on the board has confirmed it (plies `base`+1..`end`).
  * `doubted`, without a clock: searched again from its start for a piece put down out of turn,
  * nothing fitted; play seen from then on may break the record, as on a board out of step.
- * `inHand`: the jump was read through a piece in a hand (the square it stood on); `handReading`:
+ * `inHand`: the jump was read through a piece in a hand (the square it stood on); `readAt`:
  * the board it was read at, kept while the jump is searched again from the same ply. `refuted`: a
  * piece was then put down where no move explains it while that square stayed empty, and nothing
  * from the jump's start fitted: the boards seen from then on are kept, so that a break starts
@@ -133,7 +133,7 @@ interface Provisional {
   doubted?: true;
   inHand?: number;
   refuted?: true;
-  handReading?: HandReading;
+  readAt?: JumpReading;
   searchedAt?: { sq: number; code: number; at: number; replaced: { adoption: Adoption; provisional: Provisional } };
 }
 
@@ -943,11 +943,11 @@ export class GameEngine {
       if (plies < 1 || plies > MAX_MISSED_PLIES + 2) continue;
       const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter, meter: this.meter };
       let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
-      // A piece the board saw lifted from a square it is back on may have gone out and back.
-      if (found.sequences.length === 0 && lifted.size > 0) found = searchSequences(pos, target, { ...options, excursions: 1, excursionFrom: lifted });
-      // After a reading through a hand, any piece may have: a board that came back powered up saw
-      // no lift that would say which.
-      if (found.sequences.length === 0 && handReadShort) found = searchSequences(pos, target, { ...options, excursions: 1 });
+      // A piece the board saw lifted from a square it is back on may have gone out and back; after
+      // a reading through a hand, any piece may have (a board that came back powered up saw no
+      // lift that would say which).
+      if (found.sequences.length === 0 && handReadShort) found = withExcursion(pos, target, options, lifted);
+      else if (found.sequences.length === 0 && lifted.size > 0) found = searchSequences(pos, target, { ...options, excursions: 1, excursionFrom: lifted });
       const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
       if (sequences.length === 0) continue;
       const note = `the clock's times count ${presses} presses while the board was away, where ${read.length} plies had been read (${read.join(' ')})`;
@@ -1591,11 +1591,11 @@ export class GameEngine {
     };
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
     const held = this.provisional;
-    const handReading = held?.base === base ? this.handReadingOf(held) : undefined;
+    const readAt = held?.base === base ? this.jumpReadingOf(held) : undefined;
     // The jump was read with a piece in a hand and the board now is that board one move on: the
     // piece put down was the one in the hand, or the hand held the piece taken where one was put
     // down, whichever the reading took to be in the hand.
-    if (handReading && this.adoptThroughHand(pos, base, handReading, target, options, at, lifted)) return true;
+    if (readAt && this.adoptThroughHand(pos, base, readAt, target, options, at, lifted)) return true;
     let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
     // Searched again from an inferred jump's start at a press, with the clock's count of the plies
     // pressed for: a sequence of that length, when the shortest is up to two plies shorter (a
@@ -1650,13 +1650,13 @@ export class GameEngine {
       if (this.breakWithoutHeld(found.inHand!, first, at, chained)) return true;
     }
     this.adoptJump(pos, base, sequences, found.more, found.inHand, at, chained);
-    if (handReading && found.inHand === undefined && chained === undefined) this.keepHandReading(handReading);
+    if (readAt && found.inHand === undefined && chained === undefined) this.keepJumpReading(readAt);
     return true;
   }
 
   /** The board a jump was read at, and its length: the record's position at the jump's end, without the hand's piece when it was read through one. */
-  private handReadingOf(jump: Provisional): HandReading | undefined {
-    if (jump.handReading) return jump.handReading;
+  private jumpReadingOf(jump: Provisional): JumpReading | undefined {
+    if (jump.readAt) return jump.readAt;
     if (jump.end > this.plyCount()) return undefined;
     const codes = this.history[jump.end]!.codes.slice();
     if (jump.inHand === undefined) return { codes, plies: jump.end - jump.base };
@@ -1665,12 +1665,12 @@ export class GameEngine {
   }
 
   /** The jump searched again, from where a jump read through a hand began, keeps that reading. */
-  private keepHandReading(reading: HandReading): void {
-    if (this.provisional) this.provisional.handReading = reading;
+  private keepJumpReading(reading: JumpReading): void {
+    if (this.provisional) this.provisional.readAt = reading;
   }
 
   /** `target` is one move on from the board a jump was read at (throughHand): that reading is adopted, and keeps the board it was read at. */
-  private adoptThroughHand(pos: Chess, base: number, reading: HandReading, target: Uint8Array, options: JumpSearchOptions, at: number, lifted: ReadonlySet<number>): boolean {
+  private adoptThroughHand(pos: Chess, base: number, reading: JumpReading, target: Uint8Array, options: JumpSearchOptions, at: number, lifted: ReadonlySet<number>): boolean {
     // Once per board: several questions of one event lead here, and a search that fits nothing
     // spends its budget.
     const key = `${base}/${reading.held}/${reading.plies}/${placementHash(target)}`;
@@ -1679,13 +1679,13 @@ export class GameEngine {
     const through = throughHand(pos, reading.codes, reading.held, target, reading.plies, { ...options, budget: HAND_READING_BUDGET });
     if (!through || through.sequences.length === 0) return false;
     this.adoptJump(pos, base, this.seenBoards.bySeen(pos, through.sequences, lifted), through.more, undefined, at);
-    this.keepHandReading(reading);
+    this.keepJumpReading(reading);
     return true;
   }
 
   /** The jump read again through the board it was read at, one piece put down since (adoptThroughHand). */
   private readAgainThroughBoard(jump: Provisional, at: number): boolean {
-    const reading = this.handReadingOf(jump);
+    const reading = this.jumpReadingOf(jump);
     if (!reading) return false;
     const pos = this.posOf(this.history[jump.base]!).clone();
     const options = { minDepth: 1, maxDepth: MAX_MISSED_PLIES + 2, budget: this.jumpBudget, meter: this.meter, keep: JUMP_ALTERNATIVES };
