@@ -1,6 +1,6 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,13 +25,10 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error' } });
-}
-
-/** npm without blocking this process: the binary it fetches is served from here. */
-async function npmAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
-  await promisify(execFile)('npm', args, { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: 'error', ...env } });
+/** npm's output; it runs without blocking this process, which serves the binary its install fetches. */
+async function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const { stdout } = await promisify(execFile)('npm', args, { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: 'error', ...env } });
+  return stdout;
 }
 
 /**
@@ -48,7 +45,7 @@ async function serveBuiltSqliteBinary(): Promise<NodeJS.ProcessEnv> {
   if (!existsSync(built)) return {};
   const tarball = join(work, 'better-sqlite3-prebuilt.tar.gz');
   execFileSync('tar', ['-czf', tarball, '-C', pkg, 'build/Release/better_sqlite3.node']);
-  const { version } = JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: pkg, encoding: 'utf8' })) as { version: string };
+  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
   const asset = `/v${version}/better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
   const server = createServer((req, res) => {
     if (req.url !== asset) return void res.writeHead(404).end();
@@ -59,24 +56,24 @@ async function serveBuiltSqliteBinary(): Promise<NodeJS.ProcessEnv> {
   binaryHost = server;
   const host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // prebuild-install keeps what it fetched in npm's cache, named after the address: one file per
-  // run of this test (the port changes), removed once the install is done.
+  // run of this test (the port changes), removed when the test ends.
   const cached = `${createHash('sha512')
     .update(host + asset)
     .digest('hex')
     .slice(0, 6)}-${basename(asset)}`;
-  prebuildCacheFile = join(npm(['config', 'get', 'cache'], work).trim(), '_prebuilds', cached);
+  prebuildCacheFile = join((await npm(['config', 'get', 'cache'], work)).trim(), '_prebuilds', cached);
   return { npm_config_better_sqlite3_binary_host: host };
 }
 
 describe('the packed package installed globally', () => {
   it('gives a working boardcast command without tsx or esbuild at run time', async () => {
     // npm pack runs the prepare script (npm run build), so the tarball holds a fresh dist/.
-    npm(['pack', '--pack-destination', work], process.cwd());
+    await npm(['pack', '--pack-destination', work], process.cwd());
     const file = readdirSync(work).find((f) => f.endsWith('.tgz'));
     if (!file) throw new Error(`npm pack wrote no tarball into ${work}`);
     const prefix = join(work, 'global');
     const binary = await serveBuiltSqliteBinary();
-    await npmAsync(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--allow-scripts=better-sqlite3,@serialport/bindings-cpp', join(work, file)], work, binary);
+    await npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--allow-scripts=better-sqlite3,@serialport/bindings-cpp', join(work, file)], work, binary);
 
     const installed = join(prefix, 'lib', 'node_modules', 'boardcast');
     const deps = readdirSync(join(installed, 'node_modules'));
