@@ -32,6 +32,7 @@ import { bySequenceLength, seenDetourFirst, throughHand, withExcursion } from '.
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
 import { pressesBetween, type StampedReading } from './press-count.ts';
+import { passesThrough } from './return-board.ts';
 import { SeenBoards } from './seen-boards.ts';
 import { StepBoards, breakPosition, type RecordEnd } from './step-boards.ts';
 
@@ -265,6 +266,11 @@ export class GameEngine {
    * a move seen made from one of them may tell whose turn the jump left (seenMoveTellsTurn).
    */
   private readonly seenBoards = new SeenBoards(SEEN_BOARDS);
+  /**
+   * The board read whole at the board's return, when nothing explained it, and the record's plies
+   * then: a sequence found later from that ply or before must pass through it (return-board.ts).
+   */
+  private returnBoard: { codes: Uint8Array; ply: number } | undefined;
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
   /**
@@ -725,7 +731,8 @@ export class GameEngine {
     this.board.lastChange.sq = -1;
     // The board read whole on its return (the power-up listing arrives while the link is still
     // down, then the reconnect dump): its searches get the larger budget, once per outage.
-    if (this.resyncPending || !this.connected) this.jumpBudget = RETURN_JUMP_BUDGET;
+    const returning = this.resyncPending || !this.connected;
+    if (returning) this.jumpBudget = RETURN_JUMP_BUDGET;
     // Sessions also dump periodically to catch drift: a dump that tells nothing new (often taken
     // while a piece is in the hand) must not be judged as a settled board.
     if (result !== undefined) this.onResultPiece(result, at);
@@ -737,6 +744,7 @@ export class GameEngine {
     else if (this.resyncPending) this.evaluate(at, 'resync');
     else if (this.board.hash !== before) this.evaluate(at, 'dump');
     this.jumpBudget = JUMP_BUDGET;
+    if (returning) this.returnBoard = this.started && this.outOfStep && this.acceptsMoves() ? { codes: this.board.seen.slice(), ply: this.plyCount() } : undefined;
     if (this.resyncPending) this.resynchronised(at);
   }
 
@@ -747,6 +755,7 @@ export class GameEngine {
     if (!this.started) return;
     if (!connected) {
       this.disconnectedSeq = this.seq;
+      this.returnBoard = undefined;
       // Presses come with readings, so the plies pressed for are as they were at the last one.
       this.clockCount = undefined;
       this.beforeOutage = this.lastLiveReading && { reading: this.lastLiveReading, pressed: this.pressedPlies(this.running), ply: this.plyCount() };
@@ -1636,7 +1645,8 @@ export class GameEngine {
       const plies = wrongTurn.sequences[0]?.length;
       if (plies !== undefined) found = withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 }, lifted);
     }
-    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
+    const returned = this.unexplainedReturn(base);
+    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => !returned || passesThrough(pos, moves, returned));
     const first = sequences[0];
     if (!first) return false;
     // The same square still empty after another move: no hand holds a piece that long. The board
@@ -1652,6 +1662,12 @@ export class GameEngine {
     this.adoptJump(pos, base, sequences, found.more, found.inHand, at, chained);
     if (readAt && found.inHand === undefined && chained === undefined) this.keepJumpReading(readAt);
     return true;
+  }
+
+  /** The board nothing explained at the return, while the record still stands where it stood then and a search from `base` would replace what follows. */
+  private unexplainedReturn(base: number): Uint8Array | undefined {
+    const board = this.returnBoard;
+    return board && this.outOfStep && base <= board.ply && this.plyCount() === board.ply ? board.codes : undefined;
   }
 
   /** The board a jump was read at, and its length: the record's position at the jump's end, without the hand's piece when it was read through one. */

@@ -325,6 +325,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, asPlayed, keepsLater),
     ],
     [
+      "USB pulled for 8 plies in a game without a clock (g4 b5 c5 bxc6 e5 Kd3 a5 Kd2: the king out and back), read whole at power-up and explained by nothing within reach; e4 and c7 seen after the return also fit a 7-ply story of the same pieces (b5-b6xc7, a capture the board never showed) that never passes through the board read at the return: that story is not told, the record breaks at the return's board and e4, c7 and what follows are kept",
+      power(8, false),
+      278,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,

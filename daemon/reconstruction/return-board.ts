@@ -1,0 +1,52 @@
+import type { NormalMove } from 'chessops';
+import type { Chess } from 'chessops/chess';
+import { PIECE } from '../../protocols/dgt/squares.ts';
+import { positionCodes } from './successors.ts';
+
+/**
+ * The board read whole when a board came back (its power-up listing, the reconnect dump) is a
+ * board the game passed through, a hand at work on it or not. When nothing explained it, a
+ * sequence found later to a board further on must still pass through it: one that never does tells
+ * another story of the same pieces (a pawn b6xc7 where the board showed it on c6 and the c-pawn
+ * gone), and recording it would publish moves nobody made.
+ *
+ * `board` is passed through when, between two positions one move apart on the way (or at the
+ * start or the end), every square shows what one of the two had there or is empty, and at most one
+ * piece the move does not touch is missing (a piece in a hand). A dump taken mid-move (a piece
+ * lifted, a king already on g1 with the rook still on h1, a pawn not yet swapped for its queen) is
+ * such a board.
+ */
+export function passesThrough(pos: Chess, moves: readonly NormalMove[], board: ArrayLike<number>): boolean {
+  const probe = pos.clone();
+  let before = positionCodes(probe);
+  if (moves.length === 0) return between(board, before, before);
+  for (const move of moves) {
+    probe.play(move);
+    const after = positionCodes(probe);
+    if (between(board, before, after)) return true;
+    before = after;
+  }
+  return false;
+}
+
+function between(board: ArrayLike<number>, before: Uint8Array, after: Uint8Array): boolean {
+  let held = 0;
+  for (let sq = 0; sq < 64; sq++) {
+    const shown = board[sq];
+    if (shown === before[sq] || shown === after[sq]) continue;
+    if (shown !== PIECE.EMPTY) {
+      if (pawnBeforePromotion(shown!, before, after, sq)) continue;
+      return false;
+    }
+    if (before[sq] === after[sq] && ++held > 1) return false;
+  }
+  return true;
+}
+
+/** A pawn put down on its last rank, not yet swapped for the piece it promotes to. */
+function pawnBeforePromotion(shown: number, before: Uint8Array, after: Uint8Array, sq: number): boolean {
+  const rank = sq >> 3;
+  if (shown === PIECE.WPAWN) return rank === 7 && after[sq]! >= PIECE.WROOK && after[sq]! <= PIECE.WQUEEN && before[sq] !== after[sq];
+  if (shown === PIECE.BPAWN) return rank === 0 && after[sq]! >= PIECE.BROOK && after[sq]! <= PIECE.BQUEEN && before[sq] !== after[sq];
+  return false;
+}
