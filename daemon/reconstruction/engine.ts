@@ -619,9 +619,8 @@ export class GameEngine {
     const end = this.recordEnd();
     for (let j = boards.length - 1; j > 0; j--) {
       const between = boards[j]!;
+      if (!this.stepBoards.mayBeMove(between, this.board.seen)) continue;
       for (const replier of ['white', 'black'] as const) {
-        const reply = this.stepBoards.moveBetween(end, between, this.board.seen, replier);
-        if (!reply) continue;
         for (let i = 0; i < j; i++) {
           let from = boards[i]!;
           let first = this.stepBoards.moveBetween(end, from, between, other(replier));
@@ -631,6 +630,9 @@ export class GameEngine {
             if (hand) ({ codes: from, move: first, note } = hand);
           }
           if (!first || !this.stepBoards.breakable(end, from)) continue;
+          // The reply from the position the first move leaves (an en passant capture of the pawn
+          // that has just gone two squares), not from a board's guess.
+          if (!this.stepBoards.replyAfter(end, from, first, between, this.board.seen, replier)) continue;
           if (!this.openBreak(replier, at, 'unexplained', false, false, from, note)) return false;
           this.makeMove(this.top(), first, at);
           this.playMoveShown(at);

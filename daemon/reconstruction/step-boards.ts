@@ -1,4 +1,4 @@
-import type { Color } from 'chessops';
+import { opposite, type Color } from 'chessops';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { makeSquare } from 'chessops/util';
@@ -74,6 +74,26 @@ export class StepBoards {
     if (diff.length < 2 || diff.length > 4) return undefined;
     const pos = this.position(end, from, turn);
     return pos && matchMove(pos, from, to, diff);
+  }
+
+  /** `to` is few enough squares from `from` (two to four) to be one move after it. */
+  mayBeMove(from: ArrayLike<number>, to: ArrayLike<number>): boolean {
+    const apart = squaresApart(from, to).length;
+    return apart >= 2 && apart <= 4;
+  }
+
+  /**
+   * The move of `replier` that turns board `between` into `to`, played from the position `first`
+   * (the opponent's move from board `from`) leaves: an en passant capture or a castling right that
+   * only the move before gives or keeps.
+   */
+  replyAfter(end: RecordEnd, from: Uint8Array, first: Successor, between: Uint8Array, to: ArrayLike<number>, replier: Color): Successor | undefined {
+    const diff = squaresApart(between, to);
+    if (diff.length < 2 || diff.length > 4) return undefined;
+    const pos = this.position(end, from, opposite(replier))?.clone();
+    if (!pos) return undefined;
+    pos.play(first.move);
+    return matchMove(pos, between, to, diff);
   }
 
   /**

@@ -331,6 +331,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater),
     ],
     [
+      "USB pulled for 8 plies in a game without a clock, read whole at power-up and explained by nothing within reach; then h4 and gxh3 en passant: the reply is matched from the position the double step leaves (a break's board knows no en passant square), so the record breaks at the return's board and both are kept",
+      power(8, false),
+      523,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
