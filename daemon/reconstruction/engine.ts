@@ -990,10 +990,20 @@ export class GameEngine {
     const base = breakPly - 1;
     const pos = this.posOf(this.history[base]!).clone();
     if (nearBonusMove(tc, pos, plies)) return;
-    const target = this.history[breakPly]!.codes;
+    let target = this.history[breakPly]!.codes;
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
     const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter: this.posOf(this.history[breakPly]!).turn, meter: this.meter };
-    let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+    // The break's board may have been read with the piece the next move took already off (the
+    // usual way to capture: the taken piece lifted first, then the capturing one put down): that
+    // board with the piece the record had on the landing square, when the count fits it. Searched
+    // first: a board with nothing of that length to it spends the event's nodes to the end.
+    let takenFirst = this.takenBeforeBreak(breakPly, base);
+    let found = takenFirst ? searchSequences(pos, takenFirst.codes, options) : { sequences: [], more: false };
+    if (takenFirst && found.sequences.length > 0) target = takenFirst.codes;
+    else {
+      takenFirst = undefined;
+      found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+    }
     // A piece out and back is what most often puts a board beyond the search's reach (a knight
     // b4-a6xb4 while the board was off): at the counted length, one is allowed.
     if (found.sequences.length === 0) found = withExcursion(pos, target, options, lifted);
@@ -1015,9 +1025,29 @@ export class GameEngine {
       at,
       base,
       'the board the break took',
-      (line) => `The break after ply ${base} is filled: the clock's times count ${presses} presses while the board was away, and ${line}`,
+      (line) => `The break after ply ${base} is filled: the clock's times count ${presses} presses while the board was away, and ${line}${takenFirst ? `; ${takenFirst.note}` : ''}`,
     );
     this.replaceMoves(base, sans, at, 1, uncertain);
+  }
+
+  /**
+   * The break's board with the piece the move after it took put back, when that move landed on a
+   * square the board showed empty where the record, before the board was away, had a piece of the
+   * other side (not a king): the capture's taken piece was off when the board was read.
+   */
+  private takenBeforeBreak(breakPly: number, base: number): { codes: Uint8Array; note: string } | undefined {
+    const next = this.history[breakPly + 1];
+    const move = next?.move;
+    if (!next || !move) return undefined;
+    const board = this.history[breakPly]!.codes;
+    const taken = this.history[base]!.codes[move.to]!;
+    const takenPiece = codeToPiece(taken as PieceCode);
+    const mover = codeToPiece(next.codes[move.to] as PieceCode);
+    if (board[move.to] !== PIECE.EMPTY || !takenPiece || !mover || takenPiece.color === mover.color || takenPiece.role === 'king') return undefined;
+    const codes = board.slice();
+    codes[move.to] = taken;
+    const note = `the ${takenPiece.color} ${takenPiece.role} of ${makeSquare(move.to)} was off the board when the break's board was read (the capture that followed was under way), where the record had it before`;
+    return { codes, note };
   }
 
   /** The players took moves back to ply `p`: a press is not taken back with them, so the clock's count no longer tells plies. */

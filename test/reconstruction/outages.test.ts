@@ -337,6 +337,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater),
     ],
     [
+      "USB pulled for 8 plies, the board read at power-up with White's rook of h3 already lifted by Black for Bxh3: the record breaks at Black's press with the capture read as Bh3; the clock's times count the plies, and nothing of that length fits the break's board, but the board with the rook the record had on h3 does: the break is filled and the capture is Bxh3",
+      power(8, true),
+      446,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
