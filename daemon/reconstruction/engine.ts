@@ -746,7 +746,7 @@ export class GameEngine {
     else if (this.resyncPending) this.evaluate(at, 'resync');
     else if (this.board.hash !== before) this.evaluate(at, 'dump');
     this.jumpBudget = JUMP_BUDGET;
-    if (returning) this.returnBoard = this.started && this.outOfStep && this.acceptsMoves() ? { codes: this.board.seen.slice(), ply: this.plyCount() } : undefined;
+    if (returning) this.returnBoard = this.started && this.outOfStep && this.acceptsMoves() && !this.shortOfHand() ? { codes: this.board.seen.slice(), ply: this.plyCount() } : undefined;
     if (this.resyncPending) this.resynchronised(at);
   }
 
@@ -1694,6 +1694,12 @@ export class GameEngine {
     this.adoptJump(pos, base, sequences, found.more, found.inHand, at, chained);
     if (readAt && found.inHand === undefined && chained === undefined) this.keepJumpReading(readAt);
     return true;
+  }
+
+  /** The board is the record's short of the piece the last jump was read with in a hand: that reading explains it. */
+  private shortOfHand(): boolean {
+    const hand = this.provisional?.inHand;
+    return hand !== undefined && this.provisional!.end === this.plyCount() && this.board.mismatches === 1 && this.board.seen[hand] === PIECE.EMPTY;
   }
 
   /** The board nothing explained at the return, while the record still stands where it stood then and a search from `base` would replace what follows. */

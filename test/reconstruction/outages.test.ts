@@ -331,6 +331,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater),
     ],
     [
+      "USB pulled for 6 plies in a game without a clock (Ba3 c6 Bd6 cxd7+ Qxd7 Bxd7+), read at power-up as four plies with Black's queen in a hand, the reconnect dump the same board: that board is explained (short of the hand's piece), so it does not bind the searches after it, and Ke7 seen next is read with the six plies played, not with a queen sent to e7 to be taken there",
+      power(6, false),
+      546,
+      all(noFalseIncident, exact),
+    ],
+    [
       "USB pulled for 8 plies in a game without a clock, read whole at power-up and explained by nothing within reach; then h4 and gxh3 en passant: the reply is matched from the position the double step leaves (a break's board knows no en passant square), so the record breaks at the return's board and both are kept",
       power(8, false),
       523,
