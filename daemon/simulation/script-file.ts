@@ -24,6 +24,7 @@ const ACTIONS = {
   place: Type.Object({ kind: Type.Literal('place'), at: At, field: Field, piece: Type.Integer({ minimum: 0, maximum: 15 }) }),
   knock: Type.Object({ kind: Type.Literal('knock'), at: At, field: Field, onto: Type.Optional(Field) }),
   press: Type.Object({ kind: Type.Literal('press'), at: At, by: Type.Union([Type.Literal('white'), Type.Literal('black')]) }),
+  'clock-adjust': Type.Object({ kind: Type.Literal('clock-adjust'), at: At, by: Type.Union([Type.Literal('white'), Type.Literal('black')]), ms: Type.Number() }),
   unplug: Type.Object({ kind: Type.Literal('unplug'), at: At }),
   plug: Type.Object({ kind: Type.Literal('plug'), at: At }),
   'link-down': Type.Object({ kind: Type.Literal('link-down'), at: At }),

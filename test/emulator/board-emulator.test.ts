@@ -110,6 +110,21 @@ describe('BoardEmulator: modes', () => {
     expect(times.map((t) => t.type === 'clock-times' && t.right.ms)).toEqual([300_000, 299_000, 298_000, 297_000]);
   });
 
+  it('a clock set by hand: the next reading shows the new time, the same side running', () => {
+    const emu = make();
+    ask(emu, cmd('send-update-nice'), 0);
+    emu.act({ kind: 'press', at: 5000, by: 'white' }); // starts Black's time
+    emu.advanceTo(6000);
+    emu.takeOutput();
+    emu.act({ kind: 'clock-adjust', at: 6000, by: 'black', ms: 60_000 });
+    emu.advanceTo(7000);
+    const times = decode(emu.takeOutput()).filter((m) => m.type === 'clock-times');
+    expect(times.map((t) => t.type === 'clock-times' && [t.left.ms, t.right.ms, t.status.rightToMove])).toEqual([
+      [300_000, 359_000, true],
+      [300_000, 358_000, true],
+    ]);
+  });
+
   it('SEND_CLK and SEND_BRD answer without changing the mode', () => {
     const emu = make();
     ask(emu, cmd('send-update-board'), 0);

@@ -112,11 +112,18 @@ describe('script files', () => {
           { kind: 'press', at: 1, by: 'white' },
           { kind: 'place', at: 2, field: 70, piece: 1 },
           { kind: 'button', at: 3, button: 'ok' },
+          { kind: 'clock-adjust', at: 4, by: 'black', ms: 120_000 },
+          { kind: 'clock-adjust', at: 5, by: 'black' },
         ],
       }),
     );
-    expect(r).toMatchObject({ ok: true, value: { script: { clock: { baseMs: 1000, incrementMs: 0 }, actions: [{ kind: 'press' }, { kind: 'button' }] } } });
-    expect(r.ok && r.value.skipped).toEqual(['action 1: {"kind":"place","at":2,"field":70,"piece":1}']);
+    expect(r).toMatchObject({
+      ok: true,
+      value: { script: { clock: { baseMs: 1000, incrementMs: 0 }, actions: [{ kind: 'press' }, { kind: 'button' }, { kind: 'clock-adjust', by: 'black', ms: 120_000 }] } },
+    });
+    expect(r.ok && r.value.skipped.length).toBe(2);
+    expect(r.ok && r.value.skipped[0]).toBe('action 1: {"kind":"place","at":2,"field":70,"piece":1}');
+    expect(r.ok && r.value.skipped[1]).toMatch(/^action 4: /);
     expect(parseScriptFile('nope')).toMatchObject({ ok: false });
     expect(parseScriptFile('{"x":1}')).toEqual({ ok: false, error: 'expected an array of actions or an object with "actions"' });
   });

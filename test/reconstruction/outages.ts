@@ -24,6 +24,8 @@ export interface OutageCell {
   kind: OutagePlan['kind'];
   plies: number;
   pieceInHand: boolean;
+  /** Added by hand to one player's time while the board is away (OutagePlan), in games with a clock. */
+  clockAdjustMs?: number;
 }
 
 export function outageCells(): OutageCell[] {
@@ -105,7 +107,8 @@ export function outageScript(cell: OutageCell, seed: number): { game: SourceGame
   const afterPly = rng.int(MIN_BEFORE, Math.min(MAX_BEFORE, room));
   const n = Math.min(full.moves.length, afterPly + cell.plies + AFTER_PLIES);
   const game: SourceGame = { ...full, moves: full.moves.slice(0, n), sans: full.sans.slice(0, n) };
-  const script = playNoisy(game, { model: 'mixed', seed, reversed: false, outage: { afterPly, plies: cell.plies, kind: cell.kind, pieceInHand: cell.pieceInHand } });
+  const adjust = cell.clockAdjustMs !== undefined ? { clockAdjustMs: cell.clockAdjustMs } : {};
+  const script = playNoisy(game, { model: 'mixed', seed, reversed: false, outage: { afterPly, plies: cell.plies, kind: cell.kind, pieceInHand: cell.pieceInHand, ...adjust } });
   return script.outage ? { game, script } : null;
 }
 

@@ -64,6 +64,18 @@ describe('Tabletop', () => {
     expect(t.clockAt(70_000)).toMatchObject({ blackMs: 0, blackFlag: true, whiteFlag: false, running: 'black' });
   });
 
+  it('takes a clock set by hand: time added to one side, the running side runs on, nothing seen while the board is away', () => {
+    const t = new Tabletop({ clock: { baseMs: 60_000, incrementMs: 2_000 } });
+    t.apply({ kind: 'press', at: 1000, by: 'black' });
+    expect(t.apply({ kind: 'clock-adjust', at: 3000, by: 'black', ms: 120_000 })).toEqual([
+      { type: 'clock', at: 3000, whiteMs: 58_000, blackMs: 180_000, running: 'white', whiteFlag: false, blackFlag: false },
+    ]);
+    expect(t.clockAt(4000)).toMatchObject({ whiteMs: 57_000, blackMs: 180_000, running: 'white' });
+    t.apply({ kind: 'unplug', at: 5000 });
+    expect(t.apply({ kind: 'clock-adjust', at: 6000, by: 'white', ms: -100_000 })).toEqual([]);
+    expect(t.clockAt(6000)).toMatchObject({ whiteMs: 0, blackMs: 180_000, running: 'white' });
+  });
+
   it('has no clock readings without a clock', () => {
     const t = new Tabletop({ clock: null });
     expect(t.apply({ kind: 'press', at: 1, by: 'white' })).toEqual([]);

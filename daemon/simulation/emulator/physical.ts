@@ -17,6 +17,14 @@ export type PhysicalAction =
   /** The player of this colour presses the clock lever: their clock stops, the other starts. */
   | { kind: 'press'; at: number; by: Color }
   /**
+   * Someone sets the clock by hand: `ms` is added to `by`'s time (negative takes time away), and the
+   * side that ran runs on. An arbiter giving a player two minutes after the opponent's illegal
+   * move (Article 7.5.5; one minute in rapid and blitz, A.4.2, B.3), or putting right a clock set
+   * wrong. No lever moves: the board logs nothing, and reports the new times in its next clock
+   * message when it is there to.
+   */
+  | { kind: 'clock-adjust'; at: number; by: Color; ms: number }
+  /**
    * The board's USB cable is pulled / plugged back in. The cable carries the board's power as well
    * as its link: while out, the board is off (it sees and logs nothing; the clock runs on its own
    * batteries), and plugging it in powers it up (mode IDLE, a POWERUP listing in its log).

@@ -137,6 +137,11 @@ export class Tabletop {
         if (reading && this.connected) seen.push(reading);
         break;
       }
+      case 'clock-adjust': {
+        const reading = this.adjust(action.by, action.ms, at);
+        if (reading && this.connected) seen.push(reading);
+        break;
+      }
       case 'unplug':
       case 'link-down':
       case 'power-off':
@@ -180,6 +185,19 @@ export class Tabletop {
       if (blackMs === 0) blackFlag = true;
     }
     return { type: 'clock', at: t, whiteMs, blackMs, running: c.running, whiteFlag, blackFlag };
+  }
+
+  /** `ms` added to `by`'s time by hand (never below zero); the running side runs on, a fallen flag stays fallen. */
+  private adjust(by: Color, ms: number, at: number): ClockReading | null {
+    const c = this.clockState;
+    if (!c || !Number.isFinite(ms)) return null;
+    const now = this.clockAt(at)!;
+    c.whiteMs = Math.max(0, now.whiteMs + (by === 'white' ? ms : 0));
+    c.blackMs = Math.max(0, now.blackMs + (by === 'black' ? ms : 0));
+    c.whiteFlag = now.whiteFlag;
+    c.blackFlag = now.blackFlag;
+    c.since = at;
+    return this.clockAt(at);
   }
 
   /**

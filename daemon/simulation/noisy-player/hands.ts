@@ -71,6 +71,13 @@ export class Hands {
     return this;
   }
 
+  /** Someone sets the clock by hand: `ms` added to `by`'s time (PhysicalAction 'clock-adjust'). */
+  clockAdjust(by: Color, ms: number, gapMs = 0): this {
+    this.wait(gapMs);
+    this.push({ kind: 'clock-adjust', at: this.t, by, ms });
+    return this;
+  }
+
   unplug(gapMs = 0): this {
     this.wait(gapMs);
     this.push({ kind: 'unplug', at: this.t });

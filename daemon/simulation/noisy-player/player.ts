@@ -95,12 +95,16 @@ export interface NoisyOptions {
  * 'power': its USB cable is pulled (the board is off: it logs nothing meanwhile); 'link': its link
  * drops while it keeps its power (it logs everything). `pieceInHand`: the next player has already
  * lifted a piece when it comes back, so the first dump is taken with that piece in the hand.
+ * `clockAdjustMs`: while the board is away, after one of the moves made meanwhile (drawn from the
+ * seed), someone adds that much to one player's time by hand (an arbiter's two minutes after an
+ * illegal move), in a game with a clock.
  */
 export interface OutagePlan {
   afterPly: number;
   plies: number;
   kind: 'power' | 'link';
   pieceInHand: boolean;
+  clockAdjustMs?: number;
 }
 
 /** The longest a live board's scan can see a landing before the emptying of the square it came from. */
@@ -533,6 +537,9 @@ class Writer {
     h.wait(h.rng.int(200, 2000));
     h.outage(o.kind === 'power' ? 'unplug' : 'link-down');
     this.incidents.push({ kind: 'board-disconnected', ply });
+    // Drawn only when planned, so that the games of every other plan stay as they were.
+    const adjust =
+      o.clockAdjustMs !== undefined && this.clock && n > 0 ? { after: h.rng.int(0, n - 1), by: h.rng.next() < 0.5 ? ('white' as const) : ('black' as const), ms: o.clockAdjustMs } : undefined;
     for (let i = 0; i < n; i++) {
       const move = this.queue.shift()!;
       const by = this.pos.turn;
@@ -541,6 +548,7 @@ class Writer {
       performMove(h, shape, 'clean');
       this.commit(move, shape);
       if (this.clock) h.press(by, h.rng.int(150, 900));
+      if (adjust?.after === i) h.clockAdjust(adjust.by, adjust.ms, h.rng.int(1000, 5000));
     }
     const back = o.kind === 'power' ? 'plug' : 'link-up';
     if (n > 1) this.incidents.push({ kind: 'missed-moves', ply });
