@@ -13,8 +13,14 @@ import type { Color } from 'chessops';
  * only when a single whole number fits within `PRESS_COUNT_TOLERANCE_MS`, and has the parity the
  * two running sides call for (the same side running: an even count).
  *
- * Nothing here can see a clock the arbiter stopped, set or adjusted between the readings: such a
- * count is wrong, and its users weigh it only among readings of the board that fit anyway.
+ * Presses alternate, the side running at the first reading pressing first, so a count also says
+ * how many presses each side made, and so how much of its own time each side used: none below
+ * zero, none above the time that passed. A clock set by hand meanwhile (two minutes added to one
+ * side after an illegal move) can fit the sum with a whole number of presses, but it puts all of
+ * its time on one side where presses spread it over both: when a side's use falls outside those
+ * bounds the times were set, and nothing is counted. A clock stopped, or set by as much on both
+ * sides, still passes: such a count is wrong, and its users weigh it only among readings of the
+ * board that fit anyway.
  */
 
 /** A clock reading as the host stamped it. */
@@ -41,5 +47,16 @@ export function pressesBetween(before: StampedReading, after: StampedReading, in
     if (count !== undefined) return undefined;
     count = k;
   }
-  return count;
+  return count !== undefined && eachSideUsedItsOwn(before, after, incrementMs, count) ? count : undefined;
+}
+
+/** With `presses` alternating from the side running at `before`, each side used between none and all of the time that passed. */
+function eachSideUsedItsOwn(before: StampedReading, after: StampedReading, incrementMs: number, presses: number): boolean {
+  const first = Math.ceil(presses / 2);
+  const second = Math.floor(presses / 2);
+  const whitePresses = before.running === 'white' ? first : second;
+  const blackPresses = before.running === 'white' ? second : first;
+  const passed = after.at - before.at;
+  const used = [before.whiteMs + whitePresses * incrementMs - after.whiteMs, before.blackMs + blackPresses * incrementMs - after.blackMs];
+  return used.every((ms) => ms >= -PRESS_COUNT_TOLERANCE_MS && ms <= passed + PRESS_COUNT_TOLERANCE_MS);
 }

@@ -51,6 +51,21 @@ describe('pressesBetween: the presses made between two readings, from the clock 
     expect(pressesBetween(before, after, 1_000)).toBeUndefined();
   });
 
+  it('gives no count when a side was given time by hand that presses would have spread over both', () => {
+    // Four presses under 30 s, and then two minutes added to Black (7.5.5): the sums fit eight
+    // presses, but eight would have White use 60 s more than the clock shows and Black 60 s less
+    // than nothing.
+    const { before, after } = played(30_000, [20_000, 15_000, 25_000, 10_000]);
+    expect(pressesBetween(before, after, 30_000)).toBe(4);
+    const given = { ...after, blackMs: after.blackMs + 120_000 };
+    expect(pressesBetween(before, given, 30_000)).toBeUndefined();
+    // The same two minutes to a side that used more than a minute of its own fits four presses
+    // more without any side's use out of bounds: the count is wrong and cannot tell (its users
+    // weigh it only among readings of the board).
+    const slow = played(30_000, [70_000, 65_000, 80_000, 75_000]);
+    expect(pressesBetween(slow.before, { ...slow.after, blackMs: slow.after.blackMs + 120_000 }, 30_000)).toBe(8);
+  });
+
   it('gives no count without an increment, with a stopped clock, or with readings out of order', () => {
     const { before, after } = played(10_000, [5_000, 6_000]);
     expect(pressesBetween(before, after, 0)).toBeUndefined();
