@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outageCells, runOutageCell, runOutageGame, type CellFigures, type OutageCell, type OutageGame } from './outages.ts';
+import { clockSetCells, outageCells, runOutageCell, runOutageGame, type CellFigures, type OutageCell, type OutageGame } from './outages.ts';
 
 // The outage table (`npm run bench -- outages`, docs/reconstruction.md) in small: two games per
 // cell through the emulated board, the real session and the engine. What the board side
@@ -30,6 +30,20 @@ describe('outage table, small', () => {
         expect(r.falseIncidents, 'incidents invented against a player').toBe(0);
         if (!cell.pieceInHand) expect(r.rightPct, r.examples.join('\n')).toBe(100);
       }
+    });
+  }
+});
+
+// The clock-set table in small: one player given time by hand while a USB board was away. The
+// count of presses is then wrong whenever the time given is a whole number of increments; the
+// engine must still hold nothing against a player, and the session must follow the board.
+describe('clock set by hand while the board was away, small', () => {
+  for (const cell of clockSetCells().filter((c) => c.plies === 6 && c.clockAdjustMs === 60_000)) {
+    it(`USB pulled for 6 plies${cell.pieceInHand ? ', piece in hand at the return' : ''}, ${cell.clockAdjustMs! / 1000} s given by hand`, async () => {
+      const r = await runOutageCell(cell, GAMES);
+      expect(r.games).toBe(GAMES);
+      expect(r.following, 'sessions live on the table board at the end').toBe(GAMES);
+      expect(r.falseIncidents, 'incidents invented against a player').toBe(0);
     });
   }
 });
@@ -347,6 +361,12 @@ describe('outage table, games once wrong', () => {
       power(8, true),
       446,
       all(noFalseIncident, keepsLater),
+    ],
+    [
+      'USB pulled for 6 plies, Black given a minute by hand meanwhile (two presses under the 30 s increment): the sums fit two presses more than were made, but Black would have used less than none of his own time, so nothing is counted and the record holds the plies played',
+      { ...power(6, true), clockAdjustMs: 60_000 },
+      217,
+      all(noFalseIncident, asPlayed, keepsLater),
     ],
     [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',

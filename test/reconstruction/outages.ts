@@ -32,6 +32,21 @@ export function outageCells(): OutageCell[] {
   return OUTAGE_KINDS.flatMap((kind) => OUTAGE_PLIES.flatMap((plies) => [false, true].map((pieceInHand) => ({ kind, plies, pieceInHand }))));
 }
 
+/**
+ * Time given by hand in the clock-set table: none (the same games, for comparison: the seed draws
+ * the moment and the player all the same), a minute (rapid and blitz, A.4.2, B.3) and two (7.5.5).
+ */
+export const CLOCK_SET_MS = [0, 60_000, 120_000] as const;
+
+/**
+ * The clock-set table's cells: USB pulls of 4, 6 and 8 plies (the lengths a count corrects or
+ * fills) with and without a piece in the hand, while one player is given time by hand; games
+ * with a clock only.
+ */
+export function clockSetCells(): OutageCell[] {
+  return CLOCK_SET_MS.flatMap((clockAdjustMs) => [4, 6, 8].flatMap((plies) => [false, true].map((pieceInHand) => ({ kind: 'power' as const, plies, pieceInHand, clockAdjustMs }))));
+}
+
 /** One game of a cell, as it came out. */
 export interface OutageGame {
   gameId: string;
@@ -43,6 +58,8 @@ export interface OutageGame {
   kept: number;
   /** The record holds as many plies as the game: the moves after the outage carry the numbers the players wrote. */
   pliesAsPlayed: boolean;
+  /** The record holds more plies than the game: moves nobody made (a break counts one ply, so it never adds). */
+  morePlies: boolean;
   /** The engine marked a jump as having more than one explanation. */
   ambiguous: boolean;
   /** It did, and the moves really played are among the candidates it offers the arbiter. */
@@ -71,6 +88,8 @@ export interface CellFigures {
   rightPct: number;
   /** Games whose record holds as many plies as the game (OutageGame.pliesAsPlayed). */
   pliesAsPlayedPct: number;
+  /** Games whose record holds more plies than the game (OutageGame.morePlies). */
+  morePliesPct: number;
   keptPct: number;
   /** Later moves kept, of how many: a percentage rounded to 100.0 would hide the few lost. */
   kept: number;
@@ -109,6 +128,8 @@ export function outageScript(cell: OutageCell, seed: number): { game: SourceGame
   const game: SourceGame = { ...full, moves: full.moves.slice(0, n), sans: full.sans.slice(0, n) };
   const adjust = cell.clockAdjustMs !== undefined ? { clockAdjustMs: cell.clockAdjustMs } : {};
   const script = playNoisy(game, { model: 'mixed', seed, reversed: false, outage: { afterPly, plies: cell.plies, kind: cell.kind, pieceInHand: cell.pieceInHand, ...adjust } });
+  // A clock set by hand needs a clock: those cells are games with one.
+  if (cell.clockAdjustMs !== undefined && !script.clock) return null;
   return script.outage ? { game, script } : null;
 }
 
@@ -146,6 +167,7 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
     after: laterWant.length,
     kept,
     pliesAsPlayed: got.length === want.length,
+    morePlies: got.length > want.length,
     ambiguous: snap.incidents.some((i) => i.kind === 'missed-moves' && i.ambiguous),
     truthOffered: snap.incidents.some((i) => i.kind === 'missed-moves' && i.ambiguous && i.ply === fromPly && (i.candidates ?? []).some((c) => c.every((san, k) => san === want[fromPly + k]))),
     falseIncidents: falseIncidents(snap.incidents, script),
@@ -249,6 +271,7 @@ export async function runOutageCell(cell: OutageCell, games: number, firstSeed =
     exactUnambiguousPct: pct(results.filter((r) => r.exact && !r.ambiguous).length, results.filter((r) => !r.ambiguous).length),
     rightPct: pct(results.filter((r) => r.exact || r.truthOffered).length, results.length),
     pliesAsPlayedPct: pct(results.filter((r) => r.pliesAsPlayed).length, results.length),
+    morePliesPct: pct(results.filter((r) => r.morePlies).length, results.length),
     keptPct: after ? (100 * kept) / after : 100,
     kept,
     after,
@@ -283,6 +306,20 @@ export function outageTable(rows: readonly CellFigures[]): string {
     const kind = r.cell.kind === 'power' ? 'power lost (USB pulled)' : 'link lost (board powered)';
     lines.push(
       `| ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.exactUnambiguousPct.toFixed(1)}% | ${r.rightPct.toFixed(1)}% | ${r.pliesAsPlayedPct.toFixed(1)}% | ${keptCell(r)} | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The clock-set table as Markdown: one row per cell. */
+export function clockSetTable(rows: readonly CellFigures[]): string {
+  const lines = [
+    '| plies | piece in hand | time given | games | exact | exact or truth offered | as many plies as played | more plies than played | later moves kept | false incidents |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${(r.cell.clockAdjustMs ?? 0) / 1000} s | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.rightPct.toFixed(1)}% | ${r.pliesAsPlayedPct.toFixed(1)}% | ${r.morePliesPct.toFixed(1)}% | ${keptCell(r)} | ${r.falseIncidents} |`,
     );
   }
   return lines.join('\n');
