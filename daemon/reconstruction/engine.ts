@@ -27,7 +27,7 @@ import { fenOf, placementOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
-import { searchJump as searchSequences, type JumpSearchOptions, type NodeMeter } from './jump-search.ts';
+import { searchJump as searchSequences, type JumpSearch, type JumpSearchOptions, type NodeMeter } from './jump-search.ts';
 import { bySequenceLength, seenDetourFirst, throughHand, withExcursion } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
@@ -271,6 +271,8 @@ export class GameEngine {
    * then: a sequence found later from that ply or before must pass through it (return-board.ts).
    */
   private returnBoard: { codes: Uint8Array; ply: number } | undefined;
+  /** A fill of a break by the count whose search ran out of the event's nodes: searched again at the next live reading (fillBreakByCount). */
+  private fillAgain: { since: number; presses: number; off: number } | undefined;
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
   /**
@@ -758,6 +760,7 @@ export class GameEngine {
     if (!connected) {
       this.disconnectedSeq = this.seq;
       this.returnBoard = undefined;
+      this.fillAgain = undefined;
       // Presses come with readings, so the plies pressed for are as they were at the last one.
       this.clockCount = undefined;
       this.beforeOutage = this.lastLiveReading && { reading: this.lastLiveReading, pressed: this.pressedPlies(this.running), ply: this.plyCount() };
@@ -898,6 +901,11 @@ export class GameEngine {
     // event loop on top of the press's own searches.
     if (before && ((this.outOfStep && this.plyCount() === before.ply) || this.brokeSeq === this.seq)) this.beforeOutage = before;
     else if (before) this.countPressesSince(before, ev);
+    else if (this.fillAgain && this.opts.timeControl) {
+      const { since, presses, off } = this.fillAgain;
+      this.fillAgain = undefined;
+      this.fillBreakByCount(since, presses, off, ev.at, this.opts.timeControl, true);
+    }
     this.lastLiveReading = ev;
   }
 
@@ -978,7 +986,7 @@ export class GameEngine {
    * the others, when several fit), as the arbiter would; when none fits the break stays for the
    * arbiter. A clock set by hand meanwhile gives a length no sequence of pieces fits, as a rule.
    */
-  private fillBreakByCount(since: number, presses: number, off: number, at: number, tc: NonNullable<EngineOptions['timeControl']>): void {
+  private fillBreakByCount(since: number, presses: number, off: number, at: number, tc: NonNullable<EngineOptions['timeControl']>, again = false): void {
     const breaks: number[] = [];
     for (let p = since + 1; p <= this.plyCount(); p++) if (this.history[p]!.record?.gap) breaks.push(p);
     const breakPly = breaks[0];
@@ -997,18 +1005,24 @@ export class GameEngine {
     // usual way to capture: the taken piece lifted first, then the capturing one put down): that
     // board with the piece the record had on the landing square, when the count fits it. Searched
     // first: a board with nothing of that length to it spends the event's nodes to the end.
-    let takenFirst = this.takenBeforeBreak(breakPly, base);
-    let found = takenFirst ? searchSequences(pos, takenFirst.codes, options) : { sequences: [], more: false };
+    let takenFirst = again ? undefined : this.takenBeforeBreak(breakPly, base);
+    let found: JumpSearch = takenFirst ? searchSequences(pos, takenFirst.codes, options) : { sequences: [], more: false, nodes: 0, exhausted: false };
     if (takenFirst && found.sequences.length > 0) target = takenFirst.codes;
-    else {
+    else if (!again) {
       takenFirst = undefined;
       found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
     }
     // A piece out and back is what most often puts a board beyond the search's reach (a knight
-    // b4-a6xb4 while the board was off): at the counted length, one is allowed.
-    if (found.sequences.length === 0) found = withExcursion(pos, target, options, lifted);
+    // b4-a6xb4 while the board was off): at the counted length, one is allowed. Searched again at
+    // the next reading when this event's nodes ran out first: the search with a piece out and back
+    // finds the plain sequences too, and there it has an event's nodes of its own (a knight
+    // g4xe5-g4 at nine plies took 704,000, after 500,000 spent on the plain search).
+    if (found.sequences.length === 0) found = withExcursion(pos, target, again ? { ...options, budget: EVENT_NODES } : options, lifted);
     const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
-    if (sequences.length === 0) return;
+    if (sequences.length === 0) {
+      if (!again && found.exhausted) this.fillAgain = { since, presses, off };
+      return;
+    }
     // The moves recorded after the break are replayed from the fill by their SAN: all must still be legal.
     const planned = planReplacement(
       this.history.map((p) => p.fen),

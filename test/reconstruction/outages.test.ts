@@ -369,6 +369,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, asPlayed, keepsLater),
     ],
     [
+      "USB pulled for 8 plies (c6 Nxe5 f5 Rb8 Bb5 d6 c7 Ng4: Black's knight out and back, taking on e5), back with the c7 pawn in the hand for cxd8=Q: the record breaks at White's press, and the count's fill needs the knight's excursion at nine plies (704,000 nodes, after 500,000 spent on the plain search): out of the event's nodes, it is searched again at the next reading, and the break is filled",
+      power(8, true),
+      552,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
