@@ -27,7 +27,7 @@ import { fenOf, placementOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
-import { searchJump as searchSequences, type JumpSearch, type JumpSearchOptions, type NodeMeter } from './jump-search.ts';
+import { searchJump as searchSequences, type JumpSearchOptions, type NodeMeter } from './jump-search.ts';
 import { bySequenceLength, seenDetourFirst, throughHand, withExcursion } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
@@ -1005,19 +1005,17 @@ export class GameEngine {
     // usual way to capture: the taken piece lifted first, then the capturing one put down): that
     // board with the piece the record had on the landing square, when the count fits it. Searched
     // first: a board with nothing of that length to it spends the event's nodes to the end.
-    let takenFirst = again ? undefined : this.takenBeforeBreak(breakPly, base);
-    let found: JumpSearch = takenFirst ? searchSequences(pos, takenFirst.codes, options) : { sequences: [], more: false, nodes: 0, exhausted: false };
-    if (takenFirst && found.sequences.length > 0) target = takenFirst.codes;
-    else if (!again) {
-      takenFirst = undefined;
-      found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
-    }
+    const taken = again ? undefined : this.takenBeforeBreak(breakPly, base);
+    const withTaken = taken && searchSequences(pos, taken.codes, options);
+    const takenFirst = withTaken && withTaken.sequences.length > 0 ? taken : undefined;
+    if (takenFirst) target = takenFirst.codes;
+    let found = takenFirst ? withTaken : again ? undefined : seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
     // A piece out and back is what most often puts a board beyond the search's reach (a knight
     // b4-a6xb4 while the board was off): at the counted length, one is allowed. Searched again at
     // the next reading when this event's nodes ran out first: the search with a piece out and back
     // finds the plain sequences too, and there it has an event's nodes of its own (a knight
     // g4xe5-g4 at nine plies took 704,000, after 500,000 spent on the plain search).
-    if (found.sequences.length === 0) found = withExcursion(pos, target, again ? { ...options, budget: EVENT_NODES } : options, lifted);
+    if (!found || found.sequences.length === 0) found = withExcursion(pos, target, again ? { ...options, budget: EVENT_NODES } : options, lifted);
     const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
     if (sequences.length === 0) {
       if (!again && found.exhausted) this.fillAgain = { since, presses, off };

@@ -191,13 +191,20 @@ export class Tabletop {
   private adjust(by: Color, ms: number, at: number): ClockReading | null {
     const c = this.clockState;
     if (!c || !Number.isFinite(ms)) return null;
+    this.settle(c, at);
+    if (by === 'white') c.whiteMs = Math.max(0, c.whiteMs + ms);
+    else c.blackMs = Math.max(0, c.blackMs + ms);
+    return this.clockAt(at);
+  }
+
+  /** The clock's state brought to `at`: the running side's time counted down, its flag as it stands. */
+  private settle(c: ClockState, at: number): void {
     const now = this.clockAt(at)!;
-    c.whiteMs = Math.max(0, now.whiteMs + (by === 'white' ? ms : 0));
-    c.blackMs = Math.max(0, now.blackMs + (by === 'black' ? ms : 0));
+    c.whiteMs = now.whiteMs;
+    c.blackMs = now.blackMs;
     c.whiteFlag = now.whiteFlag;
     c.blackFlag = now.blackFlag;
     c.since = at;
-    return this.clockAt(at);
   }
 
   /**
@@ -209,11 +216,7 @@ export class Tabletop {
     const c = this.clockState;
     if (!c) return null;
     if (c.running === other(by)) return null;
-    const now = this.clockAt(at)!;
-    c.whiteMs = now.whiteMs;
-    c.blackMs = now.blackMs;
-    c.whiteFlag = now.whiteFlag;
-    c.blackFlag = now.blackFlag;
+    this.settle(c, at);
     if (c.running === by) {
       const flagged = by === 'white' ? c.whiteFlag : c.blackFlag;
       if (!flagged) {
@@ -222,7 +225,6 @@ export class Tabletop {
       }
     }
     c.running = other(by);
-    c.since = at;
     return this.clockAt(at);
   }
 }
