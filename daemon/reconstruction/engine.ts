@@ -276,6 +276,14 @@ export class GameEngine {
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
   /**
+   * Without a clock, the board has gone off the record while it was watched (a piece moved where
+   * no legal move takes it, a move of the side the record does not have to move) and nothing has
+   * brought it back yet: no press will ever say so, so the boards are kept and a move and its reply
+   * seen on them break the record (breakBeforeMoveAndReply). Reset when the record moves or the
+   * board is in step again.
+   */
+  private adrift = false;
+  /**
    * The board came back (or settled) showing something nothing explains yet: every placement and
    * press searches again until a sequence fits or the board returns to the game, and a press
    * meanwhile is not judged (the engine, not the player, has lost the thread).
@@ -356,11 +364,15 @@ export class GameEngine {
   }
 
   private noteStepBoard(ev: BoardEvent): void {
-    if (!this.outOfStep && !this.provisional?.doubted && !this.provisional?.refuted) {
+    if (!this.outOfStep && !this.provisional?.doubted && !this.provisional?.refuted && !this.adrift) {
       this.stepBoards.clear();
       return;
     }
     if (ev.type !== 'dump' && ev.type !== 'field') return;
+    // Play went off the record from the record's own board: it is the first kept (a move of the
+    // side the record does not have to move starts there; so may play after a break, whose side
+    // to move is a guess without a clock).
+    if (this.adrift && this.stepBoards.list.length === 0) this.stepBoards.startFrom(this.top().codes);
     this.stepBoards.note(this.board.seen);
   }
 
@@ -557,7 +569,9 @@ export class GameEngine {
       message:
         reason === 'illegal-move-stood'
           ? `The illegal move stood and play went on: the record breaks after ply ${n} and goes on from the board (${next.fen}).`
-          : `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.join(' ')}); the record goes on from it${note ? `; ${note}` : ''}.`,
+          : differences.length > 0
+            ? `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.join(' ')}); the record goes on from it${note ? `; ${note}` : ''}.`
+            : `The record breaks after ply ${n}: play goes on from the record's board with ${other(by)} to move, where the record has ${by} to move; the record goes on from it${note ? `; ${note}` : ''}.`,
       differences: [],
     });
     return true;
@@ -631,11 +645,25 @@ export class GameEngine {
             const hand = this.stepBoards.beforeUnseen(end, from, between, other(replier));
             if (hand) ({ codes: from, move: first, note } = hand);
           }
-          if (!first || !this.stepBoards.breakable(end, from)) continue;
+          if (!first) continue;
+          // A piece moved in full where no legal move takes it, and play went on from there: the
+          // move stood (nothing completes one without a clock, so it was never reported).
+          const breakable = this.stepBoards.breakable(end, from);
+          const stood = note === undefined && !breakable ? this.stepBoards.displaced(end, from) : undefined;
+          // The record's own board, and a move of the side it does not have to move: a move out of
+          // turn (or the break before it left the wrong side to move), and play went on.
+          const own = squaresApart(from, end.codes).length === 0;
+          if (!breakable && !stood && !(own && other(replier) !== end.turn)) continue;
           // The reply from the position the first move leaves (an en passant capture of the pawn
           // that has just gone two squares), not from a board's guess.
           if (!this.stepBoards.replyAfter(end, from, first, between, this.board.seen, replier)) continue;
-          if (!this.openBreak(replier, at, 'unexplained', false, false, from, note)) return false;
+          if (stood) note = this.displacedNote(stood);
+          // The record's own board, ending in a break: play went on from it with the other side to
+          // move. The break is taken again in its place (the arbiter was told of it already).
+          const gap = this.top().record?.gap;
+          const again = gap !== undefined && own;
+          if (again) this.takeback(this.plyCount() - 1, at);
+          if (!this.openBreak(replier, at, again ? gap.reason : 'unexplained', false, again, from, note)) return false;
           this.makeMove(this.top(), first, at);
           this.playMoveShown(at);
           return true;
@@ -643,6 +671,12 @@ export class GameEngine {
       }
     }
     return false;
+  }
+
+  /** What a break says of a board with one piece moved where no legal move takes it (StepBoards.displaced). */
+  private displacedNote(moved: { from: number; to: number }): string {
+    const piece = codeToPiece(this.top().codes[moved.from]! as PieceCode)!;
+    return `the board it goes on from has the ${piece.color} ${piece.role} of ${makeSquare(moved.from)} on ${makeSquare(moved.to)}, where no legal move takes it, and play went on from there (an illegal move nobody put right, or a piece misplaced)`;
   }
 
   /** boardAtPress (press-board.ts) of the board now, against the record's board. */
@@ -1345,6 +1379,7 @@ export class GameEngine {
       if (this.board.displaced) this.settledSeq = this.seq;
       this.board.displaced = false;
       this.outOfStep = false;
+      this.adrift = false;
       if (this.provisional) {
         delete this.provisional.doubted;
         delete this.provisional.refuted;
@@ -1451,10 +1486,13 @@ export class GameEngine {
     // its reply seen made on a board nothing explains break it before them. Not a knock (several
     // squares changed in one instant). A move may end with a lift (the piece put down first, then
     // the one it took, or its own square's piece, lifted), so lifts count here too.
-    if (source === 'field' && (this.outOfStep || this.provisional?.doubted || this.provisional?.refuted) && !this.clockSeen && at !== this.previousAt) {
+    if (source === 'field' && (this.outOfStep || this.provisional?.doubted || this.provisional?.refuted || this.adrift) && !this.clockSeen && at !== this.previousAt) {
       if (!placed && this.outOfStep && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
       if (this.breakBeforeMoveAndReply(at)) return;
     }
+    // Without a clock, a board off the record by two squares or more that nothing above explained
+    // (an illegal move, a move of the side not to move) is kept from here on (adrift).
+    if (source === 'field' && playing && !this.clockSeen && !this.outOfStep && this.board.mismatches >= 2) this.adrift = true;
     // Not reported yet: a dump is often taken with a piece in the hand, and the next piece put
     // down may explain everything. A press on a board still unexplained is (onPress).
     if ((source !== 'field' || burst) && !this.outOfStep) this.outOfStep = 'silent';
@@ -1986,6 +2024,7 @@ export class GameEngine {
 
   private pushPly(pos: Chess, record: RecordedMove | undefined, move: NormalMove | undefined, at: number): Ply {
     this.lastPlaced = undefined;
+    this.adrift = false;
     const codes = positionCodes(pos);
     const fen = fenOf(pos, codes);
     const key = fen.slice(0, fen.lastIndexOf(' ', fen.lastIndexOf(' ') - 1));
@@ -2091,8 +2130,10 @@ export class GameEngine {
     });
     const oldMove = old.move!;
     // Art 4.7: the piece stood released on its first square (longer than a slide's flicker)
-    // before the player moved it on. A move inferred from a jump was never seen released.
-    if (!old.inferred && old.sinceSeq > this.loggedSeq && !s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
+    // before the player moved it on. A move inferred from a jump was never seen released, and one
+    // recorded with a break was read from boards nothing explains (a piece going home in a
+    // takeback reads as a move there).
+    if (!old.inferred && old.sinceSeq > this.loggedSeq && old.sinceSeq !== this.brokeSeq && !s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
       const rested = this.board.vacatedAt[oldMove.to]! - old.sinceAt;
       if (this.board.vacatedSeq[oldMove.to]! > old.sinceSeq && rested >= RELEASE_MS) {
         this.incident({
@@ -2169,6 +2210,7 @@ export class GameEngine {
       if (toPly >= confirmed.jump.end && !this.provisional) this.provisional = { ...confirmed.jump };
     }
     this.withdrawResultAfter(toPly, at);
+    this.adrift = false;
     while (this.history.length - 1 > toPly) {
       removed.unshift(this.top().record!.san);
       this.popPly();

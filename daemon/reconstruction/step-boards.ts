@@ -114,6 +114,25 @@ export class StepBoards {
   }
 
   /**
+   * `codes` is the record's board with one piece moved in full, where no legal move takes it: its
+   * square empty, the piece on a square that was empty or held a piece of the other side (a knight
+   * put on b3 from b1). Without a clock nothing completes such a move, so it is no illegal move the
+   * engine can report; when play goes on from it (a move and the reply), it stood, and a break may
+   * start there. Undefined for any other board, and for a piece of the side not to move.
+   */
+  displaced(end: RecordEnd, codes: ArrayLike<number>): { from: number; to: number } | undefined {
+    const apart = squaresApart(codes, end.codes);
+    if (apart.length !== 2) return undefined;
+    const [a, b] = apart as [number, number];
+    const [from, to] = codes[a] === PIECE.EMPTY ? [a, b] : [b, a];
+    const piece = codeToPiece(end.codes[from]! as PieceCode);
+    if (codes[from] !== PIECE.EMPTY || !piece || piece.color !== end.turn || codes[to] !== end.codes[from]) return undefined;
+    const there = codeToPiece(end.codes[to]! as PieceCode);
+    if (there && there.color === piece.color) return undefined;
+    return { from, to };
+  }
+
+  /**
    * A board read while the mover's piece was in the hand (the board came back mid-move) is no
    * position, and the piece's landing (`to`) is the only change after it: the move that shows
    * the break cannot be told from it alone. Its square of departure is one the board read empty

@@ -375,6 +375,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater),
     ],
     [
+      "USB pulled for 12 plies in a game without a clock (beyond any search: the record breaks at the return), and the players then took three moves back and played them again: the break's board was left with White to move where Black was, so Black's c2+ matched no move, and without a press nothing put the record out of step; a move and its reply seen from the break's board now take the break again with Black to move, and all 17 later moves are kept, where 14 were lost",
+      power(12, true),
+      281,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,

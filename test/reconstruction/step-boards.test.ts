@@ -149,3 +149,29 @@ describe('the board before a move whose piece was in a hand and had moved while 
     expect(new StepBoards().beforeHand(end, narrowed(read), narrowed(landed), 'black')?.move.move.from).toBe(D4);
   });
 });
+
+describe('a piece moved in full where no legal move takes it (StepBoards.displaced)', () => {
+  // White to move after 1 e4 e5. Squares by chessops index: b1 = 1, b3 = 17, d2 = 11, d4 = 27, d7 = 51, d6 = 43.
+  const { end } = recordAfter(['e4', 'e5']);
+  const moved = (from: number, to: number): Uint8Array => {
+    const codes = end.codes.slice();
+    codes[to] = codes[from]!;
+    codes[from] = PIECE.EMPTY;
+    return codes;
+  };
+
+  it("names the squares of the side to move's piece put where it cannot go", () => {
+    expect(new StepBoards().displaced(end, moved(1, 17))).toEqual({ from: 1, to: 17 });
+  });
+
+  it("is not the other side's piece, nor a piece put on its own side's, nor a board three squares off", () => {
+    expect(new StepBoards().displaced(end, moved(51, 43))).toBeUndefined();
+    const onOwn = end.codes.slice();
+    onOwn[11] = PIECE.WKNIGHT;
+    onOwn[1] = PIECE.EMPTY;
+    expect(new StepBoards().displaced(end, onOwn)).toBeUndefined();
+    const three = moved(1, 17);
+    three[27] = PIECE.WPAWN;
+    expect(new StepBoards().displaced(end, three)).toBeUndefined();
+  });
+});

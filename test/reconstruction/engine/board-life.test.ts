@@ -586,4 +586,43 @@ describe('engine: never freeze', () => {
     expect(shownBy(s.events)).toEqual([]);
     expect(s.engine.snapshot().moves).toEqual([expect.objectContaining({ san: '--', fenAfter: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/1NBQKBNR b - - 0 1' })]);
   });
+
+  // Without a clock nothing presses: a board that went off the record while it was watched was
+  // left waiting for a press that never comes, and every later move was lost.
+  it('without a clock, an illegal move that stands: once the reply and the next move are seen, the record breaks after it and goes on; nothing is held against the player', () => {
+    const s = new Script().setUp().move('e2', 'e4').move('e7', 'e5');
+    // White's knight goes b1-b3 and nobody puts it right.
+    s.move('b1', 'b3').move('d7', 'd6');
+    expect(s.sans()).toEqual(['e4', 'e5']);
+    s.move('d2', 'd4');
+    const snap = s.engine.snapshot();
+    expect(snap.moves.map((m) => m.san)).toEqual(['e4', 'e5', '--', 'd6', 'd4']);
+    expect(snap.moves[2]).toMatchObject({ gap: { reason: 'unexplained' }, fenAfter: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/1N6/PPPP1PPP/R1BQKBNR b KQkq - 0 2' });
+    expect(snap.incidents.map((i) => i.kind)).toEqual(['illegal-position']);
+    expect(snap.incidents[0]!.message).toMatch(/white knight of b1 on b3, where no legal move takes it/);
+    expect(snap.illegalCounts).toEqual({ white: 0, black: 0 });
+    s.move('g8', 'f6').move('f1', 'c4');
+    expect(s.sans().slice(3)).toEqual(['d6', 'd4', 'Nf6', 'Bc4']);
+  });
+
+  it('without a clock, a move out of turn: the record breaks at its own board with the other side to move, and that move and all after it are kept', () => {
+    const s = new Script().setUp().move('e2', 'e4').move('e7', 'e5');
+    // White to move, and Black moves again.
+    s.move('d7', 'd6').move('d2', 'd4');
+    const snap = s.engine.snapshot();
+    expect(snap.moves.map((m) => m.san)).toEqual(['e4', 'e5', '--', 'd6', 'd4']);
+    expect(snap.moves[2]).toMatchObject({ by: 'white', fenAfter: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2' });
+    expect(snap.incidents.map((i) => i.message)).toEqual([expect.stringMatching(/play goes on from the record's board with black to move, where the record has white to move/)]);
+    s.move('g8', 'f6');
+    expect(s.sans().slice(3)).toEqual(['d6', 'd4', 'Nf6']);
+  });
+
+  it('without a clock, a piece misplaced and put right is no break, however long it takes', () => {
+    const s = new Script().setUp().move('e2', 'e4').move('e7', 'e5');
+    s.move('b1', 'b3');
+    s.dump();
+    s.move('b3', 'c3');
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nc3']);
+    expect(s.incidentKinds()).toEqual([]);
+  });
 });
