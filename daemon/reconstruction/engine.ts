@@ -92,6 +92,13 @@ const HAND_READING_BUDGET = 300_000;
  * jump was read through a piece in a hand (countPressesSince).
  */
 const COUNTED_PLIES_OFF = 2;
+/**
+ * A running clock is read at least every second (SEND_UPDATE_NICE sends a reading whenever a time
+ * changes). Silent this long while pieces move, it has stopped or gone (its cable out, its battery
+ * flat: the board drops readings that say no clock is connected), and no press will complete
+ * anything: a board off the record is then judged as in a game without a clock.
+ */
+const CLOCK_SILENT_MS = 10_000;
 
 /** The SAN of `moves` played from `pos`. */
 function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
@@ -247,6 +254,8 @@ export class GameEngine {
   private lastPlaced: { sq: number; code: number; at: number } | undefined;
   /** A clock has been read in this game: presses will confirm moves. */
   private clockSeen = false;
+  /** When the last clock reading arrived (CLOCK_SILENT_MS). */
+  private lastClockAt = -Infinity;
   private alias: Alias | undefined;
   /** Board hash and clock side of the last jump search (a board is searched once per reading). */
   private lastSearchKey: string | undefined;
@@ -922,6 +931,7 @@ export class GameEngine {
     const prev = this.running;
     this.running = ev.running;
     this.clockSeen = true;
+    this.lastClockAt = ev.at;
     // The lever went down on one side: that player pressed (Art 6.2). The first press of a game
     // starts the opponent's clock and completes nothing.
     if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at, prev === null, seenAtPress);
@@ -1486,13 +1496,15 @@ export class GameEngine {
     // its reply seen made on a board nothing explains break it before them. Not a knock (several
     // squares changed in one instant). A move may end with a lift (the piece put down first, then
     // the one it took, or its own square's piece, lifted), so lifts count here too.
-    if (source === 'field' && (this.outOfStep || this.provisional?.doubted || this.provisional?.refuted || this.adrift) && !this.clockSeen && at !== this.previousAt) {
+    const pressless = !this.clockSeen || at - this.lastClockAt > CLOCK_SILENT_MS;
+    if (source === 'field' && (((this.outOfStep || this.provisional?.doubted || this.provisional?.refuted) && !this.clockSeen) || (this.adrift && pressless)) && at !== this.previousAt) {
       if (!placed && this.outOfStep && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
       if (this.breakBeforeMoveAndReply(at)) return;
     }
-    // Without a clock, a board off the record by two squares or more that nothing above explained
-    // (an illegal move, a move of the side not to move) is kept from here on (adrift).
-    if (source === 'field' && playing && !this.clockSeen && !this.outOfStep && this.board.mismatches >= 2) this.adrift = true;
+    // Without a clock (or with one gone silent), a board off the record by two squares or more that
+    // nothing above explained (an illegal move, a move of the side not to move) is kept from here
+    // on (adrift).
+    if (source === 'field' && playing && pressless && !this.outOfStep && this.board.mismatches >= 2) this.adrift = true;
     // Not reported yet: a dump is often taken with a piece in the hand, and the next piece put
     // down may explain everything. A press on a board still unexplained is (onPress).
     if ((source !== 'field' || burst) && !this.outOfStep) this.outOfStep = 'silent';

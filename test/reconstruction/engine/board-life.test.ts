@@ -617,6 +617,17 @@ describe('engine: never freeze', () => {
     expect(s.sans().slice(3)).toEqual(['d6', 'd4', 'Nf6']);
   });
 
+  it('a clock gone silent (its cable out, its battery flat) is no clock: an illegal move that stands then breaks the record as without one', () => {
+    const s = new Script().setUp().play('e2e4', 'e7e5', 'g1f3', 'b8c6');
+    // No reading for 20 s (a running clock is read every second): the players go on without it.
+    s.t += 20_000;
+    s.move('f1', 'c4').move('g8', 'f6');
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Nf6']);
+    s.move('b1', 'b3').move('d7', 'd6').move('d2', 'd4');
+    expect(s.sans().slice(6)).toEqual(['--', 'd6', 'd4']);
+    expect(s.incidentKinds()).toEqual(['illegal-position']);
+  });
+
   it('without a clock, a piece misplaced and put right is no break, however long it takes', () => {
     const s = new Script().setUp().move('e2', 'e4').move('e7', 'e5');
     s.move('b1', 'b3');
