@@ -688,6 +688,41 @@ export class GameEngine {
     return `the board it goes on from has the ${piece.color} ${piece.role} of ${makeSquare(moved.from)} on ${makeSquare(moved.to)}, where no legal move takes it, and play went on from there (an illegal move nobody put right, or a piece misplaced)`;
   }
 
+  /**
+   * Adrift, the board as it stands is the record's with one legal move and the opponent's reply
+   * and nothing else: a piece was put down wrong, the reply made before it was put right, then put
+   * right. Every change was seen, so those two moves are what the board shows, not a search's
+   * guess; both are recorded. The first board off the record must have touched a square of the
+   * first move: a reply seen made first is a move out of turn, not these two in the other order.
+   * Only when exactly one pair fits.
+   */
+  private moveAndReplyShown(at: number): boolean {
+    const top = this.top();
+    const seen = this.board.seen;
+    if (this.board.mismatches < 3 || this.board.mismatches > 8) return false;
+    const firstOff = this.stepBoards.list.find((b) => squaresApart(b, top.codes).length > 0);
+    if (!firstOff) return false;
+    const touchedFirst = squaresApart(firstOff, top.codes);
+    let found: [Successor, Successor] | undefined;
+    for (const s of this.successors(top)) {
+      if (!s.squares.some((sq) => touchedFirst.includes(sq))) continue;
+      const codes = top.codes.slice();
+      s.squares.forEach((sq, i) => (codes[sq] = s.codes[i]!));
+      const diff = squaresApart(codes, seen);
+      if (diff.length < 2 || diff.length > 4) continue;
+      const pos = this.posOf(top).clone();
+      pos.play(s.move);
+      const reply = matchMove(pos, codes, seen, diff);
+      if (!reply) continue;
+      if (found) return false;
+      found = [s, reply];
+    }
+    if (!found) return false;
+    this.makeMove(top, found[0], at);
+    this.makeMove(this.top(), found[1], at);
+    return true;
+  }
+
   /** boardAtPress (press-board.ts) of the board now, against the record's board. */
   private boardAtPress(by: Color, at: number): Uint8Array | undefined {
     return boardAtPress(this.board.lastChange, this.board.seen, this.top().codes, by, at);
@@ -1499,6 +1534,7 @@ export class GameEngine {
     const pressless = !this.clockSeen || at - this.lastClockAt > CLOCK_SILENT_MS;
     if (source === 'field' && (((this.outOfStep || this.provisional?.doubted || this.provisional?.refuted) && !this.clockSeen) || (this.adrift && pressless)) && at !== this.previousAt) {
       if (!placed && this.outOfStep && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
+      if (placed && this.adrift && this.moveAndReplyShown(at)) return;
       if (this.breakBeforeMoveAndReply(at)) return;
     }
     // Without a clock (or with one gone silent), a board off the record by two squares or more that

@@ -628,6 +628,17 @@ describe('engine: never freeze', () => {
     expect(s.incidentKinds()).toEqual(['illegal-position']);
   });
 
+  it('without a clock, a piece put down wrong, the reply made, then the piece put right: both moves are recorded as the board shows them', () => {
+    const s = new Script().setUp().move('e2', 'e4').move('e7', 'e5');
+    s.move('b1', 'b3').move('d7', 'd6');
+    expect(s.sans()).toEqual(['e4', 'e5']);
+    s.move('b3', 'c3');
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nc3', 'd6']);
+    s.move('g1', 'f3');
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nc3', 'd6', 'Nf3']);
+    expect(s.incidentKinds()).toEqual([]);
+  });
+
   it('without a clock, a piece misplaced and put right is no break, however long it takes', () => {
     const s = new Script().setUp().move('e2', 'e4').move('e7', 'e5');
     s.move('b1', 'b3');
