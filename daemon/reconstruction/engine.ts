@@ -629,7 +629,9 @@ export class GameEngine {
    */
   private breakAtPress(by: Color, at: number): boolean {
     const pressed = this.boardAtPress(by, at);
-    if (this.breakBeforeMove(by, at) || (pressed && this.breakBeforeMove(by, at, pressed))) return true;
+    // The opponent's move seen made before the one pressed for (read back from the board's log
+    // after a USB pull, or made on the board after it came back) goes after the break too.
+    if (this.breakBeforeMoveAndReply(at, by) || this.breakBeforeMove(by, at) || (pressed && this.breakBeforeMove(by, at, pressed))) return true;
     return this.openBreak(by, at, 'unexplained', false, false, pressed ?? this.board.seen);
   }
 
@@ -637,15 +639,17 @@ export class GameEngine {
    * Without a clock nothing says a move is complete: a piece sliding to a capture passes through
    * boards each one legal move from the last. Play is going on when a move and the opponent's
    * reply are seen on a board nothing explains: the record breaks before the first, and both are
-   * recorded.
+   * recorded. `pressedBy`: at a press that breaks the record, the reply is that side's (the move
+   * pressed for), and the opponent's move seen before it is kept too.
    */
-  private breakBeforeMoveAndReply(at: number): boolean {
+  private breakBeforeMoveAndReply(at: number, pressedBy?: Color): boolean {
     const boards = this.stepBoards.list;
     const end = this.recordEnd();
+    const repliers = pressedBy ? [pressedBy] : (['white', 'black'] as const);
     for (let j = boards.length - 1; j > 0; j--) {
       const between = boards[j]!;
       if (!this.stepBoards.mayBeMove(between, this.board.seen)) continue;
-      for (const replier of ['white', 'black'] as const) {
+      for (const replier of repliers) {
         for (let i = 0; i < j; i++) {
           let from = boards[i]!;
           let first = this.stepBoards.moveBetween(end, from, between, other(replier));
@@ -658,11 +662,11 @@ export class GameEngine {
           // A piece moved in full where no legal move takes it, and play went on from there: the
           // move stood (nothing completes one without a clock, so it was never reported).
           const breakable = this.stepBoards.breakable(end, from);
-          const stood = note === undefined && !breakable ? this.stepBoards.displaced(end, from) : undefined;
+          const stood = note === undefined && !breakable && this.adrift ? this.stepBoards.displaced(end, from) : undefined;
           // The record's own board, and a move of the side it does not have to move: a move out of
           // turn (or the break before it left the wrong side to move), and play went on.
           const own = squaresApart(from, end.codes).length === 0;
-          if (!breakable && !stood && !(own && other(replier) !== end.turn)) continue;
+          if (!breakable && !stood && !(own && this.adrift && other(replier) !== end.turn)) continue;
           // The reply from the position the first move leaves (an en passant capture of the pawn
           // that has just gone two squares), not from a board's guess.
           if (!this.stepBoards.replyAfter(end, from, first, between, this.board.seen, replier)) continue;

@@ -381,6 +381,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater),
     ],
     [
+      "USB pulled for 12 plies (beyond any search), back with Black's a-pawn in the hand: a5 was read back from the board's log before the link came back, then White played h5 and pressed; the record breaks at that press before both moves (the opponent's move seen before the one pressed for is kept too), where a5 was hidden in the break",
+      power(12, true),
+      590,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
