@@ -1254,10 +1254,12 @@ export class GameEngine {
     }
     if (this.rebreak(by, at, seenAtPress)) return;
     const differences = this.board.differences();
-    // A move, legal or not, moves the mover's own pieces: a board that differs only where the
-    // opponent's pieces stand (a pawn of theirs taken back, a piece of theirs knocked over) shows
-    // nothing the player who pressed did.
-    if (!differences.some((d) => codeToPiece(d.expected as PieceCode)?.color === by || codeToPiece(d.seen as PieceCode)?.color === by)) return;
+    // A move, legal or not, takes one of the mover's own pieces off its square: a board where every
+    // piece of the presser's stands where the record has it shows nothing that player did. It may
+    // differ where the opponent's pieces stand (a pawn of theirs taken back, a piece of theirs
+    // knocked over), or show a piece of the presser's that no square of theirs lost (one the
+    // record had taken, put back where a misread move took it).
+    if (!differences.some((d) => codeToPiece(d.expected as PieceCode)?.color === by)) return;
     // Legal under another reading of inferred moves: held against nobody, and the record breaks.
     if (this.enPassantUnderOtherReading(by)) {
       if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
@@ -2247,7 +2249,10 @@ export class GameEngine {
       this.confirmedJump = { jump: { base, end, trusted }, by: ply };
       this.provisional = undefined;
     }
-    if (by === 'clock' && this.breakGrace !== undefined && ply > this.breakGrace && !r.gap) this.breakGrace = undefined;
+    // The press that made the break completes the move recorded after it, read from the same
+    // boards (its square of departure perhaps a guess): only a later press shows play went on
+    // from the break's board.
+    if (by === 'clock' && this.breakGrace !== undefined && ply > this.breakGrace && !r.gap && this.brokeSeq !== this.seq) this.breakGrace = undefined;
     this.out.push({ type: 'move-confirmed', at, ply, by, mover: r.by, ...(r.clockAfter ? { clock: { ...r.clockAfter } } : {}) });
   }
 

@@ -387,6 +387,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater),
     ],
     [
+      "USB pulled for 16 plies, and White's pawn put on a6 taking the knight there (an illegal move, pressed) while the board was off and logging: the record breaks at that press with bxa6 from b5, the only square a pawn takes on a6 from; the board then shows the pawn on a3 and the knight back, and Black presses: that press comes before any move after the break is pressed, so the break is taken again from the board, where Black was held to have completed an illegal move",
+      power(16, true),
+      297,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,

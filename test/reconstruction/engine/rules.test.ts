@@ -98,6 +98,15 @@ describe('engine: illegal moves (Art 7.5) under each edition and category', () =
     expect(inc[0]!.article).toContain('7.5.3');
   });
 
+  it("a press on a board where every piece of the presser's stands where the record has it is no illegal move of theirs, whatever else appeared", () => {
+    // White's pawn of d5 is lifted, the black pawn it took is put back there, and a white pawn
+    // appears on e3: no black piece left a square, so nothing Black did shows. Black presses.
+    const s = new Script().setUp().play('e2e4', 'd7d5', 'e4d5');
+    s.lift('d5').place('d5', 'p').place('e3', 'P').press('black');
+    expect(s.incidentKinds()).toEqual([]);
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+  });
+
   it("a press on a board that differs only where the opponent's pieces stand is no illegal move of the player who pressed", () => {
     // Black's e-pawn goes back to e6 (taken back, knocked) and White presses: nothing White did
     // shows on the board.
