@@ -675,6 +675,9 @@ export class GameEngine {
           // move. The break is taken again in its place (the arbiter was told of it already).
           const gap = this.top().record?.gap;
           const again = gap !== undefined && own;
+          // Not taken back unless it can be taken again (with the other side to move the side not
+          // to move may stand in check: then that board is no position to go on from).
+          if (again && !breakPosition(this.recordEndBefore(), from, other(replier))) continue;
           if (again) this.takeback(this.plyCount() - 1, at);
           if (!this.openBreak(replier, at, again ? gap.reason : 'unexplained', false, again, from, note)) return false;
           this.makeMove(this.top(), first, at);
@@ -744,6 +747,12 @@ export class GameEngine {
   }
 
   /** The record's last position, as the boards kept while out of step are judged against it. */
+  /** The position before the record's last ply (a break about to be taken again judges its board against it). */
+  private recordEndBefore(): Pick<RecordEnd, 'fen' | 'turn'> {
+    const before = this.history[this.plyCount() - 1]!;
+    return { fen: before.fen, turn: this.posOf(before).turn };
+  }
+
   private recordEnd(): RecordEnd {
     const top = this.top();
     const inHand = this.provisional?.inHand;
