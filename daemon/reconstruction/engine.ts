@@ -669,7 +669,20 @@ export class GameEngine {
           if (!breakable && !stood && !(own && this.adrift && other(replier) !== end.turn)) continue;
           // The reply from the position the first move leaves (an en passant capture of the pawn
           // that has just gone two squares), not from a board's guess.
-          if (!this.stepBoards.replyAfter(end, from, first, between, this.board.seen, replier)) continue;
+          const reply = this.stepBoards.replyAfter(end, from, first, between, this.board.seen, replier);
+          if (!reply) continue;
+          // Moves seen made before `first` (one completed in the same instant as another change,
+          // which no event of its own judged) go after the break too: it starts at the oldest
+          // board kept from which they lead to `from`, one legal move at a time.
+          if (breakable && note === undefined) {
+            const earlier = this.movesBefore(end, i, [first.move, reply.move], other(replier));
+            if (earlier) {
+              if (!this.openBreak(earlier.by, at, 'unexplained', false, false, boards[earlier.index]!)) return false;
+              for (const s of [...earlier.moves, first]) this.makeMove(this.top(), s, at);
+              this.playMoveShown(at);
+              return true;
+            }
+          }
           if (stood) note = this.displacedNote(stood);
           // The record's own board, ending in a break: play went on from it with the other side to
           // move. The break is taken again in its place (the arbiter was told of it already).
@@ -687,6 +700,34 @@ export class GameEngine {
       }
     }
     return false;
+  }
+
+  /**
+   * The moves seen made, one legal move at a time, from an older board kept (breakable) to board
+   * `index` of the step boards, the last of them by the side other than `mover`, such that `after`
+   * (the moves from board `index` on, `mover` first) still play from the oldest: that oldest
+   * board's index, the moves, and the side that moved before it. Undefined when there are none.
+   */
+  private movesBefore(end: RecordEnd, index: number, after: NormalMove[], mover: Color): { index: number; moves: Successor[]; by: Color } | undefined {
+    const boards = this.stepBoards.list;
+    const moves: Successor[] = [];
+    let at = index;
+    let next = mover;
+    for (;;) {
+      const by = other(next);
+      let found: { k: number; s: Successor } | undefined;
+      for (let k = 0; k < at && !found; k++) {
+        const prev = boards[k]!;
+        if (!this.stepBoards.breakable(end, prev)) continue;
+        const s = this.stepBoards.moveBetween(end, prev, boards[at]!, by);
+        if (s && this.stepBoards.playsThrough(end, prev, by, [s.move, ...moves.map((m) => m.move), ...after])) found = { k, s };
+      }
+      if (!found) break;
+      moves.unshift(found.s);
+      at = found.k;
+      next = by;
+    }
+    return moves.length > 0 ? { index: at, moves, by: other(next) } : undefined;
   }
 
   /** What a break says of a board with one piece moved where no legal move takes it (StepBoards.displaced). */

@@ -1,4 +1,4 @@
-import { opposite, type Color } from 'chessops';
+import { opposite, type Color, type NormalMove } from 'chessops';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { makeSquare } from 'chessops/util';
@@ -111,6 +111,17 @@ export class StepBoards {
     if (hand === undefined || apart.length !== 2 || !apart.includes(hand) || codes[hand] !== PIECE.EMPTY) return false;
     const put = apart[0] === hand ? apart[1]! : apart[0]!;
     return end.codes[put] === PIECE.EMPTY && codes[put] !== PIECE.EMPTY;
+  }
+
+  /** `moves` are legal one after the other from board `from` with `turn` to move (positions as a break would take them). */
+  playsThrough(end: RecordEnd, from: Uint8Array, turn: Color, moves: readonly NormalMove[]): boolean {
+    const pos = this.position(end, from, turn)?.clone();
+    if (!pos) return false;
+    for (const m of moves) {
+      if (!pos.isLegal(m)) return false;
+      pos.play(m);
+    }
+    return true;
   }
 
   /**

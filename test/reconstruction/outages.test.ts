@@ -393,6 +393,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater),
     ],
     [
+      "USB pulled for 12 plies in a game without a clock (beyond any search), then f5, Nxe6 and Nc6 seen made on the board: the knight's capture was read in one instant (its landing and its square emptied), which the knock guard judges in no event of its own, so the break came before Nxe6 and hid f5; the break now starts at the oldest board kept from which the moves seen lead on one legal move at a time, and all three are kept",
+      power(12, false),
+      316,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
