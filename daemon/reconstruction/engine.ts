@@ -674,26 +674,20 @@ export class GameEngine {
           // Moves seen made before `first` (one completed in the same instant as another change,
           // which no event of its own judged) go after the break too: it starts at the oldest
           // board kept from which they lead to `from`, one legal move at a time.
-          if (breakable && note === undefined) {
-            const earlier = this.movesBefore(end, i, [first.move, reply.move], other(replier));
-            if (earlier) {
-              if (!this.openBreak(earlier.by, at, 'unexplained', false, false, boards[earlier.index]!)) return false;
-              for (const s of [...earlier.moves, first]) this.makeMove(this.top(), s, at);
-              this.playMoveShown(at);
-              return true;
-            }
-          }
+          const earlier = breakable && note === undefined ? this.movesBefore(end, i, [first.move, reply.move], other(replier)) : undefined;
+          const start = earlier ? boards[earlier.index]! : from;
+          const moves = earlier ? [...earlier.moves, first] : [first];
           if (stood) note = this.displacedNote(stood);
           // The record's own board, ending in a break: play went on from it with the other side to
           // move. The break is taken again in its place (the arbiter was told of it already).
           const gap = this.top().record?.gap;
-          const again = gap !== undefined && own;
+          const again = gap !== undefined && own && !earlier;
           // Not taken back unless it can be taken again (with the other side to move the side not
           // to move may stand in check: then that board is no position to go on from).
           if (again && !breakPosition(this.recordEndBefore(), from, other(replier))) continue;
           if (again) this.takeback(this.plyCount() - 1, at);
-          if (!this.openBreak(replier, at, again ? gap.reason : 'unexplained', false, again, from, note)) return false;
-          this.makeMove(this.top(), first, at);
+          if (!this.openBreak(earlier?.by ?? replier, at, again ? gap.reason : 'unexplained', false, again, start, note)) return false;
+          for (const s of moves) this.makeMove(this.top(), s, at);
           this.playMoveShown(at);
           return true;
         }
