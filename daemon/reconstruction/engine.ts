@@ -775,9 +775,9 @@ export class GameEngine {
    * the real position (castling rights, en passant), not a board's guess: the move seen after a
    * record re-made under it.
    */
-  private playMoveShown(at: number): void {
+  private playMoveShown(at: number, board: Uint8Array = this.board.seen): void {
     const top = this.top();
-    const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
+    const s = matchMove(this.posOf(top), top.codes, board, squaresApart(board, top.codes));
     if (s) this.makeMove(top, s, at);
   }
 
@@ -1207,7 +1207,7 @@ export class GameEngine {
       // A move of the side the inferred jump does not have to move, seen made and pressed: the
       // jump left the wrong side to move.
       const jump = this.provisional;
-      if (jump && seenAtPress && !fromStopped && this.board.mismatches >= 2 && this.board.mismatches <= 4 && this.seenMoveTellsTurn(jump.base, by, at)) {
+      if (jump && seenAtPress && !fromStopped && this.board.mismatches >= 2 && this.board.mismatches <= 4 && this.pressTellsTurn(jump.base, by, at)) {
         this.confirm(this.plyCount(), 'clock', at, seenAtPress);
         return;
       }
@@ -1361,6 +1361,18 @@ export class GameEngine {
   }
 
   /**
+   * seenMoveTellsTurn at a press of the side the jump did not leave to move. The jump is searched
+   * again at about the length read at the return, with the nodes it had there (a press's own run
+   * out before eight plies). The board is also taken as it stood when the press landed, the
+   * opponent's hand already at work (blitz): the move pressed for is on that board alone.
+   */
+  private pressTellsTurn(base: number, by: Color, at: number): boolean {
+    if (this.seenMoveTellsTurn(base, by, at, this.board.seen, RETURN_JUMP_BUDGET)) return true;
+    const pressed = this.boardAtPress(by, at);
+    return pressed !== undefined && this.seenMoveTellsTurn(base, by, at, pressed, RETURN_JUMP_BUDGET);
+  }
+
+  /**
    * A press by `by` right after a move of theirs seen made on the board (from a board seen since the
    * return to the board now), where the inferred jump has the other side to move or no move at all
    * since: the jump left the wrong side to move. The shortest sequence to the board now would
@@ -1368,8 +1380,7 @@ export class GameEngine {
    * again to the board seen before the move, with `by` to move after it, and the move is played.
    * Boards seen latest first (the move just made).
    */
-  private seenMoveTellsTurn(base: number, by: Color, at: number): boolean {
-    const current = this.board.seen;
+  private seenMoveTellsTurn(base: number, by: Color, at: number, current: Uint8Array = this.board.seen, budget = this.jumpBudget): boolean {
     const end = this.recordEnd();
     let tried = 0;
     // A jump read through a piece in a hand: the board before that piece's move is the record's
@@ -1397,8 +1408,13 @@ export class GameEngine {
       if (tried >= SEEN_MOVE_BOARDS + Number(held) + origins) break;
       if (squaresApart(before, current).length === 0) continue;
       tried++;
-      if (!this.stepBoards.moveBetween(end, before, current, by) || !this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before)) continue;
-      this.playMoveShown(at);
+      if (!this.stepBoards.moveBetween(end, before, current, by)) continue;
+      const usual = this.jumpBudget;
+      this.jumpBudget = budget;
+      const found = this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before);
+      this.jumpBudget = usual;
+      if (!found) continue;
+      this.playMoveShown(at, current);
       return true;
     }
     return false;

@@ -369,6 +369,18 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, asPlayed, keepsLater),
     ],
     [
+      "USB pulled for 8 plies, White given a minute by hand meanwhile, so the clock's times count nothing: read as 7, Black to move; White's Qd3 is seen, and White's press lands with Black's pawn already put down on e4. On the board as the press landed, the queen's move tells that the jump left White to move: it is searched again at 8 plies, and Qd3 and e4 are kept, where the record broke before them",
+      { ...power(8, false), clockAdjustMs: 60_000 },
+      123,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
+      "USB pulled for 8 plies, White given a minute by hand meanwhile: read as 7, White to move, then Black's a2xb1=B seen and pressed. The jump searched again with Black to move needs 8 plies, beyond a press's nodes: it is searched with the nodes of the return, and the bishop is kept, where the press confirmed the jump's last move and the promotion was read as a queen",
+      { ...power(8, false), clockAdjustMs: 60_000 },
+      352,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       "USB pulled for 8 plies (c6 Nxe5 f5 Rb8 Bb5 d6 c7 Ng4: Black's knight out and back, taking on e5), back with the c7 pawn in the hand for cxd8=Q: the record breaks at White's press, and the count's fill needs the knight's excursion at nine plies (704,000 nodes, after 500,000 spent on the plain search): out of the event's nodes, it is searched again at the next reading, and the break is filled",
       power(8, true),
       552,
