@@ -37,6 +37,9 @@ export const PRESS_COUNT_TOLERANCE_MS = 2_500;
 /** The presses between `before` and `after`; undefined when the times allow more than one count (or none). */
 export function pressesBetween(before: StampedReading, after: StampedReading, incrementMs: number): number | undefined {
   if (incrementMs <= 0 || before.running === null || after.running === null || after.at < before.at) return undefined;
+  // A flag down: that side's clock stands at zero while it runs, and its presses add nothing, so
+  // the sums no longer hold.
+  if (Math.min(before.whiteMs, before.blackMs, after.whiteMs, after.blackMs) <= 0) return undefined;
   const gained = after.whiteMs + after.blackMs - (before.whiteMs + before.blackMs) + (after.at - before.at);
   const parity = before.running === after.running ? 0 : 1;
   const lo = Math.max(0, Math.ceil((gained - PRESS_COUNT_TOLERANCE_MS) / incrementMs));

@@ -46,6 +46,17 @@ describe('pressesBetween: the presses made between two readings, from the clock 
     expect(pressesBetween(before, later, 30_000)).toBe(0);
   });
 
+  it("gives no count once a flag is down: the fallen side's clock stands at zero while it runs", () => {
+    // White presses after 2 s (+3 s); Black's flag falls a second later and play goes on (nobody
+    // claimed it): Black thinks 20 s and presses, adding nothing to a clock at zero; White presses
+    // after 2 s. Three presses, where the sums (24 s passed, 1 s more on the clocks) fit nine.
+    const before: StampedReading = { at: 0, whiteMs: 60_000, blackMs: 1_000, running: 'white' };
+    const after: StampedReading = { at: 24_000, whiteMs: 62_000, blackMs: 0, running: 'black' };
+    expect(pressesBetween(before, after, 3_000)).toBeUndefined();
+    // Nor from a reading with the flag already down.
+    expect(pressesBetween({ ...before, blackMs: 0 }, { ...after, at: 30_000, whiteMs: 59_000 }, 3_000)).toBeUndefined();
+  });
+
   it('gives no count where the display and the stamps leave two counts of the right parity (a 1 s increment)', () => {
     const { before, after } = played(1_000, [400, 900, 300, 800]);
     expect(pressesBetween(before, after, 1_000)).toBeUndefined();
