@@ -100,6 +100,20 @@ const COUNTED_PLIES_OFF = 2;
  */
 const CLOCK_SILENT_MS = 10_000;
 
+/**
+ * A running clock read again only after this long was not read in between: a press its reading
+ * shows may have been made at any moment of the gap (a jittery line delays a reading by
+ * milliseconds, not by seconds; a host busy with a search, by about one).
+ */
+const CLOCK_UNREAD_MS = 3_000;
+
+/**
+ * A reading at a press shows the side whose clock the press started with the time it stopped at,
+ * less at most the second the display may have ticked since. Less than that by more, and that
+ * side's clock has run for longer: the reading came after the press, which was not read.
+ */
+const PRESS_READ_LATE_MS = 1_000;
+
 /** The SAN of `moves` played from `pos`. */
 function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
   const probe = pos.clone();
@@ -256,6 +270,12 @@ export class GameEngine {
   private clockSeen = false;
   /** When the last clock reading arrived (CLOCK_SILENT_MS). */
   private lastClockAt = -Infinity;
+  /** When the board's link last came up: a clock silent since then was silent on a live board. */
+  private connectedAt = -Infinity;
+  /** The record's length at each side's latest press seen: the other side's clock ran from there on (movedSinceClockStarted). */
+  private readonly pressedAtPly: Partial<Record<Color, number>> = {};
+  /** Each side's time at the latest reading in which its clock stood (PRESS_READ_LATE_MS). */
+  private readonly stoppedMs: Partial<Record<Color, number>> = {};
   private alias: Alias | undefined;
   /** Board hash and clock side of the last jump search (a board is searched once per reading). */
   private lastSearchKey: string | undefined;
@@ -887,9 +907,12 @@ export class GameEngine {
       this.disconnectedSeq = this.seq;
       this.returnBoard = undefined;
       this.fillAgain = undefined;
-      // Presses come with readings, so the plies pressed for are as they were at the last one.
+      // Presses come with readings, so the plies pressed for are as they were at the last one;
+      // unless the clock has gone silent (its cable out, its battery flat): the moves made since
+      // its last reading were pressed for where nothing was read, and no count can start there.
       this.clockCount = undefined;
-      this.beforeOutage = this.lastLiveReading && { reading: this.lastLiveReading, pressed: this.pressedPlies(this.running), ply: this.plyCount() };
+      const live = this.lastLiveReading && at - this.lastClockAt <= CLOCK_UNREAD_MS ? this.lastLiveReading : undefined;
+      this.beforeOutage = live && { reading: live, pressed: this.pressedPlies(this.running), ply: this.plyCount() };
       this.resyncPending = false;
       this.incident({
         kind: 'board-disconnected',
@@ -899,7 +922,10 @@ export class GameEngine {
         consequences: [],
         message: 'Board disconnected: moves made meanwhile will be recovered from the next board scan.',
       });
-    } else this.resyncPending = true;
+    } else {
+      this.resyncPending = true;
+      this.connectedAt = at;
+    }
   }
 
   private resynchronised(at: number): void {
@@ -1009,7 +1035,20 @@ export class GameEngine {
     // The first reading after the board came back may show a press made while it was away: the
     // press is real, but this reading is later than it (the clock has run since), so it is not
     // that move's time. A reading from the board's log of presses is the one at the press.
-    const seenAtPress = this.clockFresh || ev.logged === true;
+    // The same goes for the first reading after a running clock went unread on a board that
+    // stayed connected (a running clock is read every second, a stopped one need not be; its
+    // cable out, its battery flat): a press this reading shows is of some moment of the gap, and
+    // no count of presses runs across the gap either: the players may have taken a move back, or
+    // had an illegal one put right, and pressed again meanwhile.
+    const gap = this.running !== null && ev.logged !== true ? ev.at - Math.max(this.lastClockAt, this.connectedAt) : 0;
+    if (gap > CLOCK_UNREAD_MS) {
+      this.beforeOutage = undefined;
+      this.clockCount = undefined;
+      this.fillAgain = undefined;
+    }
+    // A shorter gap shows in the clock's own times (pressReadLate).
+    const late = this.pressReadLate(ev);
+    const seenAtPress = (this.clockFresh && gap <= CLOCK_UNREAD_MS && !late) || ev.logged === true;
     this.clockFresh = true;
     const prev = this.running;
     this.running = ev.running;
@@ -1017,7 +1056,11 @@ export class GameEngine {
     this.lastClockAt = ev.at;
     // The lever went down on one side: that player pressed (Art 6.2). The first press of a game
     // starts the opponent's clock and completes nothing.
-    if (ev.running !== null && ev.running !== prev) this.onPress(other(ev.running), ev.at, prev === null, seenAtPress);
+    if (ev.running !== null && ev.running !== prev) {
+      const by = other(ev.running);
+      this.onPress(by, ev.at, prev === null, seenAtPress);
+      this.pressedAtPly[by] = this.plyCount();
+    }
     // Readings the board sends live (not read back from its log, both times known) count presses.
     if (!this.started || !this.connected || this.resyncPending || ev.logged === true || ev.partial === true) return;
     const before = this.beforeOutage;
@@ -1034,6 +1077,22 @@ export class GameEngine {
       this.fillBreakByCount(since, presses, off, ev.at, this.opts.timeControl, true);
     }
     this.lastLiveReading = ev;
+  }
+
+  /**
+   * The reading shows a press (its running side changed) and the clock the press started has run
+   * for more than PRESS_READ_LATE_MS since it stood: the press was made before this reading, in
+   * readings the host never got. Notes each side's time where its clock stands.
+   */
+  private pressReadLate(ev: Extract<BoardEvent, { type: 'clock' }>): boolean {
+    const started = ev.running !== null && ev.running !== this.running && ev.partial !== true ? ev.running : undefined;
+    const stood = started && this.stoppedMs[started];
+    const late = started !== undefined && stood !== undefined && stood - (started === 'white' ? ev.whiteMs : ev.blackMs) > PRESS_READ_LATE_MS;
+    if (ev.partial !== true) {
+      if (ev.running !== 'white') this.stoppedMs.white = ev.whiteMs;
+      if (ev.running !== 'black') this.stoppedMs.black = ev.blackMs;
+    }
+    return late;
   }
 
   /** Plies of the record pressed for, with `running`'s clock running: all but a last move whose mover's clock still runs. */
@@ -1252,6 +1311,7 @@ export class GameEngine {
         return;
       }
       if (this.rebreak(by, at, seenAtPress)) return;
+      if (this.movedSinceClockStarted(by)) return;
       this.illegal('clock-without-move', by, at, []);
       return;
     }
@@ -1334,6 +1394,19 @@ export class GameEngine {
     pos.epSquare = last.from;
     const s = matchMove(pos, top.codes, this.board.seen, this.board.diffFrom(top.codes));
     return s !== undefined && s.move.to === last.from && top.codes[s.move.from] === (by === 'white' ? PIECE.WPAWN : PIECE.BPAWN);
+  }
+
+  /**
+   * The lever: `by`'s clock ran from the opponent's latest press seen. A move of `by`'s recorded
+   * since then is what this press was for, though the opponent's reply was already on the board
+   * when it was read (the reading at the press lost, the press made late): no press without a move.
+   */
+  private movedSinceClockStarted(by: Color): boolean {
+    const started = this.pressedAtPly[other(by)];
+    if (started === undefined) return false;
+    const n = this.plyCount();
+    for (let p = Math.min(started, n) + 1; p <= n; p++) if (this.history[p]!.record?.by === by) return true;
+    return false;
   }
 
   /**
@@ -2318,6 +2391,8 @@ export class GameEngine {
 
   private takeback(toPly: number, at: number): void {
     const removed: string[] = [];
+    // A press was for plies of the record as it stood; those taken back are replaced by the moves made next.
+    for (const c of ['white', 'black'] as const) if ((this.pressedAtPly[c] ?? -1) > toPly) this.pressedAtPly[c] = toPly;
     if (this.provisional && toPly < this.provisional.base) this.provisional = undefined;
     // The move that confirmed the last jump is taken back: the confirmation goes with it (the jump
     // may have taken an illegal try, corrected since, for a move), and the jump is provisional again.

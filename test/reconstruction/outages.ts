@@ -195,7 +195,7 @@ function onTheRecord(cmd: NoisyScript['arbiter'][number], engine: GameEngine, ga
 }
 
 /** Incidents against a player the script did not inject (counted per kind and player). */
-function falseIncidents(incidents: readonly Incident[], script: NoisyScript): number {
+export function falseIncidents(incidents: readonly Incident[], script: NoisyScript): number {
   const expected = new Map<string, number>();
   for (const i of script.expected.incidents) if (i.by) expected.set(`${i.kind}/${i.by}`, (expected.get(`${i.kind}/${i.by}`) ?? 0) + 1);
   let n = 0;

@@ -87,6 +87,24 @@ describe('engine: illegal moves (Art 7.5) under each edition and category', () =
     expect(s.sans()).toEqual(['e4']);
   });
 
+  it("a press read only after the opponent's reply, for a move made since the opponent's last press, is no press without a move", () => {
+    // Black moves and presses, but the reading of that press is lost on the line; White replies at
+    // once, and the next reading shows Black's press. Black's clock ran from White's press on, and
+    // Black moved meanwhile: the lever was pressed for that move.
+    const s = new Script().setUp().play('e2e4');
+    s.move('e7', 'e5');
+    s.running = 'white';
+    s.move('g1', 'f3');
+    s.t += 400;
+    s.clock();
+    expect(s.incidentKinds()).toEqual([]);
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nf3']);
+    // White's press completes Nf3 as usual. e5 has no reading: its press was read only after
+    // White's clock had run, and White's time in that reading is not the one at the press.
+    s.press('white');
+    expect(s.engine.snapshot().moves.map((m) => m.clockAfter !== undefined)).toEqual([true, false, true]);
+  });
+
   it('a clock press without a move (7.5.3) counts with illegal moves', () => {
     const s = new Script().setUp().play('e2e4');
     s.press('black', 100);
