@@ -31,6 +31,8 @@ const ACTIONS = {
   'link-up': Type.Object({ kind: Type.Literal('link-up'), at: At }),
   'power-off': Type.Object({ kind: Type.Literal('power-off'), at: At }),
   'power-on': Type.Object({ kind: Type.Literal('power-on'), at: At }),
+  'clock-cable-out': Type.Object({ kind: Type.Literal('clock-cable-out'), at: At }),
+  'clock-cable-in': Type.Object({ kind: Type.Literal('clock-cable-in'), at: At }),
   button: Type.Object({ kind: Type.Literal('button'), at: At, button: Type.Union(['back', 'plus', 'run', 'minus', 'ok'].map((b) => Type.Literal(b))) }),
 };
 const checkAction = Object.fromEntries(Object.entries(ACTIONS).map(([k, schema]) => [k, validator(schema, 'the action')])) as Record<keyof typeof ACTIONS, (a: unknown) => Result<unknown, string>>;

@@ -125,6 +125,25 @@ describe('BoardEmulator: modes', () => {
     ]);
   });
 
+  it("a clock's cable out: BWTIME says no clock and the board logs no press; the clock runs on, read again with the cable in", () => {
+    const emu = make();
+    ask(emu, cmd('send-update-nice'), 0);
+    emu.act({ kind: 'press', at: 1000, by: 'white' }); // starts Black's time
+    emu.advanceTo(2000);
+    emu.takeOutput();
+    emu.act({ kind: 'clock-cable-out', at: 2000 });
+    emu.act({ kind: 'press', at: 4000, by: 'black' }); // White's time runs, unread
+    emu.advanceTo(6000);
+    const out = decode(emu.takeOutput()).filter((m) => m.type === 'clock-times');
+    expect(out.length).toBeGreaterThan(0);
+    expect(out.every((m) => m.type === 'clock-times' && m.status.noClock)).toBe(true);
+    emu.act({ kind: 'clock-cable-in', at: 6000 });
+    emu.advanceTo(6500);
+    const back = decode(emu.takeOutput()).filter((m) => m.type === 'clock-times');
+    // White on the left: 300 s less the 2 s since Black's press; Black 300 - 3 + 3.
+    expect(back.map((m) => m.type === 'clock-times' && [m.status.noClock, m.left.ms, m.right.ms])).toEqual([[false, 298_000, 300_000]]);
+  });
+
   it('SEND_CLK and SEND_BRD answer without changing the mode', () => {
     const emu = make();
     ask(emu, cmd('send-update-board'), 0);

@@ -76,6 +76,29 @@ describe('Tabletop', () => {
     expect(t.clockAt(6000)).toMatchObject({ whiteMs: 0, blackMs: 180_000, running: 'white' });
   });
 
+  it("a clock's cable out: the clock runs on and its lever works, unread; the cable back in reads it again", () => {
+    const t = new Tabletop({ clock: { baseMs: 60_000, incrementMs: 2_000 } });
+    t.apply({ kind: 'press', at: 1000, by: 'black' });
+    expect(t.apply({ kind: 'clock-cable-out', at: 2000 })).toEqual([]);
+    expect(t.clockRead).toBe(false);
+    // White moves and presses, Black replies: the board sees the pieces, nobody reads the clock.
+    expect(t.apply({ kind: 'press', at: 4000, by: 'white' })).toEqual([]);
+    expect(t.apply({ kind: 'lift', at: 5000, field: 12 })).toEqual([{ type: 'field', at: 5000, field: 12, piece: PIECE.EMPTY }]);
+    expect(t.apply({ kind: 'clock-cable-in', at: 6000 })).toEqual([{ type: 'clock', at: 6000, whiteMs: 59_000, blackMs: 58_000, running: 'black', whiteFlag: false, blackFlag: false }]);
+    // observe() reads nothing while the cable is out: readings at 1 s, then none until it is back.
+    const seen = observe(
+      [
+        { kind: 'press', at: 0, by: 'black' },
+        { kind: 'clock-cable-out', at: 2500 },
+        { kind: 'press', at: 4000, by: 'white' },
+        { kind: 'clock-cable-in', at: 6000 },
+        { kind: 'lift', at: 7000, field: 12 },
+      ],
+      { clock: { baseMs: 60_000, incrementMs: 2_000 } },
+    );
+    expect(seen.filter((e) => e.type === 'clock').map((e) => e.at)).toEqual([0, 1000, 2000, 6000, 7000]);
+  });
+
   it('has no clock readings without a clock', () => {
     const t = new Tabletop({ clock: null });
     expect(t.apply({ kind: 'press', at: 1, by: 'white' })).toEqual([]);

@@ -22,7 +22,8 @@ SIGTERM. Prints one line per board, for the driver to open:
   --script FILE     JSON: an array of physical actions, or {board, clock, actions}; played in real
                     time (ms from start) on every board. Actions: lift, place, knock, press,
                     clock-adjust (ms added to a side's time by hand), unplug, plug, link-down,
-                    link-up, power-off, power-on, button (daemon/simulation/emulator/physical.ts)
+                    link-up, power-off, power-on, clock-cable-out, clock-cable-in (the clock
+                    runs on unread), button (daemon/simulation/emulator/physical.ts)
   --pgn FILE        replay game K (default 1) of a PGN file as a person would play it at the board
                     (noisy player, noise MODEL default "clean", seed N default 1)`;
 

@@ -203,6 +203,11 @@ export class BoardEmulator {
       case 'power-on':
         this.outage(action.kind, at);
         return;
+      case 'clock-cable-out':
+      case 'clock-cable-in':
+        this.table.apply({ ...action, at });
+        this.clock.cabled = action.kind === 'clock-cable-in';
+        return;
     }
     const before = this.table.board();
     const seen = this.table.apply({ ...action, at });

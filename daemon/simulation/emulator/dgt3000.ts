@@ -99,8 +99,11 @@ export class Dgt3000 {
     readonly version: { major: number; minor: number } = { major: 2, minor: 2 },
   ) {}
 
+  /** The clock's cable into the board (a clock present but unplugged runs on, unread). */
+  cabled = true;
+
   get attached(): boolean {
-    return this.present;
+    return this.present && this.cabled;
   }
 
   sideOf(color: Color): ClockSideName {
@@ -109,7 +112,7 @@ export class Dgt3000 {
 
   face(at: number): ClockFaceState {
     const absentSide = { ms: 0, flag: false, perMove: false };
-    if (!this.present) return { left: absentSide, right: absentSide, running: null, absent: true };
+    if (!this.attached) return { left: absentSide, right: absentSide, running: null, absent: true };
     if (this.host) return this.hostFace(at);
     const r = this.table.clockAt(at);
     if (!r) return { left: absentSide, right: absentSide, running: null, absent: true };

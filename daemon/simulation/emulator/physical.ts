@@ -44,6 +44,14 @@ export type PhysicalAction =
    * field updates, no clock times) with a POWERUP listing in its log; the host sees no close.
    */
   | { kind: 'power-off'; at: number }
-  | { kind: 'power-on'; at: number };
+  | { kind: 'power-on'; at: number }
+  /**
+   * The clock's cable is pulled from the board / put back (kicked loose, or unplugged to change
+   * the clock's batteries): the clock runs on its own batteries and its lever works, but the board
+   * reads no clock meanwhile (its clock messages say none is attached, which hosts drop) and logs
+   * no press.
+   */
+  | { kind: 'clock-cable-out'; at: number }
+  | { kind: 'clock-cable-in'; at: number };
 
 export type PhysicalActionKind = PhysicalAction['kind'];

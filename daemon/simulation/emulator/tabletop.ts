@@ -65,6 +65,8 @@ export class Tabletop {
   /** The board's link to the host, and its power: the host observes the board only with both. */
   private linked = true;
   private powered = true;
+  /** The clock's cable into the board: without it the board reads no clock (the clock runs on). */
+  private clockCabled = true;
 
   constructor(opts: TabletopOptions = {}) {
     const start = opts.board && opts.board.length === 64 ? opts.board : standardStartBoard();
@@ -75,6 +77,11 @@ export class Tabletop {
 
   get connected(): boolean {
     return this.linked && this.powered;
+  }
+
+  /** The host reads the clock: the board connected and the clock's cable in. */
+  get clockRead(): boolean {
+    return this.connected && this.clockCabled;
   }
 
   /** The board as its sensors see it now (a piece lying on a square is seen there). */
@@ -134,12 +141,20 @@ export class Tabletop {
       }
       case 'press': {
         const reading = this.press(action.by, at);
-        if (reading && this.connected) seen.push(reading);
+        if (reading && this.clockRead) seen.push(reading);
         break;
       }
       case 'clock-adjust': {
         const reading = this.adjust(action.by, action.ms, at);
-        if (reading && this.connected) seen.push(reading);
+        if (reading && this.clockRead) seen.push(reading);
+        break;
+      }
+      case 'clock-cable-out':
+      case 'clock-cable-in': {
+        const was = this.clockRead;
+        this.clockCabled = action.kind === 'clock-cable-in';
+        const reading = !was && this.clockRead ? this.clockAt(at) : null;
+        if (reading) seen.push(reading);
         break;
       }
       case 'unplug':
@@ -159,7 +174,7 @@ export class Tabletop {
         if (!was && this.connected) {
           seen.push({ type: 'connection', at, connected: true });
           seen.push({ type: 'dump', at, board: this.squares.slice() });
-          const reading = this.clockAt(at);
+          const reading = this.clockCabled ? this.clockAt(at) : null;
           if (reading) seen.push(reading);
         }
         break;
@@ -231,8 +246,8 @@ export class Tabletop {
 
 /**
  * The whole observed stream of a script: every action applied in order, plus a clock reading at
- * least every second while a clock runs and the board is connected (as SEND_UPDATE_NICE would
- * report, dgt-protocol.md), until the last action.
+ * least every second while a clock runs and the host reads it (as SEND_UPDATE_NICE would report,
+ * dgt-protocol.md), until the last action.
  */
 export function observe(actions: PhysicalAction[], opts?: TabletopOptions): BoardEvent[] {
   const table = new Tabletop(opts);
@@ -240,7 +255,7 @@ export function observe(actions: PhysicalAction[], opts?: TabletopOptions): Boar
   let lastReading = 0;
   for (const action of actions) {
     const at = Math.max(table.time, action.at);
-    if (table.running !== null && table.connected) {
+    if (table.running !== null && table.clockRead) {
       while (lastReading + 1000 <= at) {
         lastReading += 1000;
         out.push(table.clockAt(lastReading)!);
@@ -251,7 +266,7 @@ export function observe(actions: PhysicalAction[], opts?: TabletopOptions): Boar
       out.push(ev);
       if (ev.type === 'clock') lastReading = ev.at;
     }
-    if (table.running === null || !table.connected) lastReading = at;
+    if (table.running === null || !table.clockRead) lastReading = at;
   }
   return out;
 }
