@@ -114,6 +114,13 @@ const CLOCK_UNREAD_MS = 3_000;
  */
 const PRESS_READ_LATE_MS = 1_000;
 
+/**
+ * A board in live-update mode reports a running clock every second; a bus line's poll reads it only
+ * when a press is in the board's change list. Two readings of one running side this close apart,
+ * the time gone down, show the first kind: only there do gaps and silences say readings were lost.
+ */
+const CLOCK_TICK_MS = 1_500;
+
 /** The SAN of `moves` played from `pos`. */
 function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
   const probe = pos.clone();
@@ -274,6 +281,8 @@ export class GameEngine {
   private connectedAt = -Infinity;
   /** The record's length at each side's latest press seen: the other side's clock ran from there on (movedSinceClockStarted). */
   private readonly pressedAtPly: Partial<Record<Color, number>> = {};
+  /** The clock has been seen read every second while it runs (CLOCK_TICK_MS). */
+  private clockTicks = false;
   /** Each side's time at the latest reading in which its clock stood (PRESS_READ_LATE_MS). */
   private readonly stoppedMs: Partial<Record<Color, number>> = {};
   private alias: Alias | undefined;
@@ -911,7 +920,7 @@ export class GameEngine {
       // unless the clock has gone silent (its cable out, its battery flat): the moves made since
       // its last reading were pressed for where nothing was read, and no count can start there.
       this.clockCount = undefined;
-      const live = this.lastLiveReading && at - this.lastClockAt <= CLOCK_UNREAD_MS ? this.lastLiveReading : undefined;
+      const live = this.lastLiveReading && (!this.clockTicks || at - this.lastClockAt <= CLOCK_UNREAD_MS) ? this.lastLiveReading : undefined;
       this.beforeOutage = live && { reading: live, pressed: this.pressedPlies(this.running), ply: this.plyCount() };
       this.resyncPending = false;
       this.incident({
@@ -1030,6 +1039,11 @@ export class GameEngine {
   // ---- clock ----
 
   private onClock(ev: Extract<BoardEvent, { type: 'clock' }>): void {
+    const previous = this.lastClock;
+    if (!this.clockTicks && previous && ev.logged !== true && ev.running !== null && ev.running === this.running && ev.at > this.lastClockAt && ev.at - this.lastClockAt <= CLOCK_TICK_MS) {
+      const side = ev.running === 'white' ? 'whiteMs' : 'blackMs';
+      if (ev[side] < previous[side]) this.clockTicks = true;
+    }
     this.lastClock = { whiteMs: ev.whiteMs, blackMs: ev.blackMs };
     this.lastClockPartial = ev.partial === true;
     // The first reading after the board came back may show a press made while it was away: the
@@ -1040,14 +1054,14 @@ export class GameEngine {
     // cable out, its battery flat): a press this reading shows is of some moment of the gap, and
     // no count of presses runs across the gap either: the players may have taken a move back, or
     // had an illegal one put right, and pressed again meanwhile.
-    const gap = this.running !== null && ev.logged !== true ? ev.at - Math.max(this.lastClockAt, this.connectedAt) : 0;
+    const gap = this.clockTicks && this.running !== null && ev.logged !== true ? ev.at - Math.max(this.lastClockAt, this.connectedAt) : 0;
     if (gap > CLOCK_UNREAD_MS) {
       this.beforeOutage = undefined;
       this.clockCount = undefined;
       this.fillAgain = undefined;
     }
     // A shorter gap shows in the clock's own times (pressReadLate).
-    const late = this.pressReadLate(ev);
+    const late = this.pressReadLate(ev) && this.clockTicks;
     const seenAtPress = (this.clockFresh && gap <= CLOCK_UNREAD_MS && !late) || ev.logged === true;
     this.clockFresh = true;
     const prev = this.running;
@@ -1670,7 +1684,7 @@ export class GameEngine {
     // its reply seen made on a board nothing explains break it before them. Not a knock (several
     // squares changed in one instant). A move may end with a lift (the piece put down first, then
     // the one it took, or its own square's piece, lifted), so lifts count here too.
-    const pressless = !this.clockSeen || at - this.lastClockAt > CLOCK_SILENT_MS;
+    const pressless = !this.clockSeen || (this.clockTicks && at - this.lastClockAt > CLOCK_SILENT_MS);
     if (source === 'field' && (((this.outOfStep || this.provisional?.doubted || this.provisional?.refuted) && !this.clockSeen) || (this.adrift && pressless)) && at !== this.previousAt) {
       if (!placed && this.outOfStep && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
       if (placed && this.adrift && this.moveAndReplyShown(at)) return;

@@ -619,13 +619,29 @@ describe('engine: never freeze', () => {
 
   it('a clock gone silent (its cable out, its battery flat) is no clock: an illegal move that stands then breaks the record as without one', () => {
     const s = new Script().setUp().play('e2e4', 'e7e5', 'g1f3', 'b8c6');
-    // No reading for 20 s (a running clock is read every second): the players go on without it.
+    // A running clock is read every second (the board's live updates)…
+    for (let i = 0; i < 2; i++) {
+      s.t += 1000;
+      s.white -= 1000;
+      s.clock();
+    }
+    // …and then not for 20 s: the players go on without it.
     s.t += 20_000;
     s.move('f1', 'c4').move('g8', 'f6');
     expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Nf6']);
     s.move('b1', 'b3').move('d7', 'd6').move('d2', 'd4');
     expect(s.sans().slice(6)).toEqual(['--', 'd6', 'd4']);
     expect(s.incidentKinds()).toEqual(['illegal-position']);
+  });
+
+  it('a clock read only at presses (a bus line polls it when a press is logged) is no silent clock however long a player thinks', () => {
+    const s = new Script().setUp().play('e2e4', 'e7e5', 'g1f3', 'b8c6');
+    // White thinks 20 s: nothing is read meanwhile, and the clock is not gone for that.
+    s.t += 20_000;
+    s.move('f1', 'c4').move('g8', 'f6');
+    s.move('b1', 'b3').move('d7', 'd6').move('d2', 'd4');
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Nf6']);
+    expect(s.incidentKinds()).toEqual([]);
   });
 
   it('without a clock, a piece put down wrong, the reply made, then the piece put right: both moves are recorded as the board shows them', () => {
