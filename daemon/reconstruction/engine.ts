@@ -279,6 +279,10 @@ export class GameEngine {
   private lastClockAt = -Infinity;
   /** When the board's link last came up: a clock silent since then was silent on a live board. */
   private connectedAt = -Infinity;
+  /** When the last reading the board sent live (not read back from its log) arrived. */
+  private lastLiveClockAt = -Infinity;
+  /** When the board, back, first showed a change live (pieces moved on a board being read). */
+  private liveFieldSince: number | undefined;
   /** The record's length at each side's latest press seen: the other side's clock ran from there on (movedSinceClockStarted). */
   private readonly pressedAtPly: Partial<Record<Color, number>> = {};
   /** The clock has been seen read every second while it runs (CLOCK_TICK_MS). */
@@ -365,6 +369,7 @@ export class GameEngine {
     if (ev.type === 'field') {
       this.previousAt = this.lastAt;
       this.lastAt = ev.at;
+      if (ev.logged !== true && this.connected && this.liveFieldSince === undefined) this.liveFieldSince = ev.at;
     }
     switch (ev.type) {
       case 'field':
@@ -920,7 +925,7 @@ export class GameEngine {
       // unless the clock has gone silent (its cable out, its battery flat): the moves made since
       // its last reading were pressed for where nothing was read, and no count can start there.
       this.clockCount = undefined;
-      const live = this.lastLiveReading && (!this.clockTicks || at - this.lastClockAt <= CLOCK_UNREAD_MS) ? this.lastLiveReading : undefined;
+      const live = this.lastLiveReading && (!this.clockTicks || at - this.lastLiveClockAt <= CLOCK_UNREAD_MS) ? this.lastLiveReading : undefined;
       this.beforeOutage = live && { reading: live, pressed: this.pressedPlies(this.running), ply: this.plyCount() };
       this.resyncPending = false;
       this.incident({
@@ -934,6 +939,7 @@ export class GameEngine {
     } else {
       this.resyncPending = true;
       this.connectedAt = at;
+      this.liveFieldSince = undefined;
     }
   }
 
@@ -1054,7 +1060,11 @@ export class GameEngine {
     // cable out, its battery flat): a press this reading shows is of some moment of the gap, and
     // no count of presses runs across the gap either: the players may have taken a move back, or
     // had an illegal one put right, and pressed again meanwhile.
-    const gap = this.clockTicks && this.running !== null && ev.logged !== true ? ev.at - Math.max(this.lastClockAt, this.connectedAt) : 0;
+    // Measured from the last live reading since the board came back, or else from the first change
+    // it showed live: the first reading after a return comes once the handshake and the log's
+    // catch-up are done (seconds on a real board), and the board shows nothing live before that.
+    const since = this.lastLiveClockAt >= this.connectedAt ? this.lastLiveClockAt : this.liveFieldSince;
+    const gap = this.clockTicks && this.running !== null && ev.logged !== true && since !== undefined ? ev.at - since : 0;
     if (gap > CLOCK_UNREAD_MS) {
       this.beforeOutage = undefined;
       this.clockCount = undefined;
@@ -1068,6 +1078,7 @@ export class GameEngine {
     this.running = ev.running;
     this.clockSeen = true;
     this.lastClockAt = ev.at;
+    if (ev.logged !== true) this.lastLiveClockAt = ev.at;
     // The lever went down on one side: that player pressed (Art 6.2). The first press of a game
     // starts the opponent's clock and completes nothing.
     if (ev.running !== null && ev.running !== prev) {
