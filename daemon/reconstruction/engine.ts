@@ -1045,11 +1045,7 @@ export class GameEngine {
   // ---- clock ----
 
   private onClock(ev: Extract<BoardEvent, { type: 'clock' }>): void {
-    const previous = this.lastClock;
-    if (!this.clockTicks && previous && ev.logged !== true && ev.running !== null && ev.running === this.running && ev.at > this.lastClockAt && ev.at - this.lastClockAt <= CLOCK_TICK_MS) {
-      const side = ev.running === 'white' ? 'whiteMs' : 'blackMs';
-      if (ev[side] < previous[side]) this.clockTicks = true;
-    }
+    if (!this.clockTicks) this.clockTicks = this.tickSeen(ev);
     this.lastClock = { whiteMs: ev.whiteMs, blackMs: ev.blackMs };
     this.lastClockPartial = ev.partial === true;
     // The first reading after the board came back may show a press made while it was away: the
@@ -1071,7 +1067,8 @@ export class GameEngine {
       this.fillAgain = undefined;
     }
     // A shorter gap shows in the clock's own times (pressReadLate).
-    const late = this.pressReadLate(ev) && this.clockTicks;
+    const late = this.clockTicks && this.pressReadLate(ev);
+    this.noteStoppedTimes(ev);
     const seenAtPress = (this.clockFresh && gap <= CLOCK_UNREAD_MS && !late) || ev.logged === true;
     this.clockFresh = true;
     const prev = this.running;
@@ -1104,20 +1101,31 @@ export class GameEngine {
     this.lastLiveReading = ev;
   }
 
+  /** This live reading of a running side comes CLOCK_TICK_MS at most after the last of the same side, its time gone down. */
+  private tickSeen(ev: Extract<BoardEvent, { type: 'clock' }>): boolean {
+    const previous = this.lastClock;
+    if (!previous || ev.logged === true || ev.running === null || ev.running !== this.running) return false;
+    if (ev.at <= this.lastClockAt || ev.at - this.lastClockAt > CLOCK_TICK_MS) return false;
+    const side = ev.running === 'white' ? 'whiteMs' : 'blackMs';
+    return ev[side] < previous[side];
+  }
+
   /**
    * The reading shows a press (its running side changed) and the clock the press started has run
    * for more than PRESS_READ_LATE_MS since it stood: the press was made before this reading, in
-   * readings the host never got. Notes each side's time where its clock stands.
+   * readings the host never got.
    */
   private pressReadLate(ev: Extract<BoardEvent, { type: 'clock' }>): boolean {
-    const started = ev.running !== null && ev.running !== this.running && ev.partial !== true ? ev.running : undefined;
-    const stood = started && this.stoppedMs[started];
-    const late = started !== undefined && stood !== undefined && stood - (started === 'white' ? ev.whiteMs : ev.blackMs) > PRESS_READ_LATE_MS;
-    if (ev.partial !== true) {
-      if (ev.running !== 'white') this.stoppedMs.white = ev.whiteMs;
-      if (ev.running !== 'black') this.stoppedMs.black = ev.blackMs;
-    }
-    return late;
+    if (ev.running === null || ev.running === this.running || ev.partial === true) return false;
+    const stood = this.stoppedMs[ev.running];
+    return stood !== undefined && stood - (ev.running === 'white' ? ev.whiteMs : ev.blackMs) > PRESS_READ_LATE_MS;
+  }
+
+  /** Each side's time where its clock stands in this reading (pressReadLate). */
+  private noteStoppedTimes(ev: Extract<BoardEvent, { type: 'clock' }>): void {
+    if (ev.partial === true) return;
+    if (ev.running !== 'white') this.stoppedMs.white = ev.whiteMs;
+    if (ev.running !== 'black') this.stoppedMs.black = ev.blackMs;
   }
 
   /** Plies of the record pressed for, with `running`'s clock running: all but a last move whose mover's clock still runs. */
