@@ -1,6 +1,7 @@
 import { SerialPort } from 'serialport';
 import type { BoardEmulator, EmulatorAction } from './emulator/board-emulator.ts';
-import { ScriptCursor, type EmulatedDevice } from './emulator/script.ts';
+import { ScriptCursor, concatBytes, type EmulatedDevice } from './emulator/script.ts';
+import { SerialWire } from './emulator/wire.ts';
 import { PtyPair, type PtyResult } from '../transport/pty.ts';
 
 export interface PtyDeviceOptions {
@@ -12,6 +13,14 @@ export interface PtyDeviceOptions {
   script?: readonly EmulatorAction[];
   /** Problems that do not stop the device (port errors), for logs. */
   onProblem?: (message: string) => void;
+  /**
+   * 'serial' (default): the board's bytes reach the host at 9600 baud, as over a real line (a full
+   * EEPROM log takes 8.3 s, and what the board says meanwhile comes after it). 'instant': as fast as
+   * the pseudo-terminal takes them.
+   */
+  wire?: 'serial' | 'instant';
+  /** What of the host's bytes reach the board (a noisy line garbles some); default all of them. */
+  hostLine?: (bytes: Uint8Array) => Uint8Array;
 }
 
 /**
@@ -29,6 +38,8 @@ export class PtyDevice {
   private readonly cursor: ScriptCursor | null;
   /** Every byte the host wrote, for tests and logs. */
   readonly hostBytes: number[] = [];
+  /** The board-to-host direction of the line. */
+  private readonly wire = new SerialWire();
 
   constructor(
     readonly device: EmulatedDevice,
@@ -92,6 +103,7 @@ export class PtyDevice {
   async remove(how: 'unplug' | 'link-down' = 'unplug'): Promise<void> {
     this.away = how;
     for (const b of this.boards()) b.act({ kind: how, at: this.now() });
+    this.wire.cut();
     await this.closePort();
     await this.pair.stop();
   }
@@ -104,6 +116,7 @@ export class PtyDevice {
     if (!opened.ok) return opened;
     for (const b of this.boards()) b.act({ kind: this.away === 'unplug' ? 'plug' : 'link-up', at: this.now() });
     this.device.takeOutput();
+    this.wire.cut();
     return { ok: true, value: this };
   }
 
@@ -131,7 +144,8 @@ export class PtyDevice {
         const at = this.now();
         // The host's bytes arrive at `at`: whatever the script does before then has happened.
         this.playDue(at);
-        this.device.receive(new Uint8Array(chunk), at);
+        const sent = new Uint8Array(chunk);
+        this.device.receive(this.opts.hostLine ? this.opts.hostLine(sent) : sent, at);
         this.flush();
       });
       port.on('close', () => {
@@ -156,9 +170,18 @@ export class PtyDevice {
   }
 
   private flush(): void {
-    const bytes = this.device.takeOutput();
+    const chunks = this.device.takeTimedOutput();
     const port = this.port;
-    if (bytes.length === 0 || !port || !port.isOpen) return;
-    port.write(Buffer.from(bytes));
+    if (!port || !port.isOpen) {
+      this.wire.cut();
+      return;
+    }
+    let bytes: Uint8Array;
+    if (this.opts.wire === 'instant') bytes = concatBytes(chunks);
+    else {
+      this.wire.send(chunks);
+      bytes = this.wire.arrived(this.now());
+    }
+    if (bytes.length > 0) port.write(Buffer.from(bytes));
   }
 }

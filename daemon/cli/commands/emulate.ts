@@ -12,7 +12,8 @@ const usage = `usage: boardcast emulate [--boards N] [--dir DIR] [--bus] [--seri
                          [--script FILE | --pgn FILE [--game K] [--noise MODEL] [--seed N]]
 
 Runs emulated DGT boards with DGT3000 clocks on pseudo-terminals (socat pairs) until SIGINT or
-SIGTERM. Prints one line per board, for the driver to open:
+SIGTERM. Each board sends at 9600 baud, as over a real line (a full EEPROM log takes 8.3 s).
+Prints one line per board, for the driver to open:
   board 1: /tmp/boardcast-emulate-XXXX/board1 serial 10001 address 10001
 
   --boards N        how many boards (default 1)

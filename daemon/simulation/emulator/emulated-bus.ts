@@ -1,8 +1,6 @@
 import type { BoardEmulator, TimedBytes } from './board-emulator.ts';
 import { concatBytes } from './script.ts';
-
-/** 9600 baud, 10 bits per byte on the wire (start, 8 data, stop). */
-export const BYTE_TIME_MS = 10_000 / 9600;
+import { BYTE_TIME_MS } from './wire.ts';
 
 /**
  * Several boards in bus mode on one line: every board hears every host byte, and their replies
