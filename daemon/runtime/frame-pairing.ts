@@ -20,7 +20,8 @@ export interface TableFrame {
  * from the EEPROM log) gets a row of its own with no bytes.
  *
  * It only queues rows (`push`, the RawEventWriter's): engines and feeds see an event after its
- * row is committed, never from here (store before broadcast).
+ * row is committed, never from here (store before broadcast). An event rides in its frame's row
+ * only when it comes in the same turn of the event loop as the frame, before the writer's commit.
  */
 export class FramePairing {
   private last: RawEventInput | null = null;
@@ -34,10 +35,17 @@ export class FramePairing {
   ) {}
 
   frame(f: TableFrame): void {
-    this.last = { tableNumber: this.table, boardSerial: this.serial(), monoMs: f.at, wallMs: this.wallNow(), event: null, raw: f.raw };
+    const row: RawEventInput = { tableNumber: this.table, boardSerial: this.serial(), monoMs: f.at, wallMs: this.wallNow(), event: null, raw: f.raw };
+    this.last = row;
     // A bus reply's change list can carry several kinds of event; a session frame carries one.
     this.lastCarries = f.messageType === undefined ? 'any' : (CARRIED[f.messageType] ?? null);
-    this.push(this.last);
+    this.push(row);
+    // A frame's own event is decoded in the same turn. One that comes later was held back (the
+    // handshake dump held through an EEPROM catch-up that gave up; readings held meanwhile):
+    // by then the frame's row may be committed, and an event filled into it would never be stored.
+    queueMicrotask(() => {
+      if (this.last === row) this.last = null;
+    });
   }
 
   event(ev: BoardEvent): void {

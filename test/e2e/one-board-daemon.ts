@@ -19,6 +19,8 @@ import { eventually, getJson } from '../runtime/daemon-child.ts';
 export interface OneBoardDaemon {
   readonly daemon: RunningDaemon;
   readonly board: BoardEmulator;
+  /** The board's end of the pseudo-terminal (for outages: `remove`, `recreate`). */
+  readonly device: PtyDevice;
   /** Physical actions at the table, 150 ms apart (their `at` is the device's now). */
   act(actions: readonly PhysicalAction[]): Promise<void>;
   /** One legal move played by hand on `pos` (no press), and a pause. */
@@ -34,13 +36,31 @@ export interface OneBoardDaemon {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function oneBoardDaemon(opts: { name: string; serial: string; clock: ConstructorParameters<typeof BoardEmulator>[0]['clock'] }): Promise<OneBoardDaemon> {
+export interface OneBoardOptions {
+  name: string;
+  serial: string;
+  clock: ConstructorParameters<typeof BoardEmulator>[0]['clock'];
+  /**
+   * What the board lived through before the daemon saw it (earlier games, filling its log), played
+   * on it in emulated time from 0; returns when it ended. The device's time goes on from there.
+   */
+  history?: (board: BoardEmulator) => number;
+  /** What of the host's bytes reach the board (PtyDeviceOptions.hostLine). */
+  hostLine?: (bytes: Uint8Array) => Uint8Array;
+}
+
+export async function oneBoardDaemon(opts: OneBoardOptions): Promise<OneBoardDaemon> {
   const token = `${opts.name}-arbiter-token`;
   const tokenBefore = process.env.BOARDCAST_ARBITER_TOKEN;
   process.env.BOARDCAST_ARBITER_TOKEN = token;
   const root = mkdtempSync(join(tmpdir(), `boardcast-${opts.name}-`));
   const board = new BoardEmulator({ serial: opts.serial, clock: opts.clock });
-  const device = new PtyDevice(board, join(root, 'board1'), join(root, 'board1.emu'));
+  const lived = opts.history?.(board) ?? 0;
+  const bornAt = performance.now();
+  const device = new PtyDevice(board, join(root, 'board1'), join(root, 'board1.emu'), {
+    now: () => lived + performance.now() - bornAt,
+    ...(opts.hostLine ? { hostLine: opts.hostLine } : {}),
+  });
   let daemon: RunningDaemon | undefined;
   const close = async (): Promise<void> => {
     if (tokenBefore === undefined) delete process.env.BOARDCAST_ARBITER_TOKEN;
@@ -90,6 +110,7 @@ export async function oneBoardDaemon(opts: { name: string; serial: string; clock
     return {
       daemon: running,
       board,
+      device,
       act,
       async play(pos, san) {
         await act(moveActions(pos, san, 0, 0).actions);

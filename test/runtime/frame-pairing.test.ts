@@ -108,3 +108,46 @@ describe('pairing frames with their board events, store before broadcast', () =>
     ]);
   });
 });
+
+describe('an event that comes a turn after its frame', () => {
+  it('is stored in a row of its own, not filled into the frame row already committed', async () => {
+    const dir = tempDir();
+    const file = join(dir.dir, 'boardcast.sqlite');
+    const store = mustOpen(file);
+    const delivered: StoredRawEvent[] = [];
+    const writer = new RawEventWriter(store, { onCommitted: (batch) => delivered.push(...batch) });
+    const pairing = new FramePairing(
+      3,
+      () => '12003',
+      (row) => writer.push(row),
+      () => 1_763_700_000_000,
+    );
+    try {
+      // The handshake dump at a board's return, held while its EEPROM log is asked for.
+      const dump = Uint8Array.from([0x86, 0x00, 0x43, ...new Array<number>(64).fill(0)]);
+      pairing.frame({ at: 10, raw: dump, messageType: 'board-dump' });
+      // The writer commits on the next turn; the catch-up gives up seconds later and lets the
+      // held dump through: the board live again, then the dump, both of that instant.
+      await new Promise((r) => setImmediate(r));
+      expect(delivered.map((r) => r.event)).toEqual([null]);
+      pairing.event({ type: 'connection', at: 10, connected: true });
+      pairing.event({ type: 'dump', at: 10, board: new Array(64).fill(0) });
+      writer.flush();
+      expect(delivered.map((r) => [r.event?.type ?? null, r.raw.length])).toEqual([
+        [null, 67],
+        ['connection', 0],
+        ['dump', 0],
+      ]);
+      const db = new Database(file, { readonly: true });
+      try {
+        expect(db.prepare('SELECT kind FROM raw_events ORDER BY id').pluck().all()).toEqual(['undecoded', 'connection', 'dump']);
+      } finally {
+        db.close();
+      }
+    } finally {
+      writer.close();
+      store.close();
+      dir.cleanup();
+    }
+  });
+});
