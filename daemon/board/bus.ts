@@ -4,7 +4,7 @@ import { BusReplyDecoder, encodeBusCommand, type BusCommandType, type BusReply, 
 import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
 import { clockEvent, type ClockSide } from './clock-sides.ts';
-import { backoffDelay, systemTimers, type Timers } from './timers.ts';
+import { backoffDelay, stallTolerantTimers, systemTimers, type Timers } from './timers.ts';
 import { stateEvent } from './state-event.ts';
 
 export type BusState = 'idle' | 'connecting' | 'discovering' | 'polling' | 'retrying' | 'stopped';
@@ -90,7 +90,9 @@ export class BusSession {
   private readonly reconnectMaxMs: number;
 
   constructor(private readonly options: BusSessionOptions) {
-    this.timers = options.timers ?? systemTimers();
+    // A reply timed out only because the host was held up would cost the change list it carried
+    // (the board's read pointer has moved past it): its timers wait for what came meanwhile.
+    this.timers = stallTolerantTimers(options.timers ?? systemTimers());
     this.discoveryMs = options.discoveryMs ?? 1_200;
     this.pollIntervalMs = options.pollIntervalMs ?? 3_000;
     this.replyTimeoutMs = options.replyTimeoutMs ?? 300;

@@ -7,7 +7,7 @@ import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
 import { caughtUpEvents } from './catch-up-events.ts';
 import { clockEvent, type ClockEvent, type ClockSide } from './clock-sides.ts';
-import { backoffDelay, systemTimers, type Timers } from './timers.ts';
+import { backoffDelay, stallTolerantTimers, systemTimers, type Timers } from './timers.ts';
 import { stateEvent } from './state-event.ts';
 import { HANDSHAKE_BYTES, REQUEST_DUMP_BYTES, clockCommandId, clockMessageBytes, newDecoder, type BoardMessage, type ClockCommand, type ClockAck, type DecoderStats } from './wire.ts';
 import type { DgtDecoder } from '../../protocols/dgt/index.ts';
@@ -170,7 +170,9 @@ export class BoardSession {
   private clockInFlight: (QueuedClockCommand & { timer: unknown }) | null = null;
 
   constructor(private readonly options: BoardSessionOptions) {
-    this.timers = options.timers ?? systemTimers();
+    // Its timers are watchdogs (silence, answers, the log, clock ACKs): none may count the host's
+    // own stall as the board's silence.
+    this.timers = stallTolerantTimers(options.timers ?? systemTimers());
     this.whiteOnClock = options.whiteOnClock ?? 'left';
     this.dumpIntervalMs = options.dumpIntervalMs ?? 30_000;
     this.handshakeTimeoutMs = options.handshakeTimeoutMs ?? 5_000;
