@@ -2323,7 +2323,10 @@ export class GameEngine {
       san: r.san,
       uci: r.uci,
       fenAfter: r.fenAfter,
-      ...(this.lastClock ? { clock: { ...this.lastClock } } : {}),
+      // The clock as last read is this move's time only for a move seen made now. A move inferred
+      // (a jump's, a break's fill, the arbiter's) was made while nobody read the clock: it has a
+      // time only from a press reading that confirms it, never the reading of another moment.
+      ...(this.lastClock && seenInOrder ? { clock: { ...this.lastClock } } : {}),
       ...(uncertain ? { uncertain } : {}),
     });
     if (seenInOrder) this.checkCastlingOrder(s, next, at);

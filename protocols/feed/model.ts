@@ -92,7 +92,11 @@ export interface MoveRecord {
   fenAfter: string;
   /** Wall clock (epoch ms) when the move was completed on the board. */
   at: number;
-  /** Remaining time of the player who made this move, just after it (PGN %clk); null if no clock. */
+  /**
+   * Remaining time of the player who made this move, just after it (PGN %clk), as the clock showed
+   * it; null without a clock, and for a move made while nobody read the clock (inferred across an
+   * outage, or given by the arbiter) unless a press reading confirms it.
+   */
   clockMs: number | null;
   /** Present on each move of an inferred span that several sequences explain. */
   uncertain?: UncertainSpan;

@@ -248,10 +248,17 @@ describe.skipIf(!socat)('boards that go away and come back, read by the daemon o
       await expect.poll(async () => (await game(4)).moves.map((m) => m.san), { timeout: 10_000 }).toEqual(LONG_GAME.slice(0, 20));
       await expect.poll(() => amend.locator('.amend-gap .amend-row').count()).toBe(0);
     });
+    // The score sheets give moves, not times: the moves the arbiter gave carry no clock time but
+    // the press that ended the break (on the last of them, 9...Kb8), never the clock as it stood
+    // when the arbiter acted.
+    const filled = await game(4);
+    expect(filled.moves.slice(6, 17).map((m) => m.clockMs)).toEqual(new Array(11).fill(null));
     const pgn = await (await fetch(`${daemon!.url}/relay/round-1.pgn`)).text();
     const table4 = parsePgn(pgn).find((g) => g.headers.get('Board') === '4')!;
     const sans = [...table4.moves.mainline()].map((n) => n.san);
     expect(sans).toEqual(LONG_GAME.slice(0, 20));
+    const clocked = [...table4.moves.mainline()].map((n) => (n.comments ?? []).some((c) => c.includes('%clk')));
+    expect(clocked.slice(6, 17)).toEqual(new Array(11).fill(false));
     const replay = startingPosition(table4.headers).unwrap();
     for (const san of sans) replay.play(parseSan(replay, san)!);
   }, 120_000);
