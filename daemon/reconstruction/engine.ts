@@ -1101,6 +1101,16 @@ export class GameEngine {
     this.lastLiveReading = ev;
   }
 
+  /**
+   * The clock as last read is the clock now: it stands, or it is not one read every second, or it
+   * was read within CLOCK_UNREAD_MS (measured as the gap in onClock is).
+   */
+  private clockReadNow(at: number): boolean {
+    if (!this.clockTicks || this.running === null) return true;
+    const since = this.lastLiveClockAt >= this.connectedAt ? this.lastLiveClockAt : this.liveFieldSince;
+    return since === undefined || at - since <= CLOCK_UNREAD_MS;
+  }
+
   /** This live reading of a running side comes CLOCK_TICK_MS at most after the last of the same side, its time gone down. */
   private tickSeen(ev: Extract<BoardEvent, { type: 'clock' }>): boolean {
     const previous = this.lastClock;
@@ -2324,9 +2334,11 @@ export class GameEngine {
       uci: r.uci,
       fenAfter: r.fenAfter,
       // The clock as last read is this move's time only for a move seen made now. A move inferred
-      // (a jump's, a break's fill, the arbiter's) was made while nobody read the clock: it has a
-      // time only from a press reading that confirms it, never the reading of another moment.
-      ...(this.lastClock && seenInOrder ? { clock: { ...this.lastClock } } : {}),
+      // (a jump's, a break's fill, the arbiter's) was made while nobody read the clock, and so was
+      // a move seen made while a clock read every second has gone unread (its cable out, its
+      // battery flat): it has a time only from a press reading that confirms it, never the
+      // reading of another moment.
+      ...(this.lastClock && seenInOrder && this.clockReadNow(at) ? { clock: { ...this.lastClock } } : {}),
       ...(uncertain ? { uncertain } : {}),
     });
     if (seenInOrder) this.checkCastlingOrder(s, next, at);

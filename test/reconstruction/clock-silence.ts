@@ -2,7 +2,7 @@ import { GameEngine } from '../../daemon/reconstruction/engine.ts';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { playNoisy, type NoisyScript } from '../../daemon/simulation/noisy-player/player.ts';
 import { STANDARD_2018, matrixRandomGame } from './harness.ts';
-import { playThroughSession } from './outage-rig.ts';
+import { playThroughSession, type SessionRun } from './outage-rig.ts';
 import { falseIncidents } from './outages.ts';
 
 /**
@@ -29,7 +29,17 @@ function scriptOf(seed: number): NoisyScript | null {
   return script.clock ? script : null;
 }
 
-export async function silentClockGame(seed: number, from: number | 'drawn', presses: number): Promise<SilentClockGame | null> {
+/** A game's run through the session with the clock's readings cut from `from` to `to` (host ms). */
+export interface SilencedRun {
+  script: NoisyScript;
+  run: SessionRun;
+  /** The run's events without the readings cut. */
+  events: BoardEvent[];
+  from: number;
+  to: number;
+}
+
+export async function silencedRun(seed: number, from: number | 'drawn', presses: number): Promise<SilencedRun | null> {
   const script = scriptOf(seed);
   if (!script) return null;
   const run = await playThroughSession(script);
@@ -46,9 +56,16 @@ export async function silentClockGame(seed: number, from: number | 'drawn', pres
   const cutFrom = pressedAt[first]! - 300;
   const cutTo = pressedAt[first + presses]! - 300;
   const silent = (ev: BoardEvent): boolean => ev.type === 'clock' && ev.at >= cutFrom && ev.at < cutTo;
+  return { script, run, events: run.events.filter((e) => !silent(e)), from: cutFrom, to: cutTo };
+}
+
+export async function silentClockGame(seed: number, from: number | 'drawn', presses: number): Promise<SilentClockGame | null> {
+  const silenced = await silencedRun(seed, from, presses);
+  if (!silenced) return null;
+  const { script, events } = silenced;
   const engine = new GameEngine({ rules: STANDARD_2018, chess960: false, timeControl: { incrementMs: script.clock!.incrementMs } });
   const commands = script.arbiter.slice();
-  for (const ev of run.events.filter((e) => !silent(e))) {
+  for (const ev of events) {
     while (commands.length > 0 && commands[0]!.at < ev.at) engine.arbiter(commands.shift()!);
     engine.push(ev);
   }

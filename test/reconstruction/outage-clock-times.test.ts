@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePgn } from 'chessops/pgn';
 import { MemoryLiveSource } from '../../daemon/runtime/memory-live-source.ts';
+import { silencedRun } from './clock-silence.ts';
 import { STANDARD_2018 } from './harness.ts';
 import { playThroughSession } from './outage-rig.ts';
 import { outageScript, type OutageCell } from './outages.ts';
@@ -16,6 +17,15 @@ import { outageScript, type OutageCell } from './outages.ts';
 const player = { name: 'P', title: null, rating: null, federation: null, fideId: null };
 const CELL: OutageCell = { kind: 'power', plies: 6, pieceInHand: false };
 
+function readModel(incrementMs: number): MemoryLiveSource {
+  return new MemoryLiveSource({
+    tournament: { id: 't', name: 'Outages', site: null, startDate: null, endDate: null, timeControl: '5400+30', variant: 'standard', roundCount: 1 },
+    rounds: [{ round: 1, date: null, startsAt: null, status: 'live', gameCount: 1 }],
+    games: [{ id: 'g', round: 1, table: 1, white: player, black: player, engine: { rules: STANDARD_2018, chess960: false, timeControl: { incrementMs } } }],
+    eventTime: true,
+  });
+}
+
 async function readModelGames(count: number) {
   const games = [];
   for (let seed = 1; games.length < count; seed++) {
@@ -23,12 +33,7 @@ async function readModelGames(count: number) {
     if (!made?.script.clock || made.script.arbiter.length > 0) continue;
     const { script } = made;
     const run = await playThroughSession(script);
-    const live = new MemoryLiveSource({
-      tournament: { id: 't', name: 'Outages', site: null, startDate: null, endDate: null, timeControl: '5400+30', variant: 'standard', roundCount: 1 },
-      rounds: [{ round: 1, date: null, startsAt: null, status: 'live', gameCount: 1 }],
-      games: [{ id: 'g', round: 1, table: 1, white: player, black: player, engine: { rules: STANDARD_2018, chess960: false, timeControl: { incrementMs: script.clock!.incrementMs } } }],
-      eventTime: true,
-    });
+    const live = readModel(script.clock!.incrementMs);
     for (const ev of run.events) live.push('g', ev);
     games.push({ seed, script, run, game: live.game('g')!, pgn: live.pgn('g')! });
   }
@@ -59,5 +64,32 @@ describe('the clock times of moves made while a USB board was off, as the API an
     expect(inferred).toBe(24);
     // Most have none: their presses were made while the board was off.
     expect(timed).toBeLessThan(inferred / 2);
+  }, 60_000);
+});
+
+describe('the clock times of moves made while the clock went unread (its cable out, its battery flat)', () => {
+  it("are none, not the times of the side's last move read", async () => {
+    const PRESSES = 6;
+    let games = 0;
+    let silent = 0;
+    let timed = 0;
+    for (let seed = 1; games < 4; seed++) {
+      const silenced = await silencedRun(seed, 'drawn', PRESSES);
+      if (!silenced || silenced.script.arbiter.length > 0) continue;
+      const { script, events, from, to } = silenced;
+      const live = readModel(script.clock!.incrementMs);
+      for (const ev of events) live.push('g', ev);
+      games++;
+      const moves = live.game('g')!.moves;
+      moves.forEach((m) => {
+        if (m.at < from || m.at >= to) return;
+        silent++;
+        if (m.clockMs === null) return;
+        timed++;
+      });
+    }
+    expect(silent).toBeGreaterThan(4 * (PRESSES - 2));
+    // At most one a silence: a move made within 3 s of the last reading has that reading.
+    expect(timed).toBeLessThanOrEqual(games);
   }, 60_000);
 });
