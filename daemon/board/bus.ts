@@ -1,8 +1,10 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { Color } from 'chessops';
 import { BusReplyDecoder, encodeBusCommand, type BusCommandType, type BusReply, type BusReplyResult, type EepromEntry } from '../../protocols/dgt/index.ts';
+import { catchUpFromEeprom, spreadCatchUpTimes } from '../../protocols/dgt/ee-catchup.ts';
 import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
+import { caughtUpEvents, type HostAnchor } from './catch-up-events.ts';
 import { clockEvent, type ClockSide } from './clock-sides.ts';
 import { backoffDelay, stallTolerantTimers, systemTimers, type Timers } from './timers.ts';
 import { stateEvent } from './state-event.ts';
@@ -11,7 +13,11 @@ export type BusState = 'idle' | 'connecting' | 'discovering' | 'polling' | 'retr
 
 /** What a bus line reports. Board events carry the address of the board they come from. */
 export type BusEvent =
-  | { type: 'board'; address: number; event: BoardEvent }
+  /** `fromLog`: read back from the board's change list at a return, at its own time (not a reply's). */
+  | { type: 'board'; address: number; event: BoardEvent; fromLog?: true }
+  /** A board back on the line after the host lost it: what its first change list gave. */
+  | { type: 'catch-up'; at: number; address: number; outcome: 'caught-up'; fields: number; how: 'anchored' | 'shortest'; matched: number }
+  | { type: 'catch-up'; at: number; address: number; outcome: 'failed'; fields: 0; detail: string }
   /** Every reply packet read from the line, good or bad, with its exact bytes. */
   | { type: 'reply'; at: number; result: BusReplyResult }
   | { type: 'discovered'; at: number; addresses: number[] }
@@ -40,6 +46,13 @@ export interface BusSessionOptions {
   lostAfterPolls?: number;
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
+  /**
+   * The board at an address as the host last knew it (the table's stored events), for a board the
+   * line brings in (a restart of the host, the line or the board back): its first change list
+   * holds what happened since the host last read it, and fills the gap as a BoardSession's EEPROM
+   * catch-up does. Null or 'unknown': the dump alone, as before.
+   */
+  catchUp?: (address: number) => HostAnchor | 'unknown' | null;
 }
 
 interface BusBoard {
@@ -221,8 +234,11 @@ export class BusSession {
    * nothing that happens after the dump is lost.
    */
   private async resync(b: BusBoard): Promise<boolean> {
-    await this.request('send-changes', b.address, (r) => r.type === 'update');
-    if (!(await this.fullDump(b))) return false;
+    const drained = await this.request('send-changes', b.address, (r) => r.type === 'update');
+    const dump = await this.readDump(b);
+    if (!dump) return false;
+    if (b.board === null && drained?.ok && drained.reply.type === 'update') this.catchUpFromChanges(b, drained.reply.entries, dump.board, dump.at);
+    if (!this.takeDump(b, dump.board, dump.at)) return false;
     // A first reading to carry logged lever presses forward from (see applyChanges).
     await this.readClock(b);
     return true;
@@ -310,16 +326,51 @@ export class BusSession {
     }
   }
 
+  /**
+   * The changes made while the host did not read the board, from its first change list (the log
+   * since the host last asked, or since power-up), when they lead from the table's last board to
+   * the dump: emitted at their own times, with the presses' logged readings, before the board
+   * goes live again. What the single board's EEPROM catch-up does (BoardSession).
+   */
+  private catchUpFromChanges(b: BusBoard, entries: readonly EepromEntry[], dump: PieceCode[], dumpAt: number): void {
+    let anchor: HostAnchor | 'unknown' | null;
+    try {
+      anchor = this.options.catchUp?.(b.address) ?? null;
+    } catch {
+      anchor = null;
+    }
+    if (!anchor || anchor === 'unknown' || !anchor.board.some((p, i) => p !== dump[i])) return;
+    const r = catchUpFromEeprom(anchor, entries, dump);
+    if (!r.ok) {
+      this.emit({ type: 'catch-up', at: dumpAt, address: b.address, outcome: 'failed', fields: 0, detail: r.error });
+      return;
+    }
+    this.emit({ type: 'catch-up', at: dumpAt, address: b.address, outcome: 'caught-up', fields: r.value.fields.length, how: r.value.how, matched: r.value.matched });
+    const times = spreadCatchUpTimes(r.value.fields, anchor.lastAt, dumpAt);
+    const whiteOnClock = this.options.whiteOnClock?.(b.address) ?? 'left';
+    for (const event of caughtUpEvents(r.value, times, { lastAt: anchor.lastAt, dumpAt }, whiteOnClock, b.clock ?? anchor.lastClock ?? null)) {
+      if (event.type === 'clock') b.clock = event;
+      this.emit({ type: 'board', address: b.address, event, fromLog: true });
+    }
+  }
+
   /** Reads the board's dump; a first dump (or one after a loss) also reports the connection. */
   private async fullDump(b: BusBoard): Promise<boolean> {
+    const dump = await this.readDump(b);
+    return dump !== null && this.takeDump(b, dump.board, dump.at);
+  }
+
+  private async readDump(b: BusBoard): Promise<{ board: PieceCode[]; at: number } | null> {
     let result: BusReplyResult | null = null;
     for (let tries = 0; tries <= this.maxRepeats; tries++) {
       result = await this.request('send-board', b.address, (r) => r.type === 'brd-dump');
       if (result?.ok) break;
     }
-    if (!result?.ok || result.reply.type !== 'brd-dump') return false;
-    const board = result.reply.board.slice();
-    const at = this.now();
+    if (!result?.ok || result.reply.type !== 'brd-dump') return null;
+    return { board: result.reply.board.slice(), at: this.now() };
+  }
+
+  private takeDump(b: BusBoard, board: PieceCode[], at: number): boolean {
     if (!b.board) {
       this.emitBoard(b.address, { type: 'connection', at, connected: true });
     } else {
@@ -339,17 +390,28 @@ export class BusSession {
    */
   private async request(type: BusCommandType, address: number, accept: (r: BusReply) => boolean): Promise<BusReplyResult | null> {
     const reply = new Promise<BusReplyResult | null>((resolve) => {
-      const timer = this.timers.setTimeout(() => {
-        if (this.waiter?.timer === timer) this.waiter = null;
-        resolve(null);
-      }, this.replyTimeoutMs);
-      this.waiter = { address, accept, resolve, timer };
+      const waiter: Waiter = { address, accept, resolve, timer: null };
+      this.waiter = waiter;
+      this.armWaiter(waiter);
     });
     if (!(await this.write(encodeBusCommand({ type }, address)))) this.settleWaiter(null);
     return reply;
   }
 
+  /** The reply must begin within `replyTimeoutMs`, and keep coming: a gap that long ends the wait. */
+  private armWaiter(w: Waiter): void {
+    if (w.timer !== null) this.timers.clearTimeout(w.timer);
+    w.timer = this.timers.setTimeout(() => {
+      if (this.waiter === w) this.waiter = null;
+      w.resolve(null);
+    }, this.replyTimeoutMs);
+  }
+
   private onData(chunk: Uint8Array): void {
+    // Bytes on the line while a reply is awaited are that reply arriving (only the board asked
+    // answers): a long change list (a board back after the host was away) takes longer than the
+    // wait at 9600 baud, and must not be cut off while it is still coming.
+    if (this.waiter && chunk.length > 0) this.armWaiter(this.waiter);
     for (const result of this.decoder.push(chunk)) {
       this.emit({ type: 'reply', at: this.now(), result });
       if (result.ok && result.reply.type === 'ping' && this.pingSink) {

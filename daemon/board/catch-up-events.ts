@@ -1,6 +1,13 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import type { CaughtUp } from '../../protocols/dgt/ee-catchup.ts';
+import type { CatchUpAnchor, CaughtUp } from '../../protocols/dgt/ee-catchup.ts';
 import type { ClockEvent, ClockSide } from './clock-sides.ts';
+
+/**
+ * Where the host's stored events left a board, for a catch-up from its log: the anchor, and the
+ * host's last clock reading of it, which tells a side's time that has not pressed since (also to a
+ * host that restarted and has read nothing yet).
+ */
+export type HostAnchor = CatchUpAnchor & { lastClock?: ClockEvent | null };
 
 /**
  * The board events of an EEPROM catch-up, in the order the board lived them: each missed field

@@ -5,7 +5,7 @@ import { MSG, sizeRange } from '../../protocols/dgt/frame.ts';
 import { encodeCommand } from '../../protocols/dgt/commands.ts';
 import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
-import { caughtUpEvents } from './catch-up-events.ts';
+import { caughtUpEvents, type HostAnchor } from './catch-up-events.ts';
 import { clockEvent, type ClockEvent, type ClockSide } from './clock-sides.ts';
 import { backoffDelay, stallTolerantTimers, systemTimers, type Timers } from './timers.ts';
 import { stateEvent } from './state-event.ts';
@@ -78,7 +78,7 @@ export interface BoardSessionOptions {
    * reads the log, finds the last start position the board showed (`catchUpFromStart`) and emits it
    * as a dump, then the changes since, before the handshake dump. `null`: nothing to catch up.
    */
-  catchUp?: () => CatchUpAnchor | 'unknown' | null;
+  catchUp?: () => HostAnchor | 'unknown' | null;
   /**
    * How long to wait for the EE_MOVES answer to start before going live without it. Once its
    * header arrives, the wait also allows for the announced size at 9600 baud. Default 3 s.
@@ -96,7 +96,7 @@ const EE_MS_PER_BYTE = 1.5;
 
 /** A handshake dump held back while the board's log is read. */
 interface PendingCatchUp {
-  anchor: CatchUpAnchor | 'unknown';
+  anchor: HostAnchor | 'unknown';
   dump: PieceCode[];
   dumpAt: number;
   timer: unknown;
@@ -423,7 +423,7 @@ export class BoardSession {
   private startCatchUp(link: Link, board: PieceCode[], at: number): boolean {
     const provider = this.options.catchUp;
     if (!provider || this.newBoard) return false;
-    let anchor: CatchUpAnchor | 'unknown' | null;
+    let anchor: HostAnchor | 'unknown' | null;
     try {
       anchor = provider();
     } catch (err) {
@@ -488,7 +488,7 @@ export class BoardSession {
         this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.value.fields.length, how: r.value.how, matched: r.value.matched });
         const times = spreadCatchUpTimes(r.value.fields, pending.anchor.lastAt, pending.dumpAt);
         const span = { lastAt: pending.anchor.lastAt, dumpAt: pending.dumpAt };
-        for (const ev of caughtUpEvents(r.value, times, span, this.whiteOnClock, this.lastClock)) this.emitBoard(ev);
+        for (const ev of caughtUpEvents(r.value, times, span, this.whiteOnClock, this.lastClock ?? pending.anchor.lastClock ?? null)) this.emitBoard(ev);
       } else {
         this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.error });
       }

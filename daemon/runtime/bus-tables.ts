@@ -1,6 +1,7 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import { serialToBusAddress, type BusReplyResult } from '../../protocols/dgt/bus.ts';
 import { BusSession, type BusEvent, type BusState } from '../board/bus.ts';
+import type { HostAnchor } from '../board/catch-up-events.ts';
 import type { ClockSide } from '../board/clock-sides.ts';
 import type { SessionEvent, SessionState } from '../board/session.ts';
 import { systemTimers, type Timers } from '../board/timers.ts';
@@ -68,6 +69,11 @@ export interface BusTableLink extends TableLink {
   readonly address: number;
   /** The arbiter may turn the clock round: later readings use the new side. */
   setWhiteOnClock(side: ClockSide): void;
+  /**
+   * Where the table's stored events left its board (as a BoardSession's `catchUp`): the board's
+   * first change list after the line brings it in again fills the gap from there. Returns itself.
+   */
+  catchUpFrom(anchor: () => HostAnchor | 'unknown' | null): BusTableLink;
 }
 
 /**
@@ -136,6 +142,7 @@ class BusLine {
       transport: this.transport,
       timers: this.timers,
       whiteOnClock: (address) => this.byAddress.get(address)?.[0]?.whiteOnClock ?? 'left',
+      catchUp: (address) => this.byAddress.get(address)?.[0]?.anchor() ?? null,
     });
     this.session = fresh;
     this.unsubscribe = fresh.on((e) => this.dispatch(e));
@@ -165,6 +172,7 @@ class BusLine {
       case 'board':
       case 'bad-reply':
       case 'drift':
+      case 'catch-up':
         this.toAddress(e.address, e);
         return;
     }
@@ -193,6 +201,7 @@ class TableOnBus implements BusTableLink {
   private connected = false;
   private lineState: BusState = 'idle';
   private lastReply: { at: number; result: BusReplyResult } | null = null;
+  private anchorOf: () => HostAnchor | 'unknown' | null = () => null;
 
   constructor(
     private readonly line: BusLine,
@@ -220,6 +229,16 @@ class TableOnBus implements BusTableLink {
 
   setWhiteOnClock(side: ClockSide): void {
     this.whiteOnClock = side;
+  }
+
+  catchUpFrom(anchor: () => HostAnchor | 'unknown' | null): BusTableLink {
+    this.anchorOf = anchor;
+    return this;
+  }
+
+  /** The table's board as its stored events left it, for the line's catch-up. */
+  anchor(): HostAnchor | 'unknown' | null {
+    return this.anchorOf();
   }
 
   on(listener: (e: TableLinkEvent) => void): () => void {
@@ -291,8 +310,13 @@ class TableOnBus implements BusTableLink {
         this.emit({ type: 'frame', at: e.at, bus: e.result, raw: e.result.raw });
         return;
       case 'board':
-        this.onBoard(e.event);
+        this.onBoard(e.event, e.fromLog === true);
         return;
+      case 'catch-up': {
+        const { address: _address, ...caught } = e;
+        this.emit(caught);
+        return;
+      }
       case 'bad-reply':
         this.emit({ type: 'problem', at: e.at, detail: `damaged reply from board ${this.serial} (${e.reason}): asked again with REPEAT_CHANGES (${e.repeat})` });
         return;
@@ -302,11 +326,12 @@ class TableOnBus implements BusTableLink {
     }
   }
 
-  private onBoard(event: BoardEvent): void {
+  private onBoard(event: BoardEvent, fromLog: boolean): void {
     const reply = this.lastReply;
     // The bus session emits a reply's board events after it has awaited the reply: give them the
     // reply's time so the runtime stores each with the bytes it came from, as with a BoardSession.
-    const stamped = reply && fromReply(reply.result, event) ? { ...event, at: reply.at } : event;
+    // Not the changes read back from the log at a return: they keep the times they were spread to.
+    const stamped = !fromLog && reply && fromReply(reply.result, event) ? { ...event, at: reply.at } : event;
     if (event.type === 'connection') {
       this.connected = event.connected;
       if (event.connected) this.presence = 'present';

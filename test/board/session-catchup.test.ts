@@ -229,6 +229,38 @@ describe('BoardSession catch-up from the EEPROM log', () => {
     expect(game.incidents.filter((k) => k !== 'board-disconnected' && k !== 'board-resynchronised')).toEqual([]);
   });
 
+  it("a restarted host: every press of the gap keeps the log's time (the log's earlier presses tell the other side's)", async () => {
+    const r = rig();
+    r.session.start();
+    await settle();
+    await r.timers.advance(50);
+    const pos = Chess.default();
+    await perform(r, [{ kind: 'press', at: r.timers.now() + 500, by: 'black' }]);
+    await play(r, pos, LONG_GAME.slice(0, 4));
+    await r.session.stop();
+    const stored = r.board();
+    const lastClock = stored.findLast((e) => e.type === 'clock') as Extract<BoardEvent, { type: 'clock' }>;
+    const pressed = await play(r, pos, LONG_GAME.slice(4, 8));
+    // A new process: it has read nothing; the anchor is the stored events', with their last reading.
+    const fresh = new BoardSession({
+      transport: serialTransportFactory(r.port.path, r.port.factory),
+      timers: r.timers,
+      dumpIntervalMs: 600_000,
+      catchUp: () => ({ ...storedAnchor(stored)!, lastClock }),
+    });
+    sessions.push(fresh);
+    const events: SessionEvent[] = [];
+    fresh.on((e) => events.push(e));
+    fresh.start();
+    await settle();
+    await r.timers.advance(100);
+    const engine = new GameEngine({ rules: { edition: '2018', category: 'standard' } });
+    for (const e of [...stored, ...events.flatMap((x) => (x.type === 'board' ? [x.event] : []))]) engine.push(e);
+    const moves = engine.snapshot().moves;
+    expect(moves.map((m) => m.san)).toEqual(LONG_GAME.slice(0, 8));
+    expect(moves.slice(4).map((m) => m.clockAfter)).toEqual(pressed);
+  });
+
   it('goes live on the dump without a log when the board does not answer SEND_EE_MOVES', async () => {
     const r = rig({ catchUpTimeoutMs: 3_000 });
     r.port.tamper = withoutLog;
