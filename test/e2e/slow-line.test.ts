@@ -96,7 +96,14 @@ describe.skipIf(!socat)('a board with a full log, its link lost for four plies, 
     await move('O-O');
     await move('Be7');
 
-    const g = await eventually(plies(10), 30_000, 'ten plies');
+    // A move is recorded as its piece lands, with the clock as it then stood (the increment not
+    // yet added); its press's reading, a moment later, gives it its time. Wait for Be7's.
+    const pressed = async (): Promise<GameState | undefined> => {
+      const g = await t!.game();
+      const last = g.moves[9]?.clockMs;
+      return g.ply === 10 && last !== null && last !== undefined && Math.abs(last - clockAfter[9]!) <= 1_000 ? g : undefined;
+    };
+    const g = await eventually(pressed, 30_000, "ten plies, Be7 with its press's time");
     expect(g.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6', 'O-O', 'Be7']);
     expect(g.moves.some((m) => m.uncertain)).toBe(false);
     // The outage is reported; nothing is held against a player.
