@@ -78,4 +78,26 @@ describe('a bus board the line brings in again after the host was away', () => {
     expect(logged).toHaveLength(4);
     expect(moves.slice(2).map((m) => m.clockAfter)).toEqual(logged.map((e) => (e.type === 'clock' ? { whiteMs: e.whiteMs, blackMs: e.blackMs } : null)));
   });
+
+  it('gives a board the table has never seen its game since power-up, from the start position', async () => {
+    const timers = new ManualTimers();
+    const board = new BoardEmulator({ serial: '01026', busMode: true, clock: { baseMs: 300_000, incrementMs: 0 } });
+    const port = new EmulatedMockPort(new EmulatedBus([board]), () => timers.now());
+    timers.onAdvance = (now) => port.tick(now);
+    const pos = Chess.default();
+    const g = gameActions(pos, ['d4', 'Nf6', 'c4'], 1_000, { press: true });
+    for (const a of g.actions) board.act(a);
+    await timers.advance(g.end + 1_000, 50);
+    const events: BusEvent[] = [];
+    const s = new BusSession({ transport: serialTransportFactory(port.path, port.factory), timers, pollIntervalMs: 2_000, catchUp: () => 'unknown' });
+    s.on((e) => events.push(e));
+    s.start();
+    await settle();
+    await timers.advance(5_000, 20);
+    await s.stop();
+    expect(events.find((e) => e.type === 'catch-up')).toMatchObject({ outcome: 'caught-up', how: 'from-start', fields: 6 });
+    const engine = new GameEngine({ rules: STANDARD_2018, chess960: false });
+    for (const e of events) if (e.type === 'board') engine.push(e.event);
+    expect(engine.snapshot().moves.map((m) => m.san)).toEqual(['d4', 'Nf6', 'c4']);
+  });
 });
