@@ -172,6 +172,8 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
       t.track.number,
       () => t.session.serialNumber,
       (row) => writer.push(row),
+      Date.now,
+      () => writer.commits,
     );
     const watch = watches.get(t.track.number)!;
     const table = {

@@ -21,10 +21,12 @@ export interface TableFrame {
  *
  * It only queues rows (`push`, the RawEventWriter's): engines and feeds see an event after its
  * row is committed, never from here (store before broadcast). An event rides in its frame's row
- * only when it comes in the same turn of the event loop as the frame, before the writer's commit.
+ * only while that row is still queued (the writer has committed nothing since).
  */
 export class FramePairing {
   private last: RawEventInput | null = null;
+  /** The writer's commit count when `last` was pushed. */
+  private lastCommits = 0;
   private lastCarries: BoardEvent['type'] | 'any' | null = null;
 
   constructor(
@@ -32,26 +34,25 @@ export class FramePairing {
     private readonly serial: () => string | null,
     private readonly push: (row: RawEventInput) => void,
     private readonly wallNow: () => number = Date.now,
+    /** How many transactions the writer has committed (RawEventWriter.commits). */
+    private readonly commits: () => number = () => 0,
   ) {}
 
   frame(f: TableFrame): void {
-    const row: RawEventInput = { tableNumber: this.table, boardSerial: this.serial(), monoMs: f.at, wallMs: this.wallNow(), event: null, raw: f.raw };
-    this.last = row;
+    this.last = { tableNumber: this.table, boardSerial: this.serial(), monoMs: f.at, wallMs: this.wallNow(), event: null, raw: f.raw };
+    this.lastCommits = this.commits();
     // A bus reply's change list can carry several kinds of event; a session frame carries one.
     this.lastCarries = f.messageType === undefined ? 'any' : (CARRIED[f.messageType] ?? null);
-    this.push(row);
-    // A frame's own event is decoded in the same turn. One that comes later was held back (the
-    // handshake dump held through an EEPROM catch-up that gave up; readings held meanwhile):
-    // by then the frame's row may be committed, and an event filled into it would never be stored.
-    queueMicrotask(() => {
-      if (this.last === row) this.last = null;
-    });
+    this.push(this.last);
   }
 
   event(ev: BoardEvent): void {
     const last = this.last;
-    // Still queued (rows are committed on the next tick), so filling in the event is safe.
-    if (last && last.event === null && last.monoMs === ev.at && (this.lastCarries === 'any' || this.lastCarries === ev.type)) {
+    // Filled in only while the frame's row is still queued: no commit since it was pushed. An
+    // event the session held back (the handshake dump held through an EEPROM catch-up that gave
+    // up, readings held meanwhile) comes after its frame's row was committed; filled into it, it
+    // would never be stored. A bus reply's events come a few microtasks after it, still queued.
+    if (last && this.commits() === this.lastCommits && last.event === null && last.monoMs === ev.at && (this.lastCarries === 'any' || this.lastCarries === ev.type)) {
       last.event = ev;
       return;
     }

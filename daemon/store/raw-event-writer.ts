@@ -49,6 +49,7 @@ export class RawEventWriter {
   private dropped = 0;
   private scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null;
   private closed = false;
+  private committedBatches = 0;
 
   constructor(
     private readonly log: RawEventLog,
@@ -71,6 +72,11 @@ export class RawEventWriter {
     return this.queue.length;
   }
 
+  /** Transactions committed so far: a row pushed before the count moved on is on disk, and frozen. */
+  get commits(): number {
+    return this.committedBatches;
+  }
+
   state(): WriterState {
     return { lastCommitAt: this.lastCommitAt, lastError: this.lastError, pending: this.queue.length, dropped: this.dropped };
   }
@@ -91,6 +97,7 @@ export class RawEventWriter {
       throw e;
     }
     this.lastCommitAt = Date.now();
+    this.committedBatches++;
     if (this.lastError !== null) {
       this.lastError = null;
       this.options.onRecovered?.(batch.length);

@@ -121,6 +121,7 @@ describe('an event that comes a turn after its frame', () => {
       () => '12003',
       (row) => writer.push(row),
       () => 1_763_700_000_000,
+      () => writer.commits,
     );
     try {
       // The handshake dump at a board's return, held while its EEPROM log is asked for.
@@ -144,6 +145,35 @@ describe('an event that comes a turn after its frame', () => {
       } finally {
         db.close();
       }
+    } finally {
+      writer.close();
+      store.close();
+      dir.cleanup();
+    }
+  });
+});
+
+describe("a bus reply's events, a few microtasks after their frame", () => {
+  it('still ride in its row: nothing was committed in between', async () => {
+    const dir = tempDir();
+    const store = mustOpen(join(dir.dir, 'boardcast.sqlite'));
+    const delivered: StoredRawEvent[] = [];
+    const writer = new RawEventWriter(store, { onCommitted: (batch) => delivered.push(...batch) });
+    const pairing = new FramePairing(
+      3,
+      () => '12003',
+      (row) => writer.push(row),
+      () => 1_763_700_000_000,
+      () => writer.commits,
+    );
+    try {
+      pairing.frame({ at: 20, raw: Uint8Array.from([0x85, 0x00, 0x08, 0x08, 0x00, 0x41, 28, 0x4d]) });
+      // The bus session awaits the reply, then emits what it carried.
+      await Promise.resolve();
+      await Promise.resolve();
+      pairing.event(field(20));
+      writer.flush();
+      expect(delivered.map((r) => [r.event?.type ?? null, r.raw.length])).toEqual([['field', 8]]);
     } finally {
       writer.close();
       store.close();
