@@ -1,10 +1,10 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { Color } from 'chessops';
 import { BusReplyDecoder, encodeBusCommand, type BusCommandType, type BusReply, type BusReplyResult, type EepromEntry } from '../../protocols/dgt/index.ts';
-import { catchUpFromEeprom, catchUpFromStart, fromStartCatchUpTimes, spreadCatchUpTimes, startOf } from '../../protocols/dgt/ee-catchup.ts';
 import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
-import { caughtUpEvents, type HostAnchor } from './catch-up-events.ts';
+import type { HostAnchor } from './catch-up-events.ts';
+import { catchUpFromLog, needsCatchUp, type LogCatchUpReport } from './log-catch-up.ts';
 import { clockEvent, type ClockSide } from './clock-sides.ts';
 import { backoffDelay, stallTolerantTimers, systemTimers, type Timers } from './timers.ts';
 import { stateEvent } from './state-event.ts';
@@ -16,8 +16,7 @@ export type BusEvent =
   /** `fromLog`: read back from the board's change list at a return, at its own time (not a reply's). */
   | { type: 'board'; address: number; event: BoardEvent; fromLog?: true }
   /** A board back on the line after the host lost it: what its first change list gave. */
-  | { type: 'catch-up'; at: number; address: number; outcome: 'caught-up'; fields: number; how: 'anchored' | 'shortest' | 'from-start'; matched: number }
-  | { type: 'catch-up'; at: number; address: number; outcome: 'failed'; fields: 0; detail: string }
+  | ({ type: 'catch-up'; at: number; address: number } & LogCatchUpReport)
   /** Every reply packet read from the line, good or bad, with its exact bytes. */
   | { type: 'reply'; at: number; result: BusReplyResult }
   | { type: 'discovered'; at: number; addresses: number[] }
@@ -328,9 +327,10 @@ export class BusSession {
 
   /**
    * The changes made while the host did not read the board, from its first change list (the log
-   * since the host last asked, or since power-up), when they lead from the table's last board to
-   * the dump: emitted at their own times, with the presses' logged readings, before the board
-   * goes live again. What the single board's EEPROM catch-up does (BoardSession).
+   * since the host last asked, or since power-up): from the table's last board to the dump, or for
+   * a board the table has never seen the game since its last set-up. Emitted at their own times,
+   * with the presses' logged readings, before the board goes live again, as a BoardSession does
+   * with a single board's EEPROM log (catchUpFromLog, one decision for both).
    */
   private catchUpFromChanges(b: BusBoard, entries: readonly EepromEntry[], dump: PieceCode[], dumpAt: number): void {
     let anchor: HostAnchor | 'unknown' | null;
@@ -339,43 +339,13 @@ export class BusSession {
     } catch {
       anchor = null;
     }
-    if (anchor === 'unknown') {
-      this.gameFromStart(b, entries, dump, dumpAt);
-      return;
-    }
-    if (!anchor || !anchor.board.some((p, i) => p !== dump[i])) return;
-    const r = catchUpFromEeprom(anchor, entries, dump);
-    if (!r.ok) {
-      this.emit({ type: 'catch-up', at: dumpAt, address: b.address, outcome: 'failed', fields: 0, detail: r.error });
-      return;
-    }
-    this.emit({ type: 'catch-up', at: dumpAt, address: b.address, outcome: 'caught-up', fields: r.value.fields.length, how: r.value.how, matched: r.value.matched });
-    const times = spreadCatchUpTimes(r.value.fields, anchor.lastAt, dumpAt);
-    const whiteOnClock = this.options.whiteOnClock?.(b.address) ?? 'left';
-    for (const event of caughtUpEvents(r.value, times, { lastAt: anchor.lastAt, dumpAt }, whiteOnClock, b.clock ?? anchor.lastClock ?? null)) {
+    if (!anchor || !needsCatchUp(anchor, dump)) return;
+    const { report, events } = catchUpFromLog(anchor, entries, dump, dumpAt, this.options.whiteOnClock?.(b.address) ?? 'left', b.clock);
+    this.emit({ type: 'catch-up', at: dumpAt, address: b.address, ...report });
+    for (const event of events) {
       if (event.type === 'clock') b.clock = event;
       this.emit({ type: 'board', address: b.address, event, fromLog: true });
     }
-  }
-
-  /**
-   * A board the table has never seen (a fresh store, a table added, the daemon started after the
-   * players began), not in a start position: its first change list, when it reaches back to the
-   * board's power-up, holds the game since the pieces were last set up, given as the start
-   * position and the changes since, as a single board's log gives it. A list that does not reach
-   * back that far (another host read the board before) gives nothing: the dump, as before.
-   */
-  private gameFromStart(b: BusBoard, entries: readonly EepromEntry[], dump: PieceCode[], dumpAt: number): void {
-    if (startOf(dump) !== null) return;
-    const r = catchUpFromStart(entries, dump);
-    if (!r.ok) {
-      this.emit({ type: 'catch-up', at: dumpAt, address: b.address, outcome: 'failed', fields: 0, detail: r.error });
-      return;
-    }
-    this.emit({ type: 'catch-up', at: dumpAt, address: b.address, outcome: 'caught-up', fields: r.value.fields.length, how: 'from-start', matched: 0 });
-    const { startAt, times } = fromStartCatchUpTimes(r.value.fields, dumpAt);
-    this.emit({ type: 'board', address: b.address, event: { type: 'dump', at: startAt, board: r.value.start }, fromLog: true });
-    r.value.fields.forEach((x, i) => this.emit({ type: 'board', address: b.address, event: { type: 'field', at: times[i]!, field: x.field, piece: x.piece }, fromLog: true }));
   }
 
   /** Reads the board's dump; a first dump (or one after a loss) also reports the connection. */

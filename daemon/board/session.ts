@@ -1,11 +1,11 @@
 import type { BoardEvent } from '../../protocols/board-events.ts';
-import { catchUpFromEeprom, catchUpFromStart, fromStartCatchUpTimes, spreadCatchUpTimes, startOf, type CatchUpAnchor, type CatchUpFromStart } from '../../protocols/dgt/ee-catchup.ts';
 import type { EepromEntry } from '../../protocols/dgt/eeprom.ts';
 import { MSG, sizeRange } from '../../protocols/dgt/frame.ts';
 import { encodeCommand } from '../../protocols/dgt/commands.ts';
 import type { DgtField, PieceCode } from '../../protocols/dgt/squares.ts';
 import type { ByteTransport, TransportFactory } from '../transport/byte-transport.ts';
-import { caughtUpEvents, type HostAnchor } from './catch-up-events.ts';
+import type { HostAnchor } from './catch-up-events.ts';
+import { catchUpFromLog, needsCatchUp } from './log-catch-up.ts';
 import { clockEvent, type ClockEvent, type ClockSide } from './clock-sides.ts';
 import { backoffDelay, stallTolerantTimers, systemTimers, type Timers } from './timers.ts';
 import { stateEvent } from './state-event.ts';
@@ -432,7 +432,7 @@ export class BoardSession {
     }
     if (!anchor) return false;
     // A board never seen that stands in a start position: the game, if any, begins now.
-    if (anchor === 'unknown' ? startOf(board) !== null : !differs(anchor.board, board)) return false;
+    if (!needsCatchUp(anchor, board)) return false;
     if (link.handshakeTimer !== null) this.timers.clearTimeout(link.handshakeTimer);
     link.handshakeTimer = null;
     const pending: PendingCatchUp = { anchor, dump: board.slice(), dumpAt: at, timer: null, answering: false, held: [] };
@@ -472,26 +472,10 @@ export class BoardSession {
     if (entries === null) {
       const detail = pending.answering ? 'the EEPROM log began but did not arrive whole in time' : `no EEPROM log within ${this.catchUpTimeoutMs} ms`;
       this.emit({ type: 'catch-up', at: now, outcome: 'no-answer', fields: 0, detail });
-    } else if (pending.anchor === 'unknown') {
-      const r = catchUpFromStart(entries, pending.dump);
-      if (r.ok) this.emitFromStart(r, pending.dumpAt, now);
-      else this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.error });
     } else {
-      const r = catchUpFromEeprom(pending.anchor, entries, pending.dump);
-      // The host's last changes not in the log: the board may have been set up for a new game
-      // since (a daemon stopped overnight, the next round begun before it was started again).
-      // A game in the log from a start position that never passes the host's last board is that
-      // new game; the shortest way from the host's board would be a guess across the reset.
-      const fresh = !r.ok || r.value.how !== 'anchored' ? catchUpFromStart(entries, pending.dump) : null;
-      if (fresh?.ok && !sameGame(fresh.value.start, fresh.value.fields, pending.anchor)) this.emitFromStart(fresh, pending.dumpAt, now);
-      else if (r.ok) {
-        this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.value.fields.length, how: r.value.how, matched: r.value.matched });
-        const times = spreadCatchUpTimes(r.value.fields, pending.anchor.lastAt, pending.dumpAt);
-        const span = { lastAt: pending.anchor.lastAt, dumpAt: pending.dumpAt };
-        for (const ev of caughtUpEvents(r.value, times, span, this.whiteOnClock, this.lastClock ?? pending.anchor.lastClock ?? null)) this.emitBoard(ev);
-      } else {
-        this.emit({ type: 'catch-up', at: now, outcome: 'failed', fields: 0, detail: r.error });
-      }
+      const { report, events } = catchUpFromLog(pending.anchor, entries, pending.dump, pending.dumpAt, this.whiteOnClock, this.lastClock);
+      this.emit({ type: 'catch-up', at: now, ...report });
+      for (const ev of events) this.emitBoard(ev);
     }
     if (this.link !== link) return;
     this.handleLinkMessage(link, { type: 'board-dump', board: pending.dump }, pending.dumpAt);
@@ -499,13 +483,6 @@ export class BoardSession {
       if (this.link !== link) return;
       this.handleLinkMessage(link, h.message, h.at);
     }
-  }
-
-  private emitFromStart(r: Extract<CatchUpFromStart, { ok: true }>, dumpAt: number, now: number): void {
-    this.emit({ type: 'catch-up', at: now, outcome: 'caught-up', fields: r.value.fields.length, how: 'from-start', matched: 0 });
-    const { startAt, times } = fromStartCatchUpTimes(r.value.fields, dumpAt);
-    this.emitBoard({ type: 'dump', at: startAt, board: r.value.start });
-    r.value.fields.forEach((x, i) => this.emitBoard({ type: 'field', at: times[i]!, field: x.field, piece: x.piece }));
   }
 
   private goLive(link: Link, at: number): void {
@@ -685,10 +662,6 @@ export class BoardSession {
   }
 }
 
-function differs(host: readonly PieceCode[], board: readonly PieceCode[]): boolean {
-  return host.length !== board.length || host.some((p, i) => p !== board[i]);
-}
-
 function differingFields(a: readonly PieceCode[], b: readonly PieceCode[]): DgtField[] {
   const fields: DgtField[] = [];
   for (let f = 0; f < 64; f++) if (a[f] !== b[f]) fields.push(f);
@@ -697,34 +670,4 @@ function differingFields(a: readonly PieceCode[], b: readonly PieceCode[]): DgtF
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/** How many of the host's last field changes in a row must show up in a logged game to make it the host's game. */
-const SAME_GAME_RUN = 4;
-
-/**
- * Whether the game replayed from `start` is the one the host was following: it shows the host's
- * board at some point, or contains a run of the host's last field changes (the host may have
- * stopped with a piece in the hand, a board the log's game never shows).
- */
-function sameGame(start: readonly PieceCode[], fields: readonly { field: number; piece: PieceCode }[], anchor: CatchUpAnchor): boolean {
-  const b = start.slice();
-  const board = anchor.board;
-  const same = (): boolean => b.every((p, i) => p === board[i]);
-  if (same()) return true;
-  for (const f of fields) {
-    b[f.field] = f.piece;
-    if (same()) return true;
-  }
-  const recent = anchor.recentFields;
-  const run = Math.min(SAME_GAME_RUN, recent.length);
-  if (run === 0) return false;
-  for (let r = 0; r + run <= recent.length; r++) {
-    for (let i = 0; i + run <= fields.length; i++) {
-      let k = 0;
-      while (k < run && fields[i + k]!.field === recent[r + k]!.field && fields[i + k]!.piece === recent[r + k]!.piece) k++;
-      if (k === run) return true;
-    }
-  }
-  return false;
 }
