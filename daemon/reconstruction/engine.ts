@@ -1059,8 +1059,7 @@ export class GameEngine {
     // Measured from the last live reading since the board came back, or else from the first change
     // it showed live: the first reading after a return comes once the handshake and the log's
     // catch-up are done (seconds on a real board), and the board shows nothing live before that.
-    const since = this.lastLiveClockAt >= this.connectedAt ? this.lastLiveClockAt : this.liveFieldSince;
-    const gap = this.clockTicks && this.running !== null && ev.logged !== true && since !== undefined ? ev.at - since : 0;
+    const gap = ev.logged !== true ? this.unreadFor(ev.at) : 0;
     if (gap > CLOCK_UNREAD_MS) {
       this.beforeOutage = undefined;
       this.clockCount = undefined;
@@ -1102,13 +1101,14 @@ export class GameEngine {
   }
 
   /**
-   * The clock as last read is the clock now: it stands, or it is not one read every second, or it
-   * was read within CLOCK_UNREAD_MS (measured as the gap in onClock is).
+   * How long a running clock read every second has gone unread at `at`: since the last live reading
+   * since the board came back, or else since the first change it showed live (0 when no gap can be
+   * told: a standing clock, one not read every second, a board back and not yet heard from).
    */
-  private clockReadNow(at: number): boolean {
-    if (!this.clockTicks || this.running === null) return true;
+  private unreadFor(at: number): number {
+    if (!this.clockTicks || this.running === null) return 0;
     const since = this.lastLiveClockAt >= this.connectedAt ? this.lastLiveClockAt : this.liveFieldSince;
-    return since === undefined || at - since <= CLOCK_UNREAD_MS;
+    return since === undefined ? 0 : at - since;
   }
 
   /** This live reading of a running side comes CLOCK_TICK_MS at most after the last of the same side, its time gone down. */
@@ -2338,7 +2338,7 @@ export class GameEngine {
       // a move seen made while a clock read every second has gone unread (its cable out, its
       // battery flat): it has a time only from a press reading that confirms it, never the
       // reading of another moment.
-      ...(this.lastClock && seenInOrder && this.clockReadNow(at) ? { clock: { ...this.lastClock } } : {}),
+      ...(this.lastClock && seenInOrder && this.unreadFor(at) <= CLOCK_UNREAD_MS ? { clock: { ...this.lastClock } } : {}),
       ...(uncertain ? { uncertain } : {}),
     });
     if (seenInOrder) this.checkCastlingOrder(s, next, at);

@@ -48,6 +48,7 @@ describe('pairing frames with their board events, store before broadcast', () =>
       () => '12003',
       (row) => writer.push(row),
       () => 1_763_700_000_000,
+      () => writer.commits,
     );
   });
   afterEach(() => {
@@ -107,77 +108,38 @@ describe('pairing frames with their board events, store before broadcast', () =>
       ['clock', 0],
     ]);
   });
-});
 
-describe('an event that comes a turn after its frame', () => {
-  it('is stored in a row of its own, not filled into the frame row already committed', async () => {
-    const dir = tempDir();
-    const file = join(dir.dir, 'boardcast.sqlite');
-    const store = mustOpen(file);
-    const delivered: StoredRawEvent[] = [];
-    const writer = new RawEventWriter(store, { onCommitted: (batch) => delivered.push(...batch) });
-    const pairing = new FramePairing(
-      3,
-      () => '12003',
-      (row) => writer.push(row),
-      () => 1_763_700_000_000,
-      () => writer.commits,
-    );
+  it('stores an event that comes a turn after its frame in a row of its own, not in the frame row already committed', async () => {
+    // The handshake dump at a board's return, held while its EEPROM log is asked for.
+    const dump = Uint8Array.from([0x86, 0x00, 0x43, ...new Array<number>(64).fill(0)]);
+    pairing.frame({ at: 10, raw: dump, messageType: 'board-dump' });
+    // The writer commits on the next turn; the catch-up gives up seconds later and lets the
+    // held dump through: the board live again, then the dump, both of that instant.
+    await new Promise((r) => setImmediate(r));
+    expect(delivered.flat().map((r) => r.event)).toEqual([null]);
+    pairing.event({ type: 'connection', at: 10, connected: true });
+    pairing.event({ type: 'dump', at: 10, board: new Array(64).fill(0) });
+    writer.flush();
+    expect(delivered.flat().map((r) => [r.event?.type ?? null, r.raw.length])).toEqual([
+      [null, 67],
+      ['connection', 0],
+      ['dump', 0],
+    ]);
+    const db = new Database(file, { readonly: true });
     try {
-      // The handshake dump at a board's return, held while its EEPROM log is asked for.
-      const dump = Uint8Array.from([0x86, 0x00, 0x43, ...new Array<number>(64).fill(0)]);
-      pairing.frame({ at: 10, raw: dump, messageType: 'board-dump' });
-      // The writer commits on the next turn; the catch-up gives up seconds later and lets the
-      // held dump through: the board live again, then the dump, both of that instant.
-      await new Promise((r) => setImmediate(r));
-      expect(delivered.map((r) => r.event)).toEqual([null]);
-      pairing.event({ type: 'connection', at: 10, connected: true });
-      pairing.event({ type: 'dump', at: 10, board: new Array(64).fill(0) });
-      writer.flush();
-      expect(delivered.map((r) => [r.event?.type ?? null, r.raw.length])).toEqual([
-        [null, 67],
-        ['connection', 0],
-        ['dump', 0],
-      ]);
-      const db = new Database(file, { readonly: true });
-      try {
-        expect(db.prepare('SELECT kind FROM raw_events ORDER BY id').pluck().all()).toEqual(['undecoded', 'connection', 'dump']);
-      } finally {
-        db.close();
-      }
+      expect(db.prepare('SELECT kind FROM raw_events ORDER BY id').pluck().all()).toEqual(['undecoded', 'connection', 'dump']);
     } finally {
-      writer.close();
-      store.close();
-      dir.cleanup();
+      db.close();
     }
   });
-});
 
-describe("a bus reply's events, a few microtasks after their frame", () => {
-  it('still ride in its row: nothing was committed in between', async () => {
-    const dir = tempDir();
-    const store = mustOpen(join(dir.dir, 'boardcast.sqlite'));
-    const delivered: StoredRawEvent[] = [];
-    const writer = new RawEventWriter(store, { onCommitted: (batch) => delivered.push(...batch) });
-    const pairing = new FramePairing(
-      3,
-      () => '12003',
-      (row) => writer.push(row),
-      () => 1_763_700_000_000,
-      () => writer.commits,
-    );
-    try {
-      pairing.frame({ at: 20, raw: Uint8Array.from([0x85, 0x00, 0x08, 0x08, 0x00, 0x41, 28, 0x4d]) });
-      // The bus session awaits the reply, then emits what it carried.
-      await Promise.resolve();
-      await Promise.resolve();
-      pairing.event(field(20));
-      writer.flush();
-      expect(delivered.map((r) => [r.event?.type ?? null, r.raw.length])).toEqual([['field', 8]]);
-    } finally {
-      writer.close();
-      store.close();
-      dir.cleanup();
-    }
+  it("keeps a bus reply's event, a few microtasks after its frame, in its row: nothing was committed in between", async () => {
+    pairing.frame({ at: 20, raw: Uint8Array.from([0x85, 0x00, 0x08, 0x08, 0x00, 0x41, 28, 0x4d]) });
+    // The bus session awaits the reply, then emits what it carried.
+    await Promise.resolve();
+    await Promise.resolve();
+    pairing.event(field(20));
+    writer.flush();
+    expect(delivered.flat().map((r) => [r.event?.type ?? null, r.raw.length])).toEqual([['field', 8]]);
   });
 });

@@ -1,4 +1,5 @@
 import type { TimedBytes } from './board-emulator.ts';
+import { concatBytes } from './script.ts';
 
 /** 9600 baud, 10 bits per byte on the wire (start, 8 data, stop). */
 export const BYTE_TIME_MS = 10_000 / 9600;
@@ -46,14 +47,7 @@ export class SerialWire {
       if (head.delivered < head.bytes.length) break;
       this.queue.shift();
     }
-    if (parts.length === 1) return parts[0]!;
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return parts.length === 1 ? parts[0]! : concatBytes(parts.map((bytes) => ({ at: now, bytes })));
   }
 
   /** When the last byte sent so far will have arrived. */
