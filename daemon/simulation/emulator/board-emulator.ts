@@ -206,7 +206,6 @@ export class BoardEmulator {
       case 'clock-cable-out':
       case 'clock-cable-in':
         this.table.apply({ ...action, at });
-        this.clock.cabled = action.kind === 'clock-cable-in';
         return;
     }
     const before = this.table.board();

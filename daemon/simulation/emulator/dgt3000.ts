@@ -99,11 +99,9 @@ export class Dgt3000 {
     readonly version: { major: number; minor: number } = { major: 2, minor: 2 },
   ) {}
 
-  /** The clock's cable into the board (a clock present but unplugged runs on, unread). */
-  cabled = true;
-
+  /** A clock is there and its cable is in the board (one unplugged runs on, unread). */
   get attached(): boolean {
-    return this.present && this.cabled;
+    return this.present && this.table.clockCabled;
   }
 
   sideOf(color: Color): ClockSideName {

@@ -66,7 +66,7 @@ export class Tabletop {
   private linked = true;
   private powered = true;
   /** The clock's cable into the board: without it the board reads no clock (the clock runs on). */
-  private clockCabled = true;
+  private cable = true;
 
   constructor(opts: TabletopOptions = {}) {
     const start = opts.board && opts.board.length === 64 ? opts.board : standardStartBoard();
@@ -79,9 +79,14 @@ export class Tabletop {
     return this.linked && this.powered;
   }
 
+  /** The clock's cable is in the board (the clock runs on without it, unread). */
+  get clockCabled(): boolean {
+    return this.cable;
+  }
+
   /** The host reads the clock: the board connected and the clock's cable in. */
   get clockRead(): boolean {
-    return this.connected && this.clockCabled;
+    return this.connected && this.cable;
   }
 
   /** The board as its sensors see it now (a piece lying on a square is seen there). */
@@ -152,7 +157,7 @@ export class Tabletop {
       case 'clock-cable-out':
       case 'clock-cable-in': {
         const was = this.clockRead;
-        this.clockCabled = action.kind === 'clock-cable-in';
+        this.cable = action.kind === 'clock-cable-in';
         const reading = !was && this.clockRead ? this.clockAt(at) : null;
         if (reading) seen.push(reading);
         break;
@@ -174,7 +179,7 @@ export class Tabletop {
         if (!was && this.connected) {
           seen.push({ type: 'connection', at, connected: true });
           seen.push({ type: 'dump', at, board: this.squares.slice() });
-          const reading = this.clockCabled ? this.clockAt(at) : null;
+          const reading = this.cable ? this.clockAt(at) : null;
           if (reading) seen.push(reading);
         }
         break;
