@@ -34,7 +34,7 @@ import { boardAtPress } from './press-board.ts';
 import { pressesBetween, type StampedReading } from './press-count.ts';
 import { passesThrough } from './return-board.ts';
 import { SeenBoards } from './seen-boards.ts';
-import { StepBoards, breakPosition, type RecordEnd } from './step-boards.ts';
+import { StepBoards, breakPosition, type RecordEnd, type StepMove } from './step-boards.ts';
 
 /**
  * A piece that rested on a square at least this long (event time) before being moved on was
@@ -565,10 +565,11 @@ export class GameEngine {
    * The record breaks: play goes on from the board as it stands, `by` having moved last. The break
    * takes one ply with no move (RecordBreak); false when the board is no legal position with the
    * other side to move (a piece still in a hand, a king missing), and the record stays out of step.
+   * `ep`: the move after the break is an en passant capture, so the break ended with its double step.
    */
-  private openBreak(by: Color, at: number, reason: RecordBreak['reason'], accepted = false, quiet = false, placement: Uint8Array = this.board.seen, note?: string): boolean {
+  private openBreak(by: Color, at: number, reason: RecordBreak['reason'], accepted = false, quiet = false, placement: Uint8Array = this.board.seen, note?: string, ep?: number): boolean {
     const top = this.top();
-    const pos = breakPosition(this.recordEnd(), placement, other(by));
+    const pos = breakPosition(this.recordEnd(), placement, other(by), ep);
     if (!pos) return false;
     const n = this.plyCount();
     const differences: string[] = [];
@@ -633,14 +634,14 @@ export class GameEngine {
     for (const codes of this.stepBoards.list) {
       const s = this.stepBoards.moveBetween(end, codes, to, mover);
       if (!s || !this.stepBoards.breakable(end, codes)) continue;
-      if (!this.openBreak(other(mover), at, 'unexplained', false, false, codes)) return false;
+      if (!this.openBreak(other(mover), at, 'unexplained', false, false, codes, undefined, s.ep)) return false;
       this.makeMove(this.top(), s, at);
       return true;
     }
     for (const codes of this.stepBoards.list) {
       const hand = this.stepBoards.beforeUnseen(end, codes, to, mover);
       if (!hand) continue;
-      if (!this.openBreak(other(mover), at, 'unexplained', false, false, hand.codes, hand.note)) return false;
+      if (!this.openBreak(other(mover), at, 'unexplained', false, false, hand.codes, hand.note, hand.move.ep)) return false;
       this.makeMove(this.top(), hand.move, at);
       return true;
     }
@@ -718,9 +719,10 @@ export class GameEngine {
           const again = gap !== undefined && own && !earlier;
           // Not taken back unless it can be taken again (with the other side to move the side not
           // to move may stand in check: then that board is no position to go on from).
-          if (again && !breakPosition(this.recordEndBefore(), from, other(replier))) continue;
+          const ep = earlier ? earlier.moves[0]!.ep : first.ep;
+          if (again && !breakPosition(this.recordEndBefore(), from, other(replier), ep)) continue;
           if (again) this.takeback(this.plyCount() - 1, at);
-          if (!this.openBreak(earlier?.by ?? replier, at, again ? gap.reason : 'unexplained', false, again, start, note)) return false;
+          if (!this.openBreak(earlier?.by ?? replier, at, again ? gap.reason : 'unexplained', false, again, start, note, ep)) return false;
           for (const s of moves) this.makeMove(this.top(), s, at);
           this.playMoveShown(at);
           return true;
@@ -736,19 +738,19 @@ export class GameEngine {
    * (the moves from board `index` on, `mover` first) still play from the oldest: that oldest
    * board's index, the moves, and the side that moved before it. Undefined when there are none.
    */
-  private movesBefore(end: RecordEnd, index: number, after: NormalMove[], mover: Color): { index: number; moves: Successor[]; by: Color } | undefined {
+  private movesBefore(end: RecordEnd, index: number, after: NormalMove[], mover: Color): { index: number; moves: StepMove[]; by: Color } | undefined {
     const boards = this.stepBoards.list;
-    const moves: Successor[] = [];
+    const moves: StepMove[] = [];
     let at = index;
     let next = mover;
     for (;;) {
       const by = other(next);
-      let found: { k: number; s: Successor } | undefined;
+      let found: { k: number; s: StepMove } | undefined;
       for (let k = 0; k < at && !found; k++) {
         const prev = boards[k]!;
         if (!this.stepBoards.breakable(end, prev)) continue;
         const s = this.stepBoards.moveBetween(end, prev, boards[at]!, by);
-        if (s && this.stepBoards.playsThrough(end, prev, by, [s.move, ...moves.map((m) => m.move), ...after])) found = { k, s };
+        if (s && this.stepBoards.playsThrough(end, prev, by, [s.move, ...moves.map((m) => m.move), ...after], s.ep)) found = { k, s };
       }
       if (!found) break;
       moves.unshift(found.s);

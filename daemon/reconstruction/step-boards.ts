@@ -23,14 +23,42 @@ export interface RecordEnd {
   inHand?: number;
 }
 
-/** The position a break starts from: `placement` with `turn` to move (castling rights as far as the record's still stand); undefined when that is no legal position. */
-export function breakPosition(end: Pick<RecordEnd, 'fen' | 'turn'>, placement: ArrayLike<number>, turn: Color): Chess | undefined {
+/**
+ * The position a break starts from: `placement` with `turn` to move (castling rights as far as the
+ * record's still stand); undefined when that is no legal position. `ep`: the square behind a pawn
+ * taken to have just gone two squares (an en passant capture after the break says so).
+ */
+export function breakPosition(end: Pick<RecordEnd, 'fen' | 'turn'>, placement: ArrayLike<number>, turn: Color, ep?: number): Chess | undefined {
   const fields = end.fen.split(' ');
   const fullmove = Number(fields[5] ?? '1') + (end.turn === 'white' && turn === 'black' ? 0 : 1);
-  const setup = parseFen(`${placementOf(placement)} ${turn === 'white' ? 'w' : 'b'} ${fields[2] ?? '-'} - 0 ${fullmove}`);
+  const setup = parseFen(`${placementOf(placement)} ${turn === 'white' ? 'w' : 'b'} ${fields[2] ?? '-'} ${ep === undefined ? '-' : makeSquare(ep)} 0 ${fullmove}`);
   if (!setup.isOk) return undefined;
   const pos = Chess.fromSetup(setup.value);
   return pos.isOk ? pos.value : undefined;
+}
+
+/** A move between two boards kept; `ep` when it is an en passant capture the board before allows only as the reply to a double step nobody saw. */
+export type StepMove = Successor & { ep?: number };
+
+/**
+ * The square an en passant capture by `turn` lands on, when board `to` is board `from` with such a
+ * capture made: a pawn of `turn` gone one square diagonally onto an empty square, and the pawn of
+ * the other side beside its start gone, with the squares that pawn passed and left on its double
+ * step empty. Whether it was legal is for the position to say.
+ */
+function enPassantLanding(from: ArrayLike<number>, to: ArrayLike<number>, diff: readonly number[], turn: Color): number | undefined {
+  if (diff.length !== 3) return undefined;
+  const white = turn === 'white';
+  const mine = white ? PIECE.WPAWN : PIECE.BPAWN;
+  const theirs = white ? PIECE.BPAWN : PIECE.WPAWN;
+  const landing = diff.find((sq) => from[sq] === PIECE.EMPTY && to[sq] === mine);
+  if (landing === undefined || landing >> 3 !== (white ? 5 : 2)) return undefined;
+  const taken = landing + (white ? -8 : 8);
+  const start = landing + (white ? 8 : -8);
+  const left = diff.find((sq) => sq !== landing && sq !== taken);
+  if (left === undefined || !diff.includes(taken) || from[taken] !== theirs || to[taken] !== PIECE.EMPTY) return undefined;
+  if (from[left] !== mine || to[left] !== PIECE.EMPTY || left >> 3 !== taken >> 3 || Math.abs((left & 7) - (landing & 7)) !== 1) return undefined;
+  return from[start] === PIECE.EMPTY ? landing : undefined;
 }
 
 /**
@@ -68,12 +96,24 @@ export class StepBoards {
     if (this.boards.length > STEP_BOARDS) this.boards.shift();
   }
 
-  /** One legal move of `turn` that turns board `from` into board `to` (positions as a break would take them). */
-  moveBetween(end: RecordEnd, from: Uint8Array, to: ArrayLike<number>, turn: Color): Successor | undefined {
+  /**
+   * One legal move of `turn` that turns board `from` into board `to` (positions as a break would
+   * take them). A break's board knows nothing of the move before it, so an en passant capture is
+   * legal from it only with the double step it answers taken as that move: when the board allows
+   * it and nothing else explains the capture (the pawn taken is gone, no other move shows it), the
+   * move says the double step was made, and `ep` goes with it (an outage that ended with the
+   * double step: h4 answered by gxh3 at once).
+   */
+  moveBetween(end: RecordEnd, from: Uint8Array, to: ArrayLike<number>, turn: Color): StepMove | undefined {
     const diff = squaresApart(from, to);
     if (diff.length < 2 || diff.length > 4) return undefined;
     const pos = this.position(end, from, turn);
-    return pos && matchMove(pos, from, to, diff);
+    const plain = pos && matchMove(pos, from, to, diff);
+    if (plain) return plain;
+    const ep = enPassantLanding(from, to, diff, turn);
+    const withEp = ep === undefined ? undefined : breakPosition(end, from, turn, ep);
+    const capture = withEp && matchMove(withEp, from, to, diff);
+    return capture && ep !== undefined ? { ...capture, ep } : undefined;
   }
 
   /** `to` is few enough squares from `from` (two to four) to be one move after it. */
@@ -87,10 +127,10 @@ export class StepBoards {
    * (the opponent's move from board `from`) leaves: an en passant capture or a castling right that
    * only the move before gives or keeps.
    */
-  replyAfter(end: RecordEnd, from: Uint8Array, first: Successor, between: Uint8Array, to: ArrayLike<number>, replier: Color): Successor | undefined {
+  replyAfter(end: RecordEnd, from: Uint8Array, first: StepMove, between: Uint8Array, to: ArrayLike<number>, replier: Color): Successor | undefined {
     const diff = squaresApart(between, to);
     if (diff.length < 2 || diff.length > 4) return undefined;
-    const pos = this.position(end, from, opposite(replier))?.clone();
+    const pos = (first.ep === undefined ? this.position(end, from, opposite(replier)) : breakPosition(end, from, opposite(replier), first.ep))?.clone();
     if (!pos) return undefined;
     pos.play(first.move);
     return matchMove(pos, between, to, diff);
@@ -113,9 +153,9 @@ export class StepBoards {
     return end.codes[put] === PIECE.EMPTY && codes[put] !== PIECE.EMPTY;
   }
 
-  /** `moves` are legal one after the other from board `from` with `turn` to move (positions as a break would take them). */
-  playsThrough(end: RecordEnd, from: Uint8Array, turn: Color, moves: readonly NormalMove[]): boolean {
-    const pos = this.position(end, from, turn)?.clone();
+  /** `moves` are legal one after the other from board `from` with `turn` to move (positions as a break would take them; `ep` as in moveBetween). */
+  playsThrough(end: RecordEnd, from: Uint8Array, turn: Color, moves: readonly NormalMove[], ep?: number): boolean {
+    const pos = (ep === undefined ? this.position(end, from, turn) : breakPosition(end, from, turn, ep))?.clone();
     if (!pos) return false;
     for (const m of moves) {
       if (!pos.isLegal(m)) return false;
@@ -154,7 +194,7 @@ export class StepBoards {
    * guess of where it came from is then wrong, though the move's SAN is nearly always the same,
    * and the moves that fill the break settle it, see planReplacement.)
    */
-  beforeHand(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: Successor; note: string } | undefined {
+  beforeHand(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: StepMove; note: string } | undefined {
     const apart = squaresApart(codes, to);
     if (apart.length !== 1) return undefined;
     const landing = apart[0]!;
@@ -166,8 +206,8 @@ export class StepBoards {
     // those squares, legally or not (a pawn lifted from h3 and put on c5 is an illegal move, not
     // a pawn from b4 nobody saw).
     const seenLifted = this.seenLifted(codes, piece);
-    const origin = (recordOnly: boolean): { codes: Uint8Array; move: Successor } | undefined => {
-      let found: { codes: Uint8Array; move: Successor } | undefined;
+    const origin = (recordOnly: boolean): { codes: Uint8Array; move: StepMove } | undefined => {
+      let found: { codes: Uint8Array; move: StepMove } | undefined;
       for (let from = 0; from < 64; from++) {
         if (from === landing || codes[from] !== PIECE.EMPTY || (recordOnly && end.codes[from] !== piece)) continue;
         if (seenLifted.size > 0 && !seenLifted.has(from)) continue;
@@ -209,7 +249,7 @@ export class StepBoards {
    * The board before the move that made `to`, when `codes` was read mid-move: with the mover's
    * piece in a hand (beforeHand), or with the piece the capture took already off (capturedFirst).
    */
-  beforeUnseen(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: Successor; note: string } | undefined {
+  beforeUnseen(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: StepMove; note: string } | undefined {
     return this.beforeHand(end, codes, to, mover) ?? this.capturedFirst(end, codes, to, mover);
   }
 
@@ -223,7 +263,7 @@ export class StepBoards {
    * board was away, the move's SAN is nearly always the same, and the moves that fill the break
    * settle it.)
    */
-  capturedFirst(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: Successor; note: string } | undefined {
+  capturedFirst(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: StepMove; note: string } | undefined {
     if (squaresApart(codes, end.codes).length < 3) return undefined;
     for (const landing of squaresApart(codes, to)) {
       const taken = codeToPiece(end.codes[landing]! as PieceCode);

@@ -411,6 +411,18 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater),
     ],
     [
+      "USB pulled for 12 plies (beyond any search), the last of them Black's g5, two squares: White's hxg6 en passant right after the return is legal only as the reply to that double step, which a break's board knows nothing of, so the capture was hidden in the break; the break now ends with the double step (its en passant square set) and hxg6 is recorded after it",
+      power(12, false),
+      220,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
+      "USB pulled for 12 plies in a game without a clock, the last of them Black's f5: exf6 en passant, d6 and fxe7 are then seen made, and the break, taken at the move and its reply, started after the capture (no board kept leads to it by a legal move without the double step); it now starts before it, and all three are kept",
+      power(12, false),
+      306,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,

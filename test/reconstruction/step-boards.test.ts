@@ -150,6 +150,33 @@ describe('the board before a move whose piece was in a hand and had moved while 
   });
 });
 
+describe('an en passant capture right after a break (StepBoards.moveBetween)', () => {
+  // The board went away after 2.e5 and came back after 2...d5, Black's double step: the break's
+  // board knows no move before it, so exd6 is legal from it only with d6 as its en passant square.
+  const { end, board } = outage(['e4', 'a6', 'e5'], ['d5']);
+  const E5 = 36;
+  const D6 = 43;
+  const D7 = 51;
+  const captured = board.slice();
+  captured[E5] = PIECE.EMPTY;
+  captured[D5] = PIECE.EMPTY;
+  captured[D6] = PIECE.WPAWN;
+
+  it('gives the capture, with the square behind the pawn that went two squares', () => {
+    const found = new StepBoards().moveBetween(end, board, captured, 'white');
+    expect(found && [found.move.from, found.move.to, found.ep]).toEqual([E5, D6, D6]);
+  });
+
+  it('gives nothing when the pawn taken cannot have just gone two squares (its start square full)', () => {
+    const blocked = (codes: Uint8Array) => {
+      const c = codes.slice();
+      c[D7] = PIECE.BKNIGHT;
+      return c;
+    };
+    expect(new StepBoards().moveBetween(end, blocked(board), blocked(captured), 'white')).toBeUndefined();
+  });
+});
+
 describe('a piece moved in full where no legal move takes it (StepBoards.displaced)', () => {
   // White to move after 1 e4 e5. Squares by chessops index: b1 = 1, b3 = 17, d2 = 11, d4 = 27, d7 = 51, d6 = 43.
   const { end } = recordAfter(['e4', 'e5']);
