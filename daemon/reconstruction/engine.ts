@@ -189,6 +189,12 @@ interface Ply {
   sinceAt: number;
   /** The move was inferred from a jump, not seen made on the board. */
   inferred?: true;
+  /**
+   * A break whose board has a piece read in a hand on one of several squares it may have come
+   * from (StepBoards.beforeHand): the move after it is known, that board is not, and no fill is
+   * searched to it.
+   */
+  guessed?: true;
 }
 
 interface Alias {
@@ -642,6 +648,7 @@ export class GameEngine {
       const hand = this.stepBoards.beforeUnseen(end, codes, to, mover);
       if (!hand) continue;
       if (!this.openBreak(other(mover), at, 'unexplained', false, false, hand.codes, hand.note, hand.move.ep)) return false;
+      if (hand.several) this.top().guessed = true;
       this.makeMove(this.top(), hand.move, at);
       return true;
     }
@@ -689,9 +696,11 @@ export class GameEngine {
           let from = boards[i]!;
           let first = this.stepBoards.moveBetween(end, from, between, other(replier));
           let note: string | undefined;
+          let guessed = false;
           if (!first) {
             const hand = this.stepBoards.beforeUnseen(end, from, between, other(replier));
             if (hand) ({ codes: from, move: first, note } = hand);
+            guessed = hand?.several === true;
           }
           if (!first) continue;
           // A piece moved in full where no legal move takes it, and play went on from there: the
@@ -723,6 +732,7 @@ export class GameEngine {
           if (again && !breakPosition(this.recordEndBefore(), from, other(replier), ep)) continue;
           if (again) this.takeback(this.plyCount() - 1, at);
           if (!this.openBreak(earlier?.by ?? replier, at, again ? gap.reason : 'unexplained', false, again, start, note, ep)) return false;
+          if (guessed) this.top().guessed = true;
           for (const s of moves) this.makeMove(this.top(), s, at);
           this.playMoveShown(at);
           return true;
@@ -1224,6 +1234,10 @@ export class GameEngine {
     if (breaks.length !== 1 || breakPly === undefined) return;
     const gap = this.history[breakPly]!.record!.gap!;
     if (gap.reason !== 'unexplained' || gap.accepted) return;
+    // A board with a piece on a square guessed among several is no board the game passed through
+    // for certain: a sequence to it would tell how the piece got to a square it may never have
+    // stood on. The break stays for the arbiter (the move after it is recorded all the same).
+    if (this.history[breakPly]!.guessed) return;
     const plies = off + 1;
     if (off < 1 || plies > MAX_MISSED_PLIES + 2) return;
     const base = breakPly - 1;

@@ -1,6 +1,7 @@
 import { opposite, type Color, type NormalMove } from 'chessops';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
+import { makeSan } from 'chessops/san';
 import { makeSquare } from 'chessops/util';
 import { PIECE, codeToPiece, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { placementOf } from './fen.ts';
@@ -35,6 +36,18 @@ export function breakPosition(end: Pick<RecordEnd, 'fen' | 'turn'>, placement: A
   if (!setup.isOk) return undefined;
   const pos = Chess.fromSetup(setup.value);
   return pos.isOk ? pos.value : undefined;
+}
+
+/**
+ * The board before a move read mid-move (StepBoards.beforeUnseen), the move, and what was taken
+ * for it. `several`: the piece's square is one of several the board cannot tell apart (the move
+ * is the same from each), so that board is no target to search the moves before it to.
+ */
+export interface BoardBefore {
+  codes: Uint8Array;
+  move: StepMove;
+  note: string;
+  several?: true;
 }
 
 /** A move between two boards kept; `ep` when it is an en passant capture the board before allows only as the reply to a double step nobody saw. */
@@ -187,14 +200,21 @@ export class StepBoards {
    * A board read while the mover's piece was in the hand (the board came back mid-move) is no
    * position, and the piece's landing (`to`) is the only change after it: the move that shows
    * the break cannot be told from it alone. Its square of departure is one the board read empty
-   * where the record, from before the thread was lost, has that piece: when exactly one such
-   * square gives a legal move to the landing, that is the board before the move; more than one,
-   * or none, tells nothing. (A piece that moved while the board was away and was then lifted
-   * leaves its square in the record empty too, and that square may also reach the landing: the
-   * guess of where it came from is then wrong, though the move's SAN is nearly always the same,
-   * and the moves that fill the break settle it, see planReplacement.)
+   * from which the landing is legal:
+   * - one where the record, from before the thread was lost, has that piece, when exactly one
+   *   such square fits (a piece that moved while the board was away and was then lifted leaves its
+   *   square in the record empty too, and that square may also reach the landing: the guess of
+   *   where it came from is then wrong, though the move's SAN is nearly always the same, and the
+   *   moves that fill the break settle it, see planReplacement);
+   * - else, on a board the record cannot reach (three squares or more from it: next to the
+   *   record's board, the piece in the hand is the record's, put down wrong and corrected), the
+   *   only square that fits, or any of several when the move's SAN is the same from each (a rook
+   *   gone to h5 while the board was away and lifted for Rg5, which g3 or g2 would give as well):
+   *   the move the players wrote is then known though the square is not, and the note says so.
+   *   A piece put down on the last rank may be a promotion, the pawn in the hand: its squares
+   *   count among those that fit (cxd8=Q is not Qxd8).
    */
-  beforeHand(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: StepMove; note: string } | undefined {
+  beforeHand(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): BoardBefore | undefined {
     const apart = squaresApart(codes, to);
     if (apart.length !== 1) return undefined;
     const landing = apart[0]!;
@@ -206,33 +226,53 @@ export class StepBoards {
     // those squares, legally or not (a pawn lifted from h3 and put on c5 is an illegal move, not
     // a pawn from b4 nobody saw).
     const seenLifted = this.seenLifted(codes, piece);
-    const origin = (recordOnly: boolean): { codes: Uint8Array; move: StepMove } | undefined => {
-      let found: { codes: Uint8Array; move: StepMove } | undefined;
-      for (let from = 0; from < 64; from++) {
-        if (from === landing || codes[from] !== PIECE.EMPTY || (recordOnly && end.codes[from] !== piece)) continue;
-        if (seenLifted.size > 0 && !seenLifted.has(from)) continue;
-        const before = codes.slice();
-        before[from] = piece;
-        const s = this.moveBetween(end, before, to, mover);
-        if (!s || s.move.from !== from || !this.breakable(end, before)) continue;
-        if (found) return undefined;
-        found = { codes: before, move: s };
-      }
-      return found;
+    const origins: { codes: Uint8Array; move: StepMove; san: string; recorded: boolean }[] = [];
+    const tryFrom = (from: number, held: number): void => {
+      if (from === landing || codes[from] !== PIECE.EMPTY) return;
+      const before = codes.slice();
+      before[from] = held;
+      const s = this.moveBetween(end, before, to, mover);
+      if (!s || s.move.from !== from || !this.breakable(end, before)) return;
+      const pos = breakPosition(end, before, mover, s.ep);
+      if (pos) origins.push({ codes: before, move: s, san: makeSan(pos, s.move), recorded: end.codes[from] === held });
     };
-    const recorded = origin(true);
-    if (recorded) {
-      const note = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(recorded.move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`;
-      return { ...recorded, note };
+    for (let from = 0; from < 64; from++) if (seenLifted.size === 0 || seenLifted.has(from)) tryFrom(from, piece);
+    // A piece put down on the last rank may be a pawn's promotion, the pawn the piece in the hand.
+    const lastRank = mover === 'white' ? 7 : 0;
+    if (seenLifted.size === 0 && landing >> 3 === lastRank && landed.role !== 'pawn' && landed.role !== 'king') {
+      const pawn = mover === 'white' ? PIECE.WPAWN : PIECE.BPAWN;
+      const from = landing + (mover === 'white' ? -8 : 8);
+      for (const side of [-1, 0, 1]) if (((landing & 7) + side) >> 3 === 0) tryFrom(from + side, pawn);
     }
-    // None of the record's squares: the piece moved while the board was away (a pawn that went on
-    // one square). The one empty square the landing is legal from, when there is only one, and
-    // only on a board the record cannot reach (three squares or more from it): next to the
-    // record's board, the piece in the hand is the record's, put down wrong and corrected.
-    const only = squaresApart(codes, end.codes).length >= 3 ? origin(false) : undefined;
-    if (!only) return undefined;
-    const note = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read; it is taken to come from ${makeSquare(only.move.move.from)}, the only square it can have come from (the moves that fill the break say how it got there)`;
-    return { ...only, note };
+    const what = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read`;
+    const recorded = origins.filter((o) => o.recorded);
+    if (recorded.length === 1) {
+      const { codes: before, move } = recorded[0]!;
+      return {
+        codes: before,
+        move,
+        note: `${what}; it is taken to come from ${makeSquare(move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`,
+      };
+    }
+    if (recorded.length > 1 || origins.length === 0 || squaresApart(codes, end.codes).length < 3) return undefined;
+    if (origins.length === 1) {
+      const { codes: before, move } = origins[0]!;
+      return {
+        codes: before,
+        move,
+        note: `${what}; it is taken to come from ${makeSquare(move.move.from)}, the only square it can have come from (the moves that fill the break say how it got there)`,
+      };
+    }
+    const san = origins[0]!.san;
+    if (origins.some((o) => o.san !== san)) return undefined;
+    const { codes: before, move } = origins[0]!;
+    const squares = origins.map((o) => makeSquare(o.move.move.from)).join(', ');
+    return {
+      codes: before,
+      move,
+      several: true,
+      note: `${what}; it came from one of ${squares}, which the board cannot tell, and ${san} is the same move from each: the break's position shows it on ${makeSquare(move.move.from)} (the moves that fill the break say where it stood)`,
+    };
   }
 
   /** The squares where a board kept before `codes` showed `piece` and `codes` shows none. */
@@ -249,7 +289,7 @@ export class StepBoards {
    * The board before the move that made `to`, when `codes` was read mid-move: with the mover's
    * piece in a hand (beforeHand), or with the piece the capture took already off (capturedFirst).
    */
-  beforeUnseen(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): { codes: Uint8Array; move: StepMove; note: string } | undefined {
+  beforeUnseen(end: RecordEnd, codes: Uint8Array, to: ArrayLike<number>, mover: Color): BoardBefore | undefined {
     return this.beforeHand(end, codes, to, mover) ?? this.capturedFirst(end, codes, to, mover);
   }
 

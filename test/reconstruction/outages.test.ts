@@ -423,6 +423,22 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater),
     ],
     [
+      "USB pulled for 12 plies, back with White's rook in the hand: it had gone to h5 while the board was away (Rxh5), and is put on g5; h5, g4, g3, g2 and others reach g5 and the board cannot tell which, but from each the move is Rg5: the break takes one of them (the incident names them all) and Rg5 is recorded, where it was hidden in the break",
+      power(12, true),
+      218,
+      all(noFalseIncident, keepsLater),
+    ],
+    [
+      "USB pulled for 8 plies with a minute given to a player meanwhile, back with Black's bishop in the hand: it had gone to e3 and is put on g5 (Bxg5), which d2, e3, f4, f6, h6, e7 and d8 all give; the break takes d2 and records Bxg5 after it, where the capture was hidden in the break. The count, misled by the minute, once searched its fill to that board and recorded eight plies taking the bishop to d2, two more than played: no fill is searched to a board whose piece stands on a square guessed among several",
+      { kind: 'power', plies: 8, pieceInHand: true, clockAdjustMs: 60_000 },
+      126,
+      (r) => {
+        expect(r.morePlies, r.problem).toBe(false);
+        noFalseIncident(r);
+        keepsLater(r);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,

@@ -1,5 +1,5 @@
 import { Chess } from 'chessops/chess';
-import { makeFen } from 'chessops/fen';
+import { makeFen, parseFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import { PIECE } from '../../protocols/dgt/squares.ts';
@@ -130,14 +130,18 @@ describe('the board before a move whose piece was in a hand and had moved while 
     expect(both.beforeHand(end, both.list[1]!, put, 'black')).toBeUndefined();
   });
 
-  it('tells nothing when several squares fit (a knight landing on b5)', () => {
-    // 3.a3 Nd4 4.h3 while away; read with the knight in a hand, then put on b5: d4, c3 and d6 all reach it.
+  it('gives the move when several squares fit and its SAN is the same from each, the squares named (a knight landing on b5)', () => {
+    // 3.a3 Nd4 4.h3 while away; read with the knight in a hand, then put on b5: c3, d4 and d6 all
+    // reach it, and from each the move is Nb5.
     const { end, board } = outage(['e4', 'e5', 'Nf3', 'Nc6'], ['a3', 'Nd4', 'h3']);
     const read = board.slice();
     read[D4] = PIECE.EMPTY;
     const landed = read.slice();
     landed[B5] = PIECE.BKNIGHT;
-    expect(new StepBoards().beforeHand(end, read, landed, 'black')).toBeUndefined();
+    const found = new StepBoards().beforeHand(end, read, landed, 'black');
+    expect(found && [found.move.move.from, found.move.move.to]).toEqual([C3, B5]);
+    expect(found?.codes[C3]).toBe(PIECE.BKNIGHT);
+    expect(found?.note).toContain('one of c3, d4, d6, which the board cannot tell, and Nb5 is the same move from each');
     // With c3 and d6 taken by pawns, d4 is the only square left.
     const D6 = 43;
     const narrowed = (codes: Uint8Array) => {
@@ -146,7 +150,38 @@ describe('the board before a move whose piece was in a hand and had moved while 
       c[D6] = PIECE.BPAWN;
       return c;
     };
-    expect(new StepBoards().beforeHand(end, narrowed(read), narrowed(landed), 'black')?.move.move.from).toBe(D4);
+    expect(new StepBoards().beforeHand(end, narrowed(read), narrowed(landed), 'black')?.note).toContain('the only square it can have come from');
+  });
+
+  it('tells nothing when the squares that fit give different moves (a pawn taking on d5 from c4 or e4)', () => {
+    // 2.Nf3 d5 3.a3 h6 while away, and the c- and e-pawns gone on (the board read with both
+    // squares empty, one of them in a hand); a white pawn then takes on d5. From c4 it is cxd5,
+    // from e4 exd5: the board cannot tell which, and nothing is told.
+    const E2 = 12;
+    const C2 = 10;
+    const { end, board } = outage(['d4', 'e6'], ['Nf3', 'd5', 'a3', 'h6']);
+    const read = board.slice();
+    read[E2] = PIECE.EMPTY;
+    read[C2] = PIECE.EMPTY;
+    read[E4] = PIECE.EMPTY;
+    read[C4] = PIECE.EMPTY;
+    const landed = read.slice();
+    landed[D5] = PIECE.WPAWN;
+    expect(new StepBoards().beforeHand(end, read, landed, 'white')).toBeUndefined();
+  });
+  it('tells nothing for a piece put down on the last rank that a pawn held in the hand may have promoted to', () => {
+    // 1.c7 Kg7 while away; read with the c7 pawn in a hand, then a white queen is put on d8 taking
+    // the rook. A queen from d5, b6 or f6 would be Qxd8 from each; the pawn's promotion is cxd8=Q.
+    const pos = Chess.fromSetup(parseFen('3r2k1/8/2P5/8/8/8/8/4K3 w - - 0 1').unwrap()).unwrap();
+    const end: RecordEnd = { codes: positionCodes(pos), fen: makeFen(pos.toSetup()), turn: 'white', plies: 0, doubted: false };
+    for (const san of ['c7', 'Kg7']) pos.play(parseSan(pos, san)!);
+    const C7 = 50;
+    const D8 = 59;
+    const read = positionCodes(pos);
+    read[C7] = PIECE.EMPTY;
+    const landed = read.slice();
+    landed[D8] = PIECE.WQUEEN;
+    expect(new StepBoards().beforeHand(end, read, landed, 'white')).toBeUndefined();
   });
 });
 

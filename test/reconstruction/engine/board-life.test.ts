@@ -257,13 +257,17 @@ describe('engine: disconnection and jumps', () => {
     expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
   });
 
-  it('a piece in the hand that no square of the record explains: the move it makes stays in the break', () => {
+  it('a piece in the hand that no square of the record explains: its move is recorded when it is the same from every square it may have come from, the squares named', () => {
     const s = tenPliesAway();
     // The knight on c6 (from b8 while the board was away) in the hand, bound for e5: neither square
-    // the record had a black knight on (b8, g8) reaches e5, so nothing is made up.
+    // the record had a black knight on (b8, g8) reaches e5. Several empty squares do (c6, d7, g6,
+    // g4...), and from each the move is Ne5: the move is known, its square is not.
     s.lift('c6').plug().press('white');
     s.place('e5', 'n').press('black');
-    expect(s.sans()).toEqual(['e4', '--']);
+    expect(s.sans()).toEqual(['e4', '--', 'Ne5']);
+    expect(s.engine.snapshot().incidents.find((i) => i.kind === 'illegal-position')!.message).toMatch(
+      /came from one of [a-h1-8, ]*c6[a-h1-8, ]*, which the board cannot tell, and Ne5 is the same move from each/,
+    );
     expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
   });
 
