@@ -1639,6 +1639,7 @@ export class GameEngine {
     if (playing && source === 'field' && !placed && this.searchedPlacementLeft(at)) return;
     if (playing && this.board.mismatches >= 2 && this.board.mismatches <= 4) {
       const s = matchMove(this.posOf(top), top.codes, this.board.seen, this.board.diffFrom(top.codes));
+      if (s && this.handPutBackInOtherOrders(s, at)) return;
       if (s) {
         this.makeMove(top, s, at);
         return;
@@ -1894,6 +1895,55 @@ export class GameEngine {
     this.replaceMoves(base, first, at, span.plies, uncertain);
     if (jump) this.provisional = { ...jump, end: this.plyCount() };
     this.playMoveShown(at);
+    return true;
+  }
+
+  /**
+   * The piece a jump read in a hand is put down, right after the jump, making a move from where the
+   * reading held it. The board says as much for another reading: that piece moved while the board
+   * was away, was lifted at the return and is put back (a pawn gone d7-d6 before White's d4 and
+   * Black's a6, or after them, leaves the same board). Both end on the board now, one ply longer
+   * than the jump: when other orders of that length lead there, the jump and the move are one span
+   * whose order the board cannot tell, published with the reading's order first and marked, the
+   * others offered (as for any jump with several explanations). Only without a clock: with one,
+   * the side whose clock runs tells the two apart. False when only the reading's order fits (the
+   * move is then recorded as usual).
+   */
+  private handPutBackInOtherOrders(s: Successor, at: number): boolean {
+    const jump = this.provisional;
+    const n = this.plyCount();
+    if (!jump || jump.inHand !== s.move.from || jump.end !== n || jump.base >= n) return false;
+    // With a clock the running side tells the readings apart (in the other, the mover has pressed
+    // already, and the opponent's clock runs): a reading that shows it puts the jump's parity in
+    // doubt (see onClock). Without one nothing ever will.
+    if (this.clockSeen) return false;
+    const mover = this.posOf(this.top()).turn;
+    const base = jump.base;
+    const pos = this.posOf(this.history[base]!).clone();
+    const read = [...this.history.slice(base + 1).map((p) => p.move!), s.move];
+    const plies = read.length;
+    const found = searchSequences(pos, this.board.seen, { minDepth: plies, maxDepth: plies, budget: JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter: other(mover), meter: this.meter });
+    const others = found.sequences.filter((moves) => moves.some((m, i) => !sameMove(m, read[i]!)));
+    if (others.length === 0) return false;
+    const sequences = [read, ...others].slice(0, JUMP_ALTERNATIVES);
+    const { uncertain } = this.reportMissedMoves(
+      pos,
+      sequences,
+      found.more || sequences.length < others.length + 1,
+      at,
+      base,
+      'the board as it stands',
+      (line) =>
+        `The piece of ${makeSquare(s.move.from)}, read in a hand when the board came back, is put down on ${makeSquare(s.move.to)}: it may have moved there while the board was away and been put back, so the jump and this move are read together as ${line}`,
+    );
+    // The jump's moves again, marked, and the move seen made as it was seen: the jump still ends
+    // where it did, and the move after it confirms it when pressed, as any move seen after a jump.
+    this.takeback(base, at);
+    this.playInferred(read.slice(0, -1), at, uncertain);
+    this.provisional = jump;
+    const top = this.top();
+    const landing = this.successors(top).find((x) => sameMove(x.move, s.move));
+    if (landing) this.makeMove(top, landing, at, true, uncertain);
     return true;
   }
 

@@ -439,6 +439,17 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      "USB pulled for 3 plies without a clock (d6 d4 a6), back with Black's d6 pawn lifted again: read as a6 d4 with the d7 pawn in the hand, then d6 put down. The board cannot tell that from the plies played, and the jump was published as having one explanation; the jump and the move are now one span, marked, the order played offered",
+      power(3, true),
+      251,
+      (r) => {
+        expect(r.ambiguous, r.problem).toBe(true);
+        exactOrTruthOffered(r);
+        noFalseIncident(r);
+        keepsLater(r);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,

@@ -360,6 +360,39 @@ describe('engine: disconnection and jumps', () => {
     expect(s.incidentKinds()).toEqual(['board-disconnected', 'missed-moves', 'board-resynchronised']);
   });
 
+  it('the piece read in a hand put down right after the jump, without a clock: it may have moved while the board was away and been put back, so the jump and the move are one span, marked, both orders offered', () => {
+    // While the board was away: 2...d6 3.d4 a6; back with the d6 pawn in a hand (lifted again). The
+    // board reads as 2...a6 3.d4 with the d7 pawn in the hand, and the pawn put on d6 as 3...d6:
+    // nothing tells that from the three plies played.
+    const s = new Script().setUp().move('f2', 'f4').move('b7', 'b5').move('d2', 'd3').unplug().move('d7', 'd6').move('d3', 'd4').move('a7', 'a6').lift('d6').plug();
+    expect(s.sans()).toEqual(['f4', 'b5', 'd3', 'a6', 'd4']);
+    s.place('d6', 'p');
+    expect(s.sans()).toEqual(['f4', 'b5', 'd3', 'a6', 'd4', 'd6']);
+    const marked = s.engine
+      .snapshot()
+      .incidents.filter((i) => i.kind === 'missed-moves')
+      .at(-1)!;
+    expect(marked.kind === 'missed-moves' && marked.ambiguous).toBe(true);
+    expect(marked.kind === 'missed-moves' && marked.candidates?.map((c) => c.join(' '))).toEqual(['a6 d4 d6', 'd6 d4 a6']);
+    expect(
+      s.engine
+        .snapshot()
+        .moves.slice(3)
+        .map((m) => m.uncertain?.plies),
+    ).toEqual([3, 3, 3]);
+    // The move seen is still the move seen: White's reply confirms it.
+    s.move('e2', 'e3');
+    expect(s.engine.snapshot().moves.at(-2)).toMatchObject({ san: 'd6', confirmed: true });
+  });
+
+  it('the piece read in a hand put down right after the jump, with a clock: the running side tells the readings apart, and nothing is marked', () => {
+    const s = new Script().setUp().play('f2f4', 'b7b5', 'd2d3').unplug().move('d7', 'd6').move('d3', 'd4').move('a7', 'a6').lift('d6').plug();
+    s.place('d6', 'p');
+    expect(s.sans()).toEqual(['f4', 'b5', 'd3', 'a6', 'd4', 'd6']);
+    expect(s.engine.snapshot().incidents.filter((i) => i.kind === 'missed-moves')).toHaveLength(1);
+    expect(s.engine.snapshot().moves.every((m) => m.uncertain === undefined)).toBe(true);
+  });
+
   it('one move missed and the next begun: the dump short of the lifted knight is read through the hand', () => {
     // While the board was away: 2.Nf3; back with Black's b8 knight already lifted for 2...Nc6.
     const s = new Script().setUp().play('e2e4').play('e7e5').unplug().move('g1', 'f3').lift('b8').plug();
