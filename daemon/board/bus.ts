@@ -463,6 +463,10 @@ export class BusSession {
   }
 
   private setState(state: BusState, detail?: string, retryInMs?: number): void {
+    // Stopped is for good. A step under way when stop() came (a board's resync awaiting its reply)
+    // ends in a state of its own; taken, it would hide the stop from run(), which would then open
+    // the line again and hold the port open after the daemon said it stopped.
+    if (this.currentState === 'stopped') return;
     this.currentState = state;
     this.emit(stateEvent(this.now(), state, detail, retryInMs));
   }

@@ -639,6 +639,8 @@ export class BoardSession {
   }
 
   private setState(state: SessionState, detail?: string, retryInMs?: number): void {
+    // Stopped is for good: a step under way when stop() came must not bring the session back.
+    if (this.currentState === 'stopped') return;
     this.currentState = state;
     this.emit(stateEvent(this.now(), state, detail, retryInMs));
   }

@@ -206,6 +206,37 @@ describe('BusSession over the mock binding with emulated boards on one line', ()
     expect(r.boardEvents(300).filter((e) => e.type === 'field')).toEqual([]);
   });
 
+  it('stopped while the last board is being resynchronised: stays stopped, and never opens the line again', async () => {
+    let opens = 0;
+    const r = rig();
+    const open = serialTransportFactory(r.port.path, r.port.factory);
+    const counted = new BusSession({
+      transport: () => {
+        opens++;
+        return open();
+      },
+      timers: r.timers,
+      pollIntervalMs: 2_000,
+    });
+    sessions.push(counted);
+    const states: string[] = [];
+    let stopping: Promise<void> | undefined;
+    counted.on((e) => {
+      if (e.type === 'state') states.push(e.state);
+      // The last board's dump: its resync goes on (its clock is read next) when the stop comes.
+      if (e.type === 'board' && e.address === 1025 && e.event.type === 'dump' && !stopping) stopping = counted.stop();
+    });
+    counted.start();
+    await settle();
+    await r.timers.advance(3_000, 20);
+    expect(stopping).toBeDefined();
+    await stopping;
+    await r.timers.advance(10_000, 50);
+    expect(counted.state).toBe('stopped');
+    expect(states.at(-1)).toBe('stopped');
+    expect(opens).toBe(1);
+  });
+
   it('reconnects the line after the device disappears and rediscovers its boards', async () => {
     const r = rig({ reconnectBaseMs: 500, reconnectMaxMs: 1_000 });
     await running(r);
