@@ -2037,7 +2037,10 @@ export class GameEngine {
       if (this.jumpFrom(chained, at, lastBy, this.revisionDepth(chained), 1, false)) return true;
       if (this.breakWithoutHeld(found.inHand!, first, at, chained)) return true;
     }
-    this.adoptJump(pos, base, sequences, found.more, found.inHand, at, chained);
+    // A search that ran out of nodes before it was complete may have left other sequences unfound:
+    // one found is then no proof of one explanation (a six-ply board two sequences reach, the
+    // second found after 530,000 nodes where the return's search has 500,000).
+    this.adoptJump(pos, base, sequences, found.more || found.exhausted, found.inHand, at, chained);
     if (readAt && found.inHand === undefined && chained === undefined) this.keepJumpReading(readAt);
     return true;
   }
@@ -2169,7 +2172,8 @@ export class GameEngine {
   ): { sans: string[]; uncertain: Uncertainty | undefined } {
     const candidates = sequences.map((moves) => sansOf(pos, moves));
     const sans = candidates[0]!;
-    const ambiguous = candidates.length > 1;
+    // `more`: others exist, or may (a search cut short) though only one was found.
+    const ambiguous = candidates.length > 1 || more;
     const alternatives = more ? `${candidates.length}+` : `${candidates.length}`;
     this.incident({
       kind: 'missed-moves',
@@ -2180,8 +2184,18 @@ export class GameEngine {
       at,
       ply: base,
       article: '',
-      consequences: ambiguous ? [{ kind: 'arbiter-decides', note: `${alternatives} move sequences lead to ${board}; check the score sheets` }] : [],
-      message: `${message(`${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (ambiguous: ${alternatives} sequences fit)` : ''}`)}.`,
+      consequences: ambiguous
+        ? [
+            {
+              kind: 'arbiter-decides',
+              note:
+                candidates.length > 1
+                  ? `${alternatives} move sequences lead to ${board}; check the score sheets`
+                  : `the search stopped before it could rule out other move sequences to ${board}; check the score sheets`,
+            },
+          ]
+        : [],
+      message: `${message(`${sans.length} plies: ${sans.join(' ')}${ambiguous ? (candidates.length > 1 ? ` (ambiguous: ${alternatives} sequences fit)` : ' (perhaps not the only sequence: the search stopped early)') : ''}`)}.`,
     });
     return { sans, uncertain: ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined };
   }

@@ -450,6 +450,16 @@ describe('outage table, games once wrong', () => {
       },
     ],
     [
+      "USB pulled for 6 plies (Qxf7+ Kd8 Qf5 Ng5 Qxg5+ hxg5): Qxe4 f5 Qxf5 Kd8 Qg5+ hxg5 reaches the board too, the only other sequence, found after 529,518 nodes where the return's search has 500,000. The search stopped after the first and it was published as the one explanation; a search cut short now flags its jump",
+      power(6, false),
+      601,
+      (r) => {
+        expect(r.ambiguous, r.problem).toBe(true);
+        noFalseIncident(r);
+        keepsLater(r);
+      },
+    ],
+    [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
       power(1, true),
       53,
