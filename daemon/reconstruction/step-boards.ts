@@ -124,7 +124,7 @@ export class StepBoards {
     const plain = pos && matchMove(pos, from, to, diff);
     if (plain) return plain;
     const ep = enPassantLanding(from, to, diff, turn);
-    const withEp = ep === undefined ? undefined : breakPosition(end, from, turn, ep);
+    const withEp = ep === undefined ? undefined : this.position(end, from, turn, ep);
     const capture = withEp && matchMove(withEp, from, to, diff);
     return capture && ep !== undefined ? { ...capture, ep } : undefined;
   }
@@ -143,7 +143,7 @@ export class StepBoards {
   replyAfter(end: RecordEnd, from: Uint8Array, first: StepMove, between: Uint8Array, to: ArrayLike<number>, replier: Color): Successor | undefined {
     const diff = squaresApart(between, to);
     if (diff.length < 2 || diff.length > 4) return undefined;
-    const pos = (first.ep === undefined ? this.position(end, from, opposite(replier)) : breakPosition(end, from, opposite(replier), first.ep))?.clone();
+    const pos = this.position(end, from, opposite(replier), first.ep)?.clone();
     if (!pos) return undefined;
     pos.play(first.move);
     return matchMove(pos, between, to, diff);
@@ -168,7 +168,7 @@ export class StepBoards {
 
   /** `moves` are legal one after the other from board `from` with `turn` to move (positions as a break would take them; `ep` as in moveBetween). */
   playsThrough(end: RecordEnd, from: Uint8Array, turn: Color, moves: readonly NormalMove[], ep?: number): boolean {
-    const pos = (ep === undefined ? this.position(end, from, turn) : breakPosition(end, from, turn, ep))?.clone();
+    const pos = this.position(end, from, turn, ep)?.clone();
     if (!pos) return false;
     for (const m of moves) {
       if (!pos.isLegal(m)) return false;
@@ -233,7 +233,7 @@ export class StepBoards {
       before[from] = held;
       const s = this.moveBetween(end, before, to, mover);
       if (!s || s.move.from !== from || !this.breakable(end, before)) return;
-      const pos = breakPosition(end, before, mover, s.ep);
+      const pos = this.position(end, before, mover, s.ep);
       if (pos) origins.push({ codes: before, move: s, san: makeSan(pos, s.move), recorded: end.codes[from] === held });
     };
     for (let from = 0; from < 64; from++) if (seenLifted.size === 0 || seenLifted.has(from)) tryFrom(from, piece);
@@ -344,7 +344,9 @@ export class StepBoards {
   }
 
   /** breakPosition of a board kept, worked out once per board and side while the record stands (it is asked on every change). */
-  private position(end: RecordEnd, codes: Uint8Array, turn: Color): Chess | undefined {
+  /** `codes` as a break would take it (breakPosition), cached per record length; with `ep` (rare: an en passant capture after a break) worked out each time. */
+  private position(end: RecordEnd, codes: Uint8Array, turn: Color, ep?: number): Chess | undefined {
+    if (ep !== undefined) return breakPosition(end, codes, turn, ep);
     if (this.positionsPlies !== end.plies) {
       this.positions = new WeakMap();
       this.positionsPlies = end.plies;
