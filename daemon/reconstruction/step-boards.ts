@@ -3,6 +3,7 @@ import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { makeSan } from 'chessops/san';
 import { makeSquare } from 'chessops/util';
+import { SquareSet } from 'chessops/squareSet';
 import { PIECE, codeToPiece, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { placementOf } from './fen.ts';
 import { squaresApart } from './observed-board.ts';
@@ -25,17 +26,38 @@ export interface RecordEnd {
 }
 
 /**
- * The position a break starts from: `placement` with `turn` to move (castling rights as far as the
- * record's still stand); undefined when that is no legal position. `ep`: the square behind a pawn
- * taken to have just gone two squares (an en passant capture after the break says so).
+ * The position a break starts from: `placement` with `turn` to move; undefined when that is no
+ * legal position. A castling right of the record's stands only while its king and its rook are
+ * still on their squares: chessops reads a right by the side of the king its rook is on, so
+ * `KQkq` kept over a king gone to d1 (or a rook gone to b1) would let that king castle from d1
+ * (or with the b1 rook), and every consumer of the break's FEN would read it so too. A king or
+ * rook gone and come back is beyond what the board shows; its right is kept. `ep`: the square
+ * behind a pawn taken to have just gone two squares (an en passant capture after the break says so).
  */
 export function breakPosition(end: Pick<RecordEnd, 'fen' | 'turn'>, placement: ArrayLike<number>, turn: Color, ep?: number): Chess | undefined {
   const fields = end.fen.split(' ');
   const fullmove = Number(fields[5] ?? '1') + (end.turn === 'white' && turn === 'black' ? 0 : 1);
-  const setup = parseFen(`${placementOf(placement)} ${turn === 'white' ? 'w' : 'b'} ${fields[2] ?? '-'} ${ep === undefined ? '-' : makeSquare(ep)} 0 ${fullmove}`);
+  const setup = parseFen(`${placementOf(placement)} ${turn === 'white' ? 'w' : 'b'} - ${ep === undefined ? '-' : makeSquare(ep)} 0 ${fullmove}`);
   if (!setup.isOk) return undefined;
+  setup.value.castlingRights = rightsStanding(end.fen, placement);
   const pos = Chess.fromSetup(setup.value);
   return pos.isOk ? pos.value : undefined;
+}
+
+/** The rook squares of `fen`'s castling rights whose rook and king `placement` still has where they stood. */
+function rightsStanding(fen: string, placement: ArrayLike<number>): SquareSet {
+  const before = parseFen(fen);
+  if (!before.isOk) return SquareSet.empty();
+  const { board, castlingRights } = before.value;
+  let standing = SquareSet.empty();
+  for (const rook of castlingRights) {
+    const color = board.getColor(rook);
+    const king = color && board.kingOf(color);
+    if (color === undefined || king === undefined) continue;
+    const white = color === 'white';
+    if (placement[rook] === (white ? PIECE.WROOK : PIECE.BROOK) && placement[king] === (white ? PIECE.WKING : PIECE.BKING)) standing = standing.with(rook);
+  }
+  return standing;
 }
 
 /**

@@ -3,7 +3,7 @@ import { makeFen, parseFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import { PIECE } from '../../protocols/dgt/squares.ts';
-import { StepBoards, type RecordEnd } from '../../daemon/reconstruction/step-boards.ts';
+import { StepBoards, breakPosition, type RecordEnd } from '../../daemon/reconstruction/step-boards.ts';
 import { positionCodes } from '../../daemon/reconstruction/successors.ts';
 
 // Squares by chessops index: a1 = 0, h8 = 63.
@@ -209,6 +209,30 @@ describe('an en passant capture right after a break (StepBoards.moveBetween)', (
       return c;
     };
     expect(new StepBoards().moveBetween(end, blocked(board), blocked(captured), 'white')).toBeUndefined();
+  });
+});
+
+describe("a break's castling rights (breakPosition)", () => {
+  // Every right stands in the record (both sides developed, nobody castled); during the outage
+  // White's king went to d1 and Black's a-rook to b8.
+  const { end } = recordAfter(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'd3', 'd6', 'Be3', 'Be6', 'Nc3', 'Nf6', 'Qd2', 'Qd7']);
+  const moved = Chess.fromSetup(parseFen('1r2k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R2K3R w KQkq - 0 8').unwrap()).unwrap();
+  const pos = breakPosition(end, positionCodes(moved), 'white')!;
+
+  it('keeps a right only while its king and its rook stand where they did', () => {
+    expect(end.fen.split(' ')[2]).toBe('KQkq');
+    expect(makeFen(pos.toSetup()).split(' ')[2]).toBe('k');
+  });
+
+  it('lets no king castle from where it went, nor with a rook that moved', () => {
+    const castlings = [...pos.allDests()].flatMap(([from, to]) =>
+      [...to].filter((sq) => pos.board.rook.has(sq) && pos.board.get(sq)?.color === pos.board.get(from)?.color).map((sq) => `${from}-${sq}`),
+    );
+    expect(castlings).toEqual([]);
+    pos.turn = 'black';
+    const black = [...pos.allDests()].flatMap(([from, to]) => [...to].filter((sq) => pos.board.rook.has(sq) && pos.board.get(sq)?.color === 'black').map((sq) => `${from}-${sq}`));
+    // e8 castles short with h8 (chessops writes castling king-onto-rook), never long with b8.
+    expect(black).toEqual(['60-63']);
   });
 });
 
