@@ -36,8 +36,20 @@ export function seenDetourFirst(pos: Chess, target: ArrayLike<number>, options: 
   const detours = searchJump(pos, target, { ...options, minDepth: plies, maxDepth: plies, excursions: 1, excursionFrom: lifted });
   if (detours.sequences.length === 0) return found;
   const keep = options.keep ?? 1;
-  const sequences = [...detours.sequences, ...found.sequences].slice(0, keep);
-  return { ...found, sequences, more: found.more || detours.more || detours.sequences.length + found.sequences.length > keep };
+  // The search with a piece out and back finds the plain sequences too: each is offered once.
+  const sequences = distinct([...detours.sequences, ...found.sequences]);
+  return { ...found, sequences: sequences.slice(0, keep), more: found.more || detours.more || sequences.length > keep };
+}
+
+/** `sequences` without repeats, in their order. */
+function distinct(sequences: readonly NormalMove[][]): NormalMove[][] {
+  const seen = new Set<string>();
+  return sequences.filter((moves) => {
+    const key = moves.map((m) => `${m.from}-${m.to}-${m.promotion ?? ''}`).join(' ');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**

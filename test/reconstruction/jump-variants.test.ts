@@ -2,7 +2,8 @@ import { Chess } from 'chessops/chess';
 import { parseSquare } from 'chessops';
 import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
-import { bySequenceLength, throughHand, withExcursion } from '../../daemon/reconstruction/jump-variants.ts';
+import { searchJump } from '../../daemon/reconstruction/jump-search.ts';
+import { bySequenceLength, seenDetourFirst, throughHand, withExcursion } from '../../daemon/reconstruction/jump-variants.ts';
 import { positionCodes } from '../../daemon/reconstruction/successors.ts';
 import { sanLine } from './harness.ts';
 
@@ -109,5 +110,37 @@ describe('a jump read through a hand, and the move seen after it', () => {
     expect(throughHand(start, seen, parseSquare('f3')!, whole, 4, options)).toBeUndefined();
     const twoOn = moved(moved(seen, 'c6', 'd4'), 'e4', 'd5');
     expect(throughHand(start, seen, parseSquare('f3')!, twoOn, 4, options)).toBeUndefined();
+  });
+});
+
+describe('the sequences where the piece seen lifted went out and back, first (seenDetourFirst)', () => {
+  const start = after(Chess.default(), ['e4', 'e5']);
+  // White's knight reached f3 in one move or three; the board saw f1 empty once: the bishop's
+  // detour (Bc4 … Bf1) is the likelier third white move. The search with a detour finds the plain
+  // knight routes too.
+  const target = positionCodes(after(start, ['Nf3', 'Nc6', 'Bc4', 'Nf6', 'Bf1']));
+  const options = { minDepth: 5, maxDepth: 5, budget: BUDGET, keep: 64 };
+  const F1 = 5;
+  const plain = searchJump(start.clone(), target, options);
+  const found = seenDetourFirst(start.clone(), target, options, plain, new Set([F1]));
+  const keyOf = (moves: { from: number; to: number }[]): string => moves.map((m) => `${m.from}-${m.to}`).join(' ');
+
+  it('puts the detours first and offers every sequence once', () => {
+    expect(plain.sequences.length).toBeGreaterThan(0);
+    expect(plain.sequences.some((moves) => moves.some((m) => m.from === F1))).toBe(false);
+    expect(found.sequences[0]!.some((m) => m.from === F1)).toBe(true);
+    const keys = found.sequences.map(keyOf);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const moves of plain.sequences) expect(keys).toContain(keyOf(moves));
+  });
+
+  it('says more only when more sequences fit than are kept', () => {
+    expect(found.sequences.length).toBeLessThan(options.keep);
+    expect(found.more).toBe(false);
+    // Kept exactly as many as fit: the plain ones, found twice, are no more.
+    const exactly = { ...options, keep: new Set(found.sequences.map(keyOf)).size };
+    const again = seenDetourFirst(start.clone(), target, exactly, searchJump(start.clone(), target, exactly), new Set([F1]));
+    expect(again.sequences.map(keyOf)).toEqual(found.sequences.map(keyOf));
+    expect(again.more).toBe(false);
   });
 });
