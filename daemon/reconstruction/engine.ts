@@ -1428,8 +1428,28 @@ export class GameEngine {
       if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
+    // A move, legal or not, puts none of the opponent's pieces anywhere: a board with one of theirs
+    // where the record has something else shows more than this player did (moves taken back into
+    // a jump the record read otherwise, a piece knocked over and put down elsewhere). Held against
+    // nobody: the jump is read again to this board, or the record breaks.
+    if (differences.some((d) => d.seen !== d.expected && codeToPiece(d.seen as PieceCode)?.color === other(by))) {
+      if (this.takenBackIntoJump(by, at) || this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+      return;
+    }
     this.illegal('illegal-move', by, at, differences);
     this.pendingIllegal = { by, ply: this.plyCount() };
+  }
+
+  /**
+   * The board is a position the last jump's start reaches in fewer plies than the record has since
+   * (the players took moves back, into a jump the record read in another way): the jump is read
+   * again to it, the moves after it gone with the takeback.
+   */
+  private takenBackIntoJump(by: Color, at: number): boolean {
+    const jump = this.provisional ?? this.confirmedJump?.jump;
+    if (!jump || jump.base >= this.plyCount() - 1) return false;
+    if (!this.firstSearch(`${this.board.hash}/${by}/taken-back`)) return false;
+    return this.jumpFrom(jump.base, at, by, this.plyCount() - jump.base - 1, 1, false);
   }
 
   /**
@@ -1800,16 +1820,36 @@ export class GameEngine {
   /**
    * A press on a board taken back into an inferred span whose order could not be told: a board
    * part-way through another candidate order (not the one published) tells the order, so the span
-   * is re-played in that order and taken back to that point. Otherwise taking back the published
-   * order's last move would look like an illegal move. (At a press only: a piece bouncing for an
-   * instant can pass through such a board.)
+   * is re-played in that order and taken back to that point, with any moves recorded after the
+   * span (the players took those back too). Otherwise taking back the published order's last move
+   * would look like an illegal move. (At a press only: a piece bouncing for an instant can pass
+   * through such a board.)
    */
   private takebackIntoOtherOrder(at: number): boolean {
-    const span = this.top().record?.uncertain;
-    if (!span || span.candidates.length < 2) return false;
+    const found = this.otherOrderShown();
+    if (!found) return false;
+    const { span, candidate, plies } = found;
     const base = span.firstPly - 1;
-    if (this.plyCount() !== base + span.plies) return false;
-    const published = this.history.slice(base + 1).map((p) => p.record!.san);
+    const jump = this.provisional;
+    if (this.plyCount() > base + span.plies) this.takeback(base + span.plies, at);
+    this.replaceMoves(base, candidate, at, span.plies);
+    this.takeback(base + plies, at);
+    if (jump) this.provisional = { ...jump, end: Math.min(jump.end, this.plyCount()) };
+    return true;
+  }
+
+  /**
+   * The record's last uncertain span, and a candidate order of it (not the one published) that
+   * passes through the board: the plies of it the board shows played.
+   */
+  private otherOrderShown(): { span: Uncertainty; candidate: readonly string[]; plies: number } | undefined {
+    let p = this.plyCount();
+    while (p > 0 && !this.history[p]!.record?.uncertain) p--;
+    const span = this.history[p]?.record?.uncertain;
+    if (!span || span.candidates.length < 2) return undefined;
+    const base = span.firstPly - 1;
+    if (p !== base + span.plies) return undefined;
+    const published = this.history.slice(base + 1, p + 1).map((h) => h.record!.san);
     for (const candidate of span.candidates) {
       if (candidate.every((san, i) => san === published[i])) continue;
       const pos = this.posOf(this.history[base]!).clone();
@@ -1817,15 +1857,10 @@ export class GameEngine {
         const move = parseSan(pos, candidate[k]!);
         if (!move) break;
         pos.play(move);
-        if (!this.board.equals(positionCodes(pos))) continue;
-        const jump = this.provisional;
-        this.replaceMoves(base, candidate, at, span.plies);
-        this.takeback(base + k + 1, at);
-        if (jump) this.provisional = { ...jump, end: Math.min(jump.end, this.plyCount()) };
-        return true;
+        if (this.board.equals(positionCodes(pos))) return { span, candidate, plies: k + 1 };
       }
     }
-    return false;
+    return undefined;
   }
 
   /**

@@ -53,6 +53,7 @@ describe('clock set by hand while the board was away, small', () => {
 describe('outage table, games once wrong', () => {
   const power = (plies: number, pieceInHand: boolean): OutageCell => ({ kind: 'power', plies, pieceInHand });
   const link = (plies: number, pieceInHand: boolean): OutageCell => ({ kind: 'link', plies, pieceInHand });
+  const power960 = (plies: number, pieceInHand: boolean): OutageCell => ({ kind: 'power', plies, pieceInHand, chess960: true });
   const exact = (r: OutageGame): void => expect(r.exact, r.problem).toBe(true);
   const noFalseIncident = (r: OutageGame): void => expect(r.falseIncidents, r.problem).toBe(0);
   const keepsLater = (r: OutageGame): void => expect(r.kept, r.problem).toBe(r.after);
@@ -467,6 +468,12 @@ describe('outage table, games once wrong', () => {
         exact(r);
         noFalseIncident(r);
       },
+    ],
+    [
+      "USB pulled for 6 plies in a Chess960 game, back with a rook in the hand, read as come from c8 (it had gone to c7); three plies taken back and White presses: the board shows Black's pieces moved back too, which is no illegal move of White's (it was White's second: the game was declared lost); the jump is read again to that board",
+      power960(6, true),
+      270,
+      all(noFalseIncident, keepsLater, exactOrTruthOffered),
     ],
   ];
   for (const [what, cell, seed, check] of games) {

@@ -3,7 +3,7 @@ import { placementAndTurn } from '../../daemon/reconstruction/fen.ts';
 import type { GameEvent, Incident } from '../../daemon/reconstruction/game-events.ts';
 import type { SourceGame } from '../../daemon/simulation/games/game.ts';
 import { Prng } from '../../daemon/simulation/games/prng.ts';
-import { fenAfter } from '../../daemon/simulation/games/random.ts';
+import { fenAfter, randomGame } from '../../daemon/simulation/games/random.ts';
 import { playNoisy, type NoisyScript, type OutagePlan } from '../../daemon/simulation/noisy-player/player.ts';
 import { STANDARD_2018, STANDARD_FEN, matrixRandomGame } from './harness.ts';
 import { playThroughSession } from './outage-rig.ts';
@@ -26,6 +26,8 @@ export interface OutageCell {
   pieceInHand: boolean;
   /** Added by hand to one player's time while the board is away (OutagePlan), in games with a clock. */
   clockAdjustMs?: number;
+  /** A Chess960 game of the seed instead of the matrix's (the tables hold standard games only). */
+  chess960?: true;
 }
 
 export function outageCells(): OutageCell[] {
@@ -118,8 +120,8 @@ const MIN_BEFORE = 2;
  * after 2–30 plies (drawn from the seed).
  */
 export function outageScript(cell: OutageCell, seed: number): { game: SourceGame; script: NoisyScript } | null {
-  const full = matrixRandomGame(seed);
-  if (full.chess960) return null;
+  const full = cell.chess960 ? randomGame(seed, { chess960: true }) : matrixRandomGame(seed);
+  if (full.chess960 !== (cell.chess960 ?? false)) return null;
   const rng = new Prng(seed * 7919 + cell.plies * 31 + (cell.kind === 'power' ? 1 : 2) + (cell.pieceInHand ? 4 : 0));
   const room = full.moves.length - cell.plies - 4;
   if (room < MIN_BEFORE) return null;
@@ -141,7 +143,7 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
   const run = await playThroughSession(script);
   const start = script.expected.startFen !== STANDARD_FEN ? { start: { fen: script.expected.startFen } } : {};
   const timeControl = script.clock ? { timeControl: { incrementMs: script.clock.incrementMs } } : {};
-  const engine = new GameEngine({ rules: STANDARD_2018, chess960: false, ...start, ...timeControl });
+  const engine = new GameEngine({ rules: STANDARD_2018, chess960: cell.chess960 ?? false, ...(cell.chess960 ? {} : start), ...timeControl });
   const out: GameEvent[] = [];
   const commands = script.arbiter.slice();
   const asArbiter = (c: (typeof commands)[number]): GameEvent[] => engine.arbiter(onTheRecord(c, engine, game));

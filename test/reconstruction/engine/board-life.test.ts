@@ -423,6 +423,22 @@ describe('engine: disconnection and jumps', () => {
     expect(s.incidentKinds()).not.toContain('illegal-move');
   });
 
+  it('moves taken back past those after the span, into it, in one go, tell the order all the same', () => {
+    const s = new Script().setUp().play('e2e4').unplug().move('a7', 'a6').move('b2', 'b3').move('g7', 'g6').plug();
+    const published = s.sans().slice(1);
+    s.press('black').play('c2c4', 'h7h6');
+    // Both hands at work: neither pawn of the moves after the span goes back before the span's
+    // last Black move (the one the published order does not end with) is taken back, so no board
+    // between is one the record has.
+    const last = published[2] === 'g6' ? 'a6' : 'g6';
+    s.lift('h6').lift('c4');
+    if (last === 'a6') s.move('a6', 'a7');
+    else s.move('g6', 'g7');
+    s.place('c2', 'P').place('h7', 'p').press('white');
+    expect(s.sans()).toEqual(['e4', last === 'a6' ? 'g6' : 'a6', 'b3']);
+    expect(s.incidentKinds()).not.toContain('illegal-move');
+  });
+
   it('an outage of six plies comes back exact, with the alternatives offered when the order cannot be told', () => {
     const s = new Script().setUp().play('e2e4').unplug();
     for (const [a, b] of [

@@ -136,6 +136,19 @@ describe('engine: illegal moves (Art 7.5) under each edition and category', () =
     expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4']);
     expect(s.incidentKinds()).toEqual([]);
   });
+  it("a press on a board with the opponent's piece on a square the record has otherwise is no illegal move of the player who pressed: the record breaks", () => {
+    // White's rook goes to h3 through its own h2 pawn, and Black's knight of c6 is found on c5
+    // (knocked over and stood up again): no move of White's puts a Black piece anywhere.
+    const s = new Script().setUp().play('e2e4', 'e7e5', 'g1f3', 'b8c6');
+    s.move('h1', 'h3').move('c6', 'c5').press('white');
+    const snap = s.engine.snapshot();
+    expect(snap.illegalCounts).toEqual({ white: 0, black: 0 });
+    expect(snap.incidents.map((i) => i.kind)).toEqual(['illegal-position']);
+    expect(snap.moves.at(-1)).toMatchObject({ san: '--', gap: { reason: 'unexplained' } });
+    // The game goes on from the board and is recorded.
+    s.play('g8f6');
+    expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6', '--', 'Nf6']);
+  });
 });
 
 describe('engine: end of game and draws', () => {
