@@ -1432,12 +1432,24 @@ export class GameEngine {
     // where the record has something else shows more than this player did (moves taken back into
     // a jump the record read otherwise, a piece knocked over and put down elsewhere). Held against
     // nobody: the jump is read again to this board, or the record breaks.
-    if (differences.some((d) => d.seen !== d.expected && codeToPiece(d.seen as PieceCode)?.color === other(by))) {
+    if (this.opponentPieceShown(by, at)) {
       if (this.takenBackIntoJump(by, at) || this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
     this.illegal('illegal-move', by, at, differences);
     this.pendingIllegal = { by, ply: this.plyCount() };
+  }
+
+  /**
+   * The board as it stood at `by`'s press has a piece of the opponent's on a square where the record
+   * has something else. A piece of theirs put down in the press's instant is their hand already at
+   * work on the next move (boardAtPress), not part of the board pressed for.
+   */
+  private opponentPieceShown(by: Color, at: number): boolean {
+    const board = this.boardAtPress(by, at) ?? this.board.seen;
+    const record = this.top().codes;
+    for (let sq = 0; sq < 64; sq++) if (board[sq] !== record[sq] && codeToPiece(board[sq] as PieceCode)?.color === other(by)) return true;
+    return false;
   }
 
   /**

@@ -149,6 +149,14 @@ describe('engine: illegal moves (Art 7.5) under each edition and category', () =
     s.play('g8f6');
     expect(s.sans()).toEqual(['e4', 'e5', 'Nf3', 'Nc6', '--', 'Nf6']);
   });
+
+  it("a piece of the opponent's put down in the instant of the press is their next move under way: the illegal move pressed for is still the presser's", () => {
+    const s = new Script({ rules: { edition: '2018', category: 'blitz' } }).setUp().play('e2e4', 'e7e5', 'g1f3', 'b8c6');
+    // White's rook through its own h2 pawn; Black's knight lands on f6 50 ms before White's press
+    // is read, g8 not yet seen empty (the board logs squares in its own order).
+    s.move('h1', 'h3').place('f6', 'n').press('white', 50);
+    expect(s.engine.snapshot().incidents).toEqual([expect.objectContaining({ kind: 'illegal-move', by: 'white', count: 1 })]);
+  });
 });
 
 describe('engine: end of game and draws', () => {
