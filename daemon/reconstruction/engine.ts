@@ -1455,13 +1455,15 @@ export class GameEngine {
   /**
    * The board is a position the last jump's start reaches in fewer plies than the record has since
    * (the players took moves back, into a jump the record read in another way): the jump is read
-   * again to it, the moves after it gone with the takeback.
+   * again to it, the moves after it gone with the takeback. A jump no more than a search's length
+   * behind (the search from its start goes no deeper than one from a return).
    */
   private takenBackIntoJump(by: Color, at: number): boolean {
     const jump = this.provisional ?? this.confirmedJump?.jump;
-    if (!jump || jump.base >= this.plyCount() - 1) return false;
+    const plies = jump ? this.plyCount() - jump.base - 1 : 0;
+    if (!jump || plies < 1 || plies > MAX_MISSED_PLIES + 2) return false;
     if (!this.firstSearch(`${this.board.hash}/${by}/taken-back`)) return false;
-    return this.jumpFrom(jump.base, at, by, this.plyCount() - jump.base - 1, 1, false);
+    return this.jumpFrom(jump.base, at, by, plies, 1, false);
   }
 
   /**
