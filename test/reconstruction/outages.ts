@@ -28,6 +28,8 @@ export interface OutageCell {
   clockAdjustMs?: number;
   /** A Chess960 game of the seed instead of the matrix's (the tables hold standard games only). */
   chess960?: true;
+  /** The board turned round (Black's pieces on the board's ranks 1–2); the tables have it the right way round. */
+  reversed?: true;
 }
 
 export function outageCells(): OutageCell[] {
@@ -129,7 +131,7 @@ export function outageScript(cell: OutageCell, seed: number): { game: SourceGame
   const n = Math.min(full.moves.length, afterPly + cell.plies + AFTER_PLIES);
   const game: SourceGame = { ...full, moves: full.moves.slice(0, n), sans: full.sans.slice(0, n) };
   const adjust = cell.clockAdjustMs !== undefined ? { clockAdjustMs: cell.clockAdjustMs } : {};
-  const script = playNoisy(game, { model: 'mixed', seed, reversed: false, outage: { afterPly, plies: cell.plies, kind: cell.kind, pieceInHand: cell.pieceInHand, ...adjust } });
+  const script = playNoisy(game, { model: 'mixed', seed, reversed: cell.reversed ?? false, outage: { afterPly, plies: cell.plies, kind: cell.kind, pieceInHand: cell.pieceInHand, ...adjust } });
   // A clock set by hand needs a clock: those cells are games with one.
   if (cell.clockAdjustMs !== undefined && !script.clock) return null;
   return script.outage ? { game, script } : null;
