@@ -2224,6 +2224,10 @@ export class GameEngine {
     // `more`: others exist, or may (a search cut short) though only one was found.
     const ambiguous = candidates.length > 1 || more;
     const alternatives = more ? `${candidates.length}+` : `${candidates.length}`;
+    const [doubt, note] =
+      candidates.length > 1
+        ? [`ambiguous: ${alternatives} sequences fit`, `${alternatives} move sequences lead to ${board}`]
+        : ['perhaps not the only sequence: the search stopped early', `the search stopped before it could rule out other move sequences to ${board}`];
     this.incident({
       kind: 'missed-moves',
       sans,
@@ -2233,18 +2237,8 @@ export class GameEngine {
       at,
       ply: base,
       article: '',
-      consequences: ambiguous
-        ? [
-            {
-              kind: 'arbiter-decides',
-              note:
-                candidates.length > 1
-                  ? `${alternatives} move sequences lead to ${board}; check the score sheets`
-                  : `the search stopped before it could rule out other move sequences to ${board}; check the score sheets`,
-            },
-          ]
-        : [],
-      message: `${message(`${sans.length} plies: ${sans.join(' ')}${ambiguous ? (candidates.length > 1 ? ` (ambiguous: ${alternatives} sequences fit)` : ' (perhaps not the only sequence: the search stopped early)') : ''}`)}.`,
+      consequences: ambiguous ? [{ kind: 'arbiter-decides', note: `${note}; check the score sheets` }] : [],
+      message: `${message(`${sans.length} plies: ${sans.join(' ')}${ambiguous ? ` (${doubt})` : ''}`)}.`,
     });
     return { sans, uncertain: ambiguous ? { firstPly: base + 1, plies: sans.length, candidates } : undefined };
   }

@@ -4,7 +4,7 @@ import { parseFen } from 'chessops/fen';
 import { makeSan } from 'chessops/san';
 import { makeSquare } from 'chessops/util';
 import { SquareSet } from 'chessops/squareSet';
-import { PIECE, codeToPiece, type PieceCode } from '../../protocols/dgt/squares.ts';
+import { PIECE, codeToPiece, pieceToCode, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { placementOf } from './fen.ts';
 import { squaresApart } from './observed-board.ts';
 import { matchMove, type Successor } from './successors.ts';
@@ -49,13 +49,12 @@ function rightsStanding(fen: string, placement: ArrayLike<number>): SquareSet {
   const before = parseFen(fen);
   if (!before.isOk) return SquareSet.empty();
   const { board, castlingRights } = before.value;
+  const stands = (sq: number): boolean => placement[sq] === pieceToCode(board.get(sq)!);
   let standing = SquareSet.empty();
   for (const rook of castlingRights) {
     const color = board.getColor(rook);
     const king = color && board.kingOf(color);
-    if (color === undefined || king === undefined) continue;
-    const white = color === 'white';
-    if (placement[rook] === (white ? PIECE.WROOK : PIECE.BROOK) && placement[king] === (white ? PIECE.WKING : PIECE.BKING)) standing = standing.with(rook);
+    if (king !== undefined && stands(rook) && stands(king)) standing = standing.with(rook);
   }
   return standing;
 }
@@ -267,34 +266,21 @@ export class StepBoards {
       for (const side of [-1, 0, 1]) if (((landing & 7) + side) >> 3 === 0) tryFrom(from + side, pawn);
     }
     const what = `the ${landed.color} ${landed.role} put on ${makeSquare(landing)} was in a hand when the board was read`;
+    const taken = (o: (typeof origins)[number], why: string, several?: true): BoardBefore => ({ codes: o.codes, move: o.move, note: `${what}; ${why}`, ...(several ? { several } : {}) });
+    const square = (o: (typeof origins)[number]): string => makeSquare(o.move.move.from);
     const recorded = origins.filter((o) => o.recorded);
-    if (recorded.length === 1) {
-      const { codes: before, move } = recorded[0]!;
-      return {
-        codes: before,
-        move,
-        note: `${what}; it is taken to come from ${makeSquare(move.move.from)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`,
-      };
-    }
+    if (recorded.length === 1)
+      return taken(recorded[0]!, `it is taken to come from ${square(recorded[0]!)}, where the record last had it (had it moved meanwhile, the moves that fill the break say so)`);
     if (recorded.length > 1 || origins.length === 0 || squaresApart(codes, end.codes).length < 3) return undefined;
-    if (origins.length === 1) {
-      const { codes: before, move } = origins[0]!;
-      return {
-        codes: before,
-        move,
-        note: `${what}; it is taken to come from ${makeSquare(move.move.from)}, the only square it can have come from (the moves that fill the break say how it got there)`,
-      };
-    }
-    const san = origins[0]!.san;
-    if (origins.some((o) => o.san !== san)) return undefined;
-    const { codes: before, move } = origins[0]!;
-    const squares = origins.map((o) => makeSquare(o.move.move.from)).join(', ');
-    return {
-      codes: before,
-      move,
-      several: true,
-      note: `${what}; it came from one of ${squares}, which the board cannot tell, and ${san} is the same move from each: the break's position shows it on ${makeSquare(move.move.from)} (the moves that fill the break say where it stood)`,
-    };
+    const first = origins[0]!;
+    if (origins.length === 1) return taken(first, `it is taken to come from ${square(first)}, the only square it can have come from (the moves that fill the break say how it got there)`);
+    if (origins.some((o) => o.san !== first.san)) return undefined;
+    const squares = origins.map(square).join(', ');
+    return taken(
+      first,
+      `it came from one of ${squares}, which the board cannot tell, and ${first.san} is the same move from each: the break's position shows it on ${square(first)} (the moves that fill the break say where it stood)`,
+      true,
+    );
   }
 
   /** The squares where a board kept before `codes` showed `piece` and `codes` shows none. */
@@ -365,8 +351,11 @@ export class StepBoards {
     return found.slice(0, limit).map((f) => f.codes);
   }
 
-  /** breakPosition of a board kept, worked out once per board and side while the record stands (it is asked on every change). */
-  /** `codes` as a break would take it (breakPosition), cached per record length; with `ep` (rare: an en passant capture after a break) worked out each time. */
+  /**
+   * `codes` as a break would take it (breakPosition), worked out once per board and side while the
+   * record stands (it is asked on every change); with `ep` (rare: an en passant capture after a
+   * break) worked out each time.
+   */
   private position(end: RecordEnd, codes: Uint8Array, turn: Color, ep?: number): Chess | undefined {
     if (ep !== undefined) return breakPosition(end, codes, turn, ep);
     if (this.positionsPlies !== end.plies) {
