@@ -578,8 +578,8 @@ export class GameEngine {
     const pos = breakPosition(this.recordEnd(), placement, other(by), ep);
     if (!pos) return false;
     const n = this.plyCount();
-    const differences: string[] = [];
-    for (let s = 0; s < 64; s++) if (placement[s] !== top.codes[s]) differences.push(makeSquare(s));
+    const differences: SquareDifference[] = [];
+    for (let s = 0; s < 64; s++) if (placement[s] !== top.codes[s]) differences.push({ square: makeSquare(s), expected: top.codes[s]!, seen: placement[s]! });
     const prev = top.record;
     if (prev && !prev.confirmed) this.confirm(n, 'opponent-moved', at);
     const gap: RecordBreak = { reason, ...(accepted ? { accepted: true as const } : {}) };
@@ -620,9 +620,9 @@ export class GameEngine {
         reason === 'illegal-move-stood'
           ? `The illegal move stood and play went on: the record breaks after ply ${n} and goes on from the board (${next.fen}).`
           : differences.length > 0
-            ? `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.join(' ')}); the record goes on from it${note ? `; ${note}` : ''}.`
+            ? `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.map((d) => d.square).join(' ')}); the record goes on from it${note ? `; ${note}` : ''}.`
             : `The record breaks after ply ${n}: play goes on from the record's board with ${other(by)} to move, where the record has ${by} to move; the record goes on from it${note ? `; ${note}` : ''}.`,
-      differences: [],
+      differences,
     });
     return true;
   }
@@ -1365,10 +1365,13 @@ export class GameEngine {
     }
     if (this.board.mismatches === 0) {
       if (this.reviseJump(at, by, seenAtPress)) return;
-      if (this.outOfStep) {
-        if (this.outOfStep === 'silent') this.outOfStepReport(at);
-        return;
-      }
+      // The record's own board, pressed by the side it has to move, right after a jump no sequence
+      // of the other parity reads: a move of that side's went unseen (a piece out and back while
+      // the board was away) or none was made. The board shows neither, and it is no board the game
+      // cannot reach: nothing is reported. The record stays out of step, so the next press that
+      // does not fit searches again from where the jump began and breaks there, said, if nothing
+      // fits (a press on the record's board once reported "it differs on" no square at all).
+      if (this.outOfStep) return;
       if (this.rebreak(by, at, seenAtPress)) return;
       if (this.movedSinceClockStarted(by)) return;
       this.illegal('clock-without-move', by, at, []);

@@ -79,6 +79,8 @@ export interface OutageGame {
   followsBoard: boolean;
   /** The longest the engine took over one board event (ms): how long the event loop waited at worst. */
   longestEventMs: number;
+  /** Every incident the engine raised, as the arbiter sees them. */
+  incidents: readonly Incident[];
   problem?: string;
 }
 
@@ -179,6 +181,7 @@ export async function runOutageGame(cell: OutageCell, seed: number): Promise<Out
     clockWrong: clock.wrong,
     missedWithClock: clock.missed,
     longestEventMs,
+    incidents: snap.incidents,
     followsBoard: run.finalState === 'live' && run.sessionBoard !== null && run.sessionBoard.every((p, i) => p === run.tableBoard[i]),
     ...(got.length !== want.length || got.some((s, i) => s !== want[i]) ? { problem: firstDifference(want, got) } : {}),
   };

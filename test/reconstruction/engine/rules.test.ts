@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Consequence, RulesConfig } from '../../../daemon/reconstruction/game-events.ts';
+import { PIECE } from '../../../protocols/dgt/squares.ts';
 import { Script } from './script.ts';
 
 /**
@@ -144,6 +145,16 @@ describe('engine: illegal moves (Art 7.5) under each edition and category', () =
     const snap = s.engine.snapshot();
     expect(snap.illegalCounts).toEqual({ white: 0, black: 0 });
     expect(snap.incidents.map((i) => i.kind)).toEqual(['illegal-position']);
+    // The break names the squares its board differs on, in its data as in its message.
+    expect(snap.incidents[0]).toMatchObject({
+      message: expect.stringContaining('it differs on h1 h3 c5 c6'),
+      differences: [
+        { square: 'h1', expected: PIECE.WROOK, seen: PIECE.EMPTY },
+        { square: 'h3', expected: PIECE.EMPTY, seen: PIECE.WROOK },
+        { square: 'c5', expected: PIECE.EMPTY, seen: PIECE.BKNIGHT },
+        { square: 'c6', expected: PIECE.BKNIGHT, seen: PIECE.EMPTY },
+      ],
+    });
     expect(snap.moves.at(-1)).toMatchObject({ san: '--', gap: { reason: 'unexplained' } });
     // The game goes on from the board and is recorded.
     s.play('g8f6');
