@@ -1,22 +1,25 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { clockSetCells, clockSetTable, keptCell, outageCells, outageTable, runOutageCell, type CellFigures, type OutageCell } from '../reconstruction/outages.ts';
+import { clockSetCells, clockSetTable, keptCell, outageCells, outageTable, runOutageCell, variantCells, type CellFigures, type OutageCell } from '../reconstruction/outages.ts';
 
 // `npm run bench -- outages`: the outage table of docs/reconstruction.md. Every cell plays
 // OUTAGE_GAMES games (default 200) of the matrix's random games under its 'mixed' noise through
 // the emulated board, the real BoardSession (with its EEPROM catch-up) and a fresh engine, in
 // virtual time, on one core (under a minute on the reference machine). Then the clock-set table:
 // USB pulls of 4, 6 and 8 plies while one player is given time by hand, in games with a clock.
+// Last the variants table: the outage table's cells on Chess960 games and on boards turned round.
 // With OUTAGE_WRITE=1 the tables replace those between their markers in docs/reconstruction.md.
 export default async function outages(): Promise<void> {
   const games = Number(process.env.OUTAGE_GAMES ?? 200);
   const command = `\`${process.env.OUTAGE_GAMES ? `OUTAGE_GAMES=${games} ` : ''}npm run bench -- outages\``;
   const outageRows = await runCells(outageCells(), games);
   const clockSetRows = await runCells(clockSetCells(), games);
+  const variantRows = await runCells(variantCells(), games);
   const tables = [
     { marker: 'outages', text: [`Command: ${command} — ${outageRows.text}`, '', outageTable(outageRows.rows)].join('\n') },
     { marker: 'outages-clock-set', text: [`Command: ${command} (its second table) — ${clockSetRows.text}`, '', clockSetTable(clockSetRows.rows)].join('\n') },
+    { marker: 'outages-variants', text: [`Command: ${command} (its third table) — ${variantRows.text}`, '', outageTable(variantRows.rows)].join('\n') },
   ];
   for (const t of tables) console.log(`\n${t.text}`);
   if (process.env.OUTAGE_WRITE === '1') {
@@ -40,7 +43,7 @@ async function runCells(cells: OutageCell[], games: number): Promise<{ rows: Cel
   for (const cell of cells) {
     const r = await runOutageCell(cell, games);
     rows.push(r);
-    const label = `${cell.kind} ${cell.plies} plies${cell.pieceInHand ? ', piece in hand' : ''}${cell.clockAdjustMs !== undefined ? `, ${cell.clockAdjustMs / 1000} s given by hand` : ''}`;
+    const label = `${cell.chess960 ? 'Chess960 ' : ''}${cell.reversed ? 'turned round ' : ''}${cell.kind} ${cell.plies} plies${cell.pieceInHand ? ', piece in hand' : ''}${cell.clockAdjustMs !== undefined ? `, ${cell.clockAdjustMs / 1000} s given by hand` : ''}`;
     console.log(
       `${label}: ${r.exactPct.toFixed(1)}% exact (${r.exactUnambiguousPct.toFixed(1)}% of those with one explanation, ${r.rightPct.toFixed(1)}% exact or truth offered, ${r.pliesAsPlayedPct.toFixed(1)}% as many plies as played, ${r.morePliesPct.toFixed(1)}% more), ${keptCell(r)} later moves kept, ${r.falseIncidents} false incidents, ${r.following}/${r.games} sessions on the table's board; the longest event per game p99 ${r.longestEventP99Ms.toFixed(0)} / max ${r.longestEventMaxMs.toFixed(0)} ms`,
     );

@@ -37,6 +37,15 @@ export function outageCells(): OutageCell[] {
 }
 
 /**
+ * The variants table's cells: every cell of the outage table on the seed's Chess960 game, then on
+ * the matrix's standard game with the board turned round.
+ */
+export function variantCells(): OutageCell[] {
+  const variants: Pick<OutageCell, 'chess960' | 'reversed'>[] = [{ chess960: true }, { reversed: true }];
+  return variants.flatMap((variant) => outageCells().map((cell) => ({ ...cell, ...variant })));
+}
+
+/**
  * Time given by hand in the clock-set table: none (the same games, for comparison: the seed draws
  * the moment and the player all the same), a minute (rapid and blitz, A.4.2, B.3) and two (7.5.5).
  */
@@ -303,16 +312,19 @@ function longestEvents(results: readonly OutageGame[]): { longestEventP99Ms: num
 
 const pct = (n: number, of: number): number => (of === 0 ? 100 : (100 * n) / of);
 
-/** The table as Markdown: one row per cell. */
+/** The table as Markdown: one row per cell; a first column names the game when any row is Chess960 or turned round. */
 export function outageTable(rows: readonly CellFigures[]): string {
+  const variants = rows.some((r) => r.cell.chess960 || r.cell.reversed);
   const lines = [
-    '| outage | plies | piece in hand | games | exact | exact with one explanation | exact or truth offered | as many plies as played | later moves kept | flagged ambiguous | false incidents | clock readings off |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `|${variants ? ' games of |' : ''} outage | plies | piece in hand | games | exact | exact with one explanation | exact or truth offered | as many plies as played | later moves kept | flagged ambiguous | false incidents | clock readings off |`,
+    `|${variants ? '---|' : ''}---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
   ];
   for (const r of rows) {
     const kind = r.cell.kind === 'power' ? 'power lost (USB pulled)' : 'link lost (board powered)';
+    const named = [r.cell.chess960 ? 'Chess960' : 'standard', ...(r.cell.reversed ? ['board turned round'] : [])].join(', ');
+    const game = variants ? ` ${named} |` : '';
     lines.push(
-      `| ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.exactUnambiguousPct.toFixed(1)}% | ${r.rightPct.toFixed(1)}% | ${r.pliesAsPlayedPct.toFixed(1)}% | ${keptCell(r)} | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
+      `|${game} ${kind} | ${r.cell.plies} | ${r.cell.pieceInHand ? 'yes' : 'no'} | ${r.games} | ${r.exactPct.toFixed(1)}% | ${r.exactUnambiguousPct.toFixed(1)}% | ${r.rightPct.toFixed(1)}% | ${r.pliesAsPlayedPct.toFixed(1)}% | ${keptCell(r)} | ${r.ambiguous} | ${r.falseIncidents} | ${r.clockWrong}/${r.clockReadings} |`,
     );
   }
   return lines.join('\n');
