@@ -2157,13 +2157,39 @@ export class GameEngine {
   private searchedPlacementLeft(at: number): boolean {
     const jump = this.provisional;
     const searched = jump?.searchedAt;
-    if (!jump || !searched || this.plyCount() !== jump.end) return false;
-    if (this.board.seen[searched.sq] !== PIECE.EMPTY || at - searched.at >= RELEASE_MS) return false;
+    if (!jump || !searched || this.plyCount() !== jump.end || at - searched.at >= RELEASE_MS) return false;
     const { adoption, provisional } = searched.replaced;
     const pos = this.posOf(this.history[adoption.base]!).clone();
-    const note = `the piece put down on ${makeSquare(searched.sq)} did not rest there: the reading before stands again`;
+    if (this.board.seen[searched.sq] === PIECE.EMPTY) {
+      const note = `the piece put down on ${makeSquare(searched.sq)} did not rest there: the reading before stands again`;
+      this.adoptJump(pos, adoption.base, adoption.sequences, adoption.more, adoption.inHand, at, undefined, note);
+      this.provisional = provisional;
+      return true;
+    }
+    return this.searchedPlacementLanded(pos, searched, at);
+  }
+
+  /**
+   * The jump was searched again when a piece was put down, and a square of the record's emptied
+   * right after it: the piece's landing was read before its lift (a board scans its squares in
+   * order, and a piece can be seen arrive before its square is seen empty: a queen put on b2 read
+   * before g2 emptied). When the reading it replaced, then that one move onto the square where the
+   * piece was put down, is the board now, and the new reading is not, the reading before stands
+   * again and the move is recorded after it (the new one had read a queen taken during the outage
+   * as never taken, sent on a detour to b2, and the queen of g2 as held in a hand).
+   */
+  private searchedPlacementLanded(pos: Chess, searched: NonNullable<Provisional['searchedAt']>, at: number): boolean {
+    if (this.board.mismatches === 0) return false;
+    const { adoption, provisional } = searched.replaced;
+    const end = pos.clone();
+    for (const m of adoption.sequences[0]!) end.play(m);
+    const codes = positionCodes(end);
+    const s = matchMove(end, codes, this.board.seen, squaresApart(codes, this.board.seen));
+    if (!s || s.move.to !== searched.sq) return false;
+    const note = `the piece put down on ${makeSquare(searched.sq)} was a move's landing, seen before its square ${makeSquare(s.move.from)} emptied: the reading before stands again`;
     this.adoptJump(pos, adoption.base, adoption.sequences, adoption.more, adoption.inHand, at, undefined, note);
     this.provisional = provisional;
+    this.makeMove(this.top(), s, at);
     return true;
   }
 

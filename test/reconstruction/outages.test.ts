@@ -502,6 +502,12 @@ describe('outage table, games once wrong', () => {
       252,
       all(unreachableNamed, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies in a Chess960 game (Qc6+ Nbxc6 f4 Qg6 Qg2 c4), then Qg2-b2 with the queen seen on b2 before g2 emptied: the jump was searched again at that landing and read the queen taken on c6 as never taken, sent on to b2, and g2's queen as held in a hand; the record broke at the next press. The lift of g2 right after the landing now puts the reading before back, and Qb2 is recorded after it",
+      power960(6, false),
+      433,
+      all(noFalseIncident, keepsLater, exactOrTruthOffered),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
