@@ -1957,19 +1957,26 @@ export class GameEngine {
    * Black's a6, or after them, leaves the same board). Both end on the board now, one ply longer
    * than the jump: when other orders of that length lead there, the jump and the move are one span
    * whose order the board cannot tell, published with the reading's order first and marked, the
-   * others offered (as for any jump with several explanations). Only without a clock: with one,
-   * the side whose clock runs tells the two apart. False when only the reading's order fits (the
-   * move is then recorded as usual).
+   * others offered (as for any jump with several explanations). With a clock, only while the
+   * mover's opponent's clock runs: the mover pressed while the board was away, so the move was
+   * complete before the return, lifted then and put back, in whatever order it was played (a pawn
+   * gone b4-b5 before gxf4 and Qf2, or after them). While the mover's own clock runs, that side
+   * tells the two apart. False when only the reading's order fits (the move is then recorded as
+   * usual).
    */
   private handPutBackInOtherOrders(s: Successor, at: number): boolean {
     const jump = this.provisional;
     const n = this.plyCount();
     if (!jump || jump.inHand !== s.move.from || jump.end !== n || jump.base >= n) return false;
-    // With a clock the running side tells the readings apart (in the other, the mover has pressed
-    // already, and the opponent's clock runs): a reading that shows it puts the jump's parity in
-    // doubt (see onClock). Without one nothing ever will.
-    if (this.clockSeen) return false;
+    // With a clock the running side tells the readings apart while it is the mover's (in the
+    // other, the mover has pressed already, and the opponent's clock runs): a reading that shows it
+    // puts the jump's parity in doubt (see onClock). Once a reading since the return, taken before
+    // the piece was put down, shows the mover's press made, nothing will. (Readings taken after it
+    // can arrive first: the board's log of the power-up is read after the clock.) Without a clock
+    // nothing ever will.
     const mover = this.posOf(this.top()).turn;
+    const pressedBefore = this.clockFresh && this.lastClockAt <= at && this.running === other(mover);
+    if (this.clockSeen && !pressedBefore) return false;
     const base = jump.base;
     const pos = this.posOf(this.history[base]!).clone();
     const read = [...this.history.slice(base + 1).map((p) => p.move!), s.move];

@@ -508,6 +508,17 @@ describe('outage table, games once wrong', () => {
       433,
       all(noFalseIncident, keepsLater, exactOrTruthOffered),
     ],
+    [
+      "USB pulled for 3 plies in a Chess960 game with a clock (b5 gxf4 Qf2), back with the b5 pawn lifted: read as Qf2 gxf4 with b4's pawn in the hand, then the pawn put down on b5, its press already read. Published as one explanation; but White had pressed while the board was away, so the pawn may have gone first: the jump and the move are now one span, marked, the order played offered (the test that catches this without a clock is seed 251's)",
+      power960(3, true),
+      133,
+      (r) => {
+        expect(r.ambiguous, r.problem).toBe(true);
+        exactOrTruthOffered(r);
+        noFalseIncident(r);
+        keepsLater(r);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
