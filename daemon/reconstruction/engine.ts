@@ -1369,8 +1369,8 @@ export class GameEngine {
       // of the other parity reads: a move of that side's went unseen (a piece out and back while
       // the board was away) or none was made. The board shows neither, and it is no board the game
       // cannot reach: nothing is reported. The record stays out of step, so the next press that
-      // does not fit searches again from where the jump began and breaks there, said, if nothing
-      // fits (a press on the record's board once reported "it differs on" no square at all).
+      // does not fit searches again from where the jump began, and breaks there, said, if nothing
+      // fits.
       if (this.outOfStep) return;
       if (this.rebreak(by, at, seenAtPress)) return;
       if (this.movedSinceClockStarted(by)) return;
@@ -1957,23 +1957,21 @@ export class GameEngine {
    * Black's a6, or after them, leaves the same board). Both end on the board now, one ply longer
    * than the jump: when other orders of that length lead there, the jump and the move are one span
    * whose order the board cannot tell, published with the reading's order first and marked, the
-   * others offered (as for any jump with several explanations). With a clock, only while the
-   * mover's opponent's clock runs: the mover pressed while the board was away, so the move was
-   * complete before the return, lifted then and put back, in whatever order it was played (a pawn
-   * gone b4-b5 before gxf4 and Qf2, or after them). While the mover's own clock runs, that side
-   * tells the two apart. False when only the reading's order fits (the move is then recorded as
-   * usual).
+   * others offered (as for any jump with several explanations). With a clock, only when a reading
+   * since the return, taken before the piece was put down, shows the opponent's clock running: the
+   * mover pressed while the board was away, so the move may have been made in any order among the
+   * jump's (a pawn gone b4-b5 before gxf4 and Qf2, or after them) and lifted at the return. While
+   * the mover's own clock runs, that tells the two apart. False when only the reading's order fits
+   * (the move is then recorded as usual).
    */
   private handPutBackInOtherOrders(s: Successor, at: number): boolean {
     const jump = this.provisional;
     const n = this.plyCount();
     if (!jump || jump.inHand !== s.move.from || jump.end !== n || jump.base >= n) return false;
-    // With a clock the running side tells the readings apart while it is the mover's (in the
-    // other, the mover has pressed already, and the opponent's clock runs): a reading that shows it
-    // puts the jump's parity in doubt (see onClock). Once a reading since the return, taken before
-    // the piece was put down, shows the mover's press made, nothing will. (Readings taken after it
-    // can arrive first: the board's log of the power-up is read after the clock.) Without a clock
-    // nothing ever will.
+    // While the mover's clock runs, the mover has not pressed: the piece is being moved now, after
+    // the jump, and the reading's order is the only one (see onClock for a reading that doubts the
+    // jump's parity). Readings taken after the piece was put down can arrive before it (the board's
+    // log of the power-up is read after the clock): they say nothing of it.
     const mover = this.posOf(this.top()).turn;
     const pressedBefore = this.clockFresh && this.lastClockAt <= at && this.running === other(mover);
     if (this.clockSeen && !pressedBefore) return false;
