@@ -1816,7 +1816,14 @@ export class GameEngine {
       const by = codeToPiece(placed.code as PieceCode)?.color;
       if (by && by !== this.posOf(this.top()).turn && this.seenMoveTellsTurn(base, by, at)) return true;
     }
-    return this.jumpFrom(base, at, lastBy, this.revisionDepth(base), 1, inHand);
+    // Without a clock, the board of a move seen made since the jump (not inferred) was seen whole:
+    // a reading from the jump's start must pass through it (a knight knocked from c8 onto d7 was
+    // read as Nb6 … Nd7 in place of Rd7 … Rd8, the rook's return seen made). Not the board read at
+    // the return: a hand at work there leaves a board no game passed through (a king lifted from
+    // e1 and put down on c2 before going back).
+    const top = this.top();
+    const through = lastBy === undefined && !this.clockSeen && this.plyCount() > base && top.record && !top.inferred && !top.record.gap ? top.codes : undefined;
+    return this.jumpFrom(base, at, lastBy, this.revisionDepth(base), 1, inHand, this.board.seen, through);
   }
 
   /** How deep a search from `base` goes: the plies recorded since, and a few more. */
@@ -2021,7 +2028,7 @@ export class GameEngine {
    * was read whole (a dump, a press), so it may be short of a piece in a hand; a board met field
    * by field (a hand at work, a burst being applied) is short of pieces on its way and is not.
    */
-  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number, minDepth = 2, inHand = false, target: Uint8Array = this.board.seen): boolean {
+  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number, minDepth = 2, inHand = false, target: Uint8Array = this.board.seen, through?: Uint8Array): boolean {
     const pos = this.posOf(this.history[base]!).clone();
     // The press that completed the jump tells whose turn it is now. The running side alone does not:
     // a player who has moved and not yet pressed leaves it one ply behind the board.
@@ -2081,7 +2088,7 @@ export class GameEngine {
       if (plies !== undefined) found = withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 }, lifted);
     }
     const returned = this.unexplainedReturn(base);
-    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => !returned || passesThrough(pos, moves, returned));
+    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => (!returned || passesThrough(pos, moves, returned)) && (!through || passesThrough(pos, moves, through)));
     const first = sequences[0];
     if (!first) return false;
     // The same square still empty after another move: no hand holds a piece that long. The board

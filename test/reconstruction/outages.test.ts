@@ -509,6 +509,12 @@ describe('outage table, games once wrong', () => {
       all(noFalseIncident, keepsLater, exactOrTruthOffered),
     ],
     [
+      "USB pulled for 2 plies in a Chess960 game without a clock (Rd7 Qg2), read at once; Rd8 is seen made, then Black's knight is knocked from c8 onto d7: that piece of Black's put down out of turn searched the jump again from its start and read Nb6 Qg2 Nd7 (Nc8 once the knight was stood up again), the rook's two moves lost. Such a search must now pass through the board of the move seen made last",
+      power960(2, false),
+      428,
+      all(exact, noFalseIncident),
+    ],
+    [
       "USB pulled for 3 plies in a Chess960 game with a clock (b5 gxf4 Qf2), back with the b5 pawn lifted: read as Qf2 gxf4 with b4's pawn in the hand, then the pawn put down on b5, its press already read. Published as one explanation; but White had pressed while the board was away, so the pawn may have gone first: the jump and the move are now one span, marked, the order played offered (the test that catches this without a clock is seed 251's)",
       power960(3, true),
       133,
