@@ -1456,17 +1456,28 @@ export class GameEngine {
   }
 
   /**
-   * The board is a position the last jump's start reaches in fewer plies than the record has since
-   * (the players took moves back, into a jump the record read in another way): the jump is read
-   * again to it, the moves after it gone with the takeback. A jump no more than a search's length
-   * behind (the search from its start goes no deeper than one from a return).
+   * The board is a position the last jump's start reaches, though not through the record since
+   * (the players took moves back, into a jump the record read in another way, and may have played
+   * on): the jump is read again to it, the moves after it replaced. A move that confirmed the jump
+   * may have been an illegal try that fitted the reading: a knight taken from d8 to e5, read as
+   * Nc6xe5 because the return was read with a knight on c6 in a hand, put back on d8, and cxd4 and
+   * e6 played; the record broke there and lost both. The press would break the record otherwise,
+   * and does so once per board: the search has the return's budget (ten plies from the jump's
+   * start can need 130,000 nodes). A jump no more than a search's length behind (the search from
+   * its start goes no deeper than one from a return).
    */
   private takenBackIntoJump(by: Color, at: number): boolean {
     const jump = this.provisional ?? this.confirmedJump?.jump;
     const plies = jump ? this.plyCount() - jump.base - 1 : 0;
     if (!jump || plies < 1 || plies > MAX_MISSED_PLIES + 2) return false;
     if (!this.firstSearch(`${this.board.hash}/${by}/taken-back`)) return false;
-    return this.jumpFrom(jump.base, at, by, plies, 1, false);
+    const budget = this.jumpBudget;
+    this.jumpBudget = RETURN_JUMP_BUDGET;
+    try {
+      return this.jumpFrom(jump.base, at, by, this.revisionDepth(jump.base), 1, false);
+    } finally {
+      this.jumpBudget = budget;
+    }
   }
 
   /**

@@ -525,6 +525,12 @@ describe('outage table, games once wrong', () => {
         keepsLater(r);
       },
     ],
+    [
+      "USB pulled for 8 plies in a Chess960 game, back with Black's knight of d8 in the hand: read (one of many readings, marked) with the knight gone to c6, so the knight put down on e5, an illegal move, was read as Nxe5 and confirmed the jump. The knight went back to d8 and the pawn to e5, and cxd4 and e6 were played: the record broke at White's press and lost both. The jump is now read again from its start to that board, ten plies, and every later move is kept",
+      power960(8, true),
+      345,
+      all(noFalseIncident, keepsLater),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
