@@ -219,6 +219,20 @@ function nearBonusMove(tc: NonNullable<EngineOptions['timeControl']>, pos: Chess
   return period !== undefined && period >= pos.fullmoves - 1 && period <= pos.fullmoves + Math.ceil(plies / 2);
 }
 
+/** What a jump search from a ply of the record looks for (see GameEngine.jumpFrom). */
+interface JumpQuery {
+  /** Longest sequence tried, in plies. */
+  maxDepth: number;
+  /** Shortest sequence tried (default 2: one move is the matcher's business). */
+  minDepth?: number;
+  /** Sequences that leave the board one piece short may explain it (a piece in a hand). */
+  inHand?: boolean;
+  /** The placement to reach (default: the board as seen now). */
+  target?: Uint8Array;
+  /** Boards seen whole that every sequence must pass through (the board nothing explained at a return is added to them). */
+  through?: readonly Uint8Array[];
+}
+
 /**
  * Reconstructs one table's legal game from its board events under the FIDE Laws. Pure and
  * deterministic: time comes only with the events, and the same events always give the same game
@@ -662,7 +676,7 @@ export class GameEngine {
   private searchAtPress(by: Color, at: number): boolean {
     if (this.searchJump(at, by, MAX_MISSED_PLIES, true)) return true;
     const pressed = this.boardAtPress(by, at);
-    return pressed !== undefined && this.jumpFrom(this.plyCount(), at, by, MAX_MISSED_PLIES, 2, true, pressed);
+    return pressed !== undefined && this.jumpFrom(this.plyCount(), at, by, { maxDepth: MAX_MISSED_PLIES, inHand: true, target: pressed });
   }
 
   /**
@@ -1474,7 +1488,7 @@ export class GameEngine {
     const budget = this.jumpBudget;
     this.jumpBudget = RETURN_JUMP_BUDGET;
     try {
-      return this.jumpFrom(jump.base, at, by, this.revisionDepth(jump.base), 1, false);
+      return this.jumpFrom(jump.base, at, by, this.fromStart(jump.base));
     } finally {
       this.jumpBudget = budget;
     }
@@ -1591,7 +1605,7 @@ export class GameEngine {
       if (!this.stepBoards.moveBetween(end, before, current, by)) continue;
       const usual = this.jumpBudget;
       this.jumpBudget = budget;
-      const found = this.jumpFrom(base, at, other(by), this.revisionDepth(base), 1, false, before);
+      const found = this.jumpFrom(base, at, other(by), { ...this.fromStart(base), target: before });
       this.jumpBudget = usual;
       if (!found) continue;
       this.playMoveShown(at, current);
@@ -1807,7 +1821,7 @@ export class GameEngine {
    */
   private searchJump(at: number, lastBy: Color | undefined, maxDepth = MAX_MISSED_PLIES, inHand = false): boolean {
     if (!this.firstSearch(`${this.board.hash}/${lastBy ?? '-'}/${maxDepth}/${inHand}`)) return false;
-    if (this.jumpFrom(this.plyCount(), at, lastBy, maxDepth, 2, inHand)) return true;
+    if (this.jumpFrom(this.plyCount(), at, lastBy, { maxDepth, inHand })) return true;
     // A board the last inferred jump cannot lead to (a piece put back after an illegal move the
     // jump took for legal ones): from where that jump began, one move is enough.
     const jump = this.provisional;
@@ -1833,13 +1847,18 @@ export class GameEngine {
     // the return: a hand at work there leaves a board no game passed through (a king lifted from
     // e1 and put down on c2 before going back).
     const top = this.top();
-    const through = lastBy === undefined && !this.clockSeen && this.plyCount() > base && top.record && !top.inferred && !top.record.gap ? top.codes : undefined;
-    return this.jumpFrom(base, at, lastBy, this.revisionDepth(base), 1, inHand, this.board.seen, through);
+    const seenMade = lastBy === undefined && !this.clockSeen && this.plyCount() > base && top.record && !top.inferred && !top.record.gap;
+    return this.jumpFrom(base, at, lastBy, { ...this.fromStart(base), inHand, through: seenMade ? [top.codes] : [] });
   }
 
   /** How deep a search from `base` goes: the plies recorded since, and a few more. */
   private revisionDepth(base: number): number {
     return Math.min(MAX_MISSED_PLIES + 2, this.plyCount() - base + 3);
+  }
+
+  /** The depths of a search from where a jump began (fromJumpStart): from one ply to a few more than recorded since. */
+  private fromStart(base: number): JumpQuery {
+    return { maxDepth: this.revisionDepth(base), minDepth: 1 };
   }
 
   /** The piece last put down is of the side the record does not have to move, and still off its square in the record. */
@@ -2035,11 +2054,12 @@ export class GameEngine {
 
   /**
    * Searches from the position after `base` plies to the board and, when a sequence fits, takes
-   * the record back to `base` (a provisional jump being revised) and plays it. `inHand`: the board
+   * the record back to `base` (a provisional jump being revised) and plays it. `query.inHand`: the board
    * was read whole (a dump, a press), so it may be short of a piece in a hand; a board met field
    * by field (a hand at work, a burst being applied) is short of pieces on its way and is not.
    */
-  private jumpFrom(base: number, at: number, lastBy: Color | undefined, maxDepth: number, minDepth = 2, inHand = false, target: Uint8Array = this.board.seen, through?: Uint8Array): boolean {
+  private jumpFrom(base: number, at: number, lastBy: Color | undefined, query: JumpQuery): boolean {
+    const { maxDepth, minDepth = 2, inHand = false, target = this.board.seen } = query;
     const pos = this.posOf(this.history[base]!).clone();
     // The press that completed the jump tells whose turn it is now. The running side alone does not:
     // a player who has moved and not yet pressed leaves it one ply behind the board.
@@ -2099,7 +2119,8 @@ export class GameEngine {
       if (plies !== undefined) found = withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 }, lifted);
     }
     const returned = this.unexplainedReturn(base);
-    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => (!returned || passesThrough(pos, moves, returned)) && (!through || passesThrough(pos, moves, through)));
+    const through = returned ? [...(query.through ?? []), returned] : (query.through ?? []);
+    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => through.every((board) => passesThrough(pos, moves, board)));
     const first = sequences[0];
     if (!first) return false;
     // The same square still empty after another move: no hand holds a piece that long. The board
@@ -2109,7 +2130,7 @@ export class GameEngine {
     // from there (rather than a phantom piece carried in a hand move after move).
     const chained = found.inHand !== undefined && held?.inHand === found.inHand && held.base < base && base === this.plyCount() ? held.base : undefined;
     if (chained !== undefined) {
-      if (this.jumpFrom(chained, at, lastBy, this.revisionDepth(chained), 1, false)) return true;
+      if (this.jumpFrom(chained, at, lastBy, this.fromStart(chained))) return true;
       if (this.breakWithoutHeld(found.inHand!, first, at, chained)) return true;
     }
     // A search that ran out of nodes before it was complete may have left other sequences unfound:
