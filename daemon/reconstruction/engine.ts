@@ -231,6 +231,8 @@ interface JumpQuery {
   target?: Uint8Array;
   /** Boards seen whole that every sequence must pass through (the board nothing explained at a return is added to them). */
   through?: readonly Uint8Array[];
+  /** Nodes each search may look at (default: the event's, the return's larger one while a board comes back). */
+  budget?: number;
 }
 
 /**
@@ -1473,25 +1475,18 @@ export class GameEngine {
    * The board is a position the last jump's start reaches, though not through the record since
    * (the players took moves back, into a jump the record read in another way, and may have played
    * on): the jump is read again to it, the moves after it replaced. A move that confirmed the jump
-   * may have been an illegal try that fitted the reading: a knight taken from d8 to e5, read as
-   * Nc6xe5 because the return was read with a knight on c6 in a hand, put back on d8, and cxd4 and
-   * e6 played; the record broke there and lost both. The press would break the record otherwise,
-   * and does so once per board: the search has the return's budget (ten plies from the jump's
-   * start can need 130,000 nodes). A jump no more than a search's length behind (the search from
-   * its start goes no deeper than one from a return).
+   * may have been an illegal try that fitted the reading (a knight taken from d8 to e5, read as
+   * Nc6xe5 under a return read with that knight in a hand), corrected, and play gone on. The press
+   * would break the record otherwise, and does so once per board: the search has the return's
+   * budget (ten plies from the jump's start can need 130,000 nodes). A jump no more than a
+   * search's length behind (the search from its start goes no deeper than one from a return).
    */
   private takenBackIntoJump(by: Color, at: number): boolean {
     const jump = this.provisional ?? this.confirmedJump?.jump;
     const plies = jump ? this.plyCount() - jump.base - 1 : 0;
     if (!jump || plies < 1 || plies > MAX_MISSED_PLIES + 2) return false;
     if (!this.firstSearch(`${this.board.hash}/${by}/taken-back`)) return false;
-    const budget = this.jumpBudget;
-    this.jumpBudget = RETURN_JUMP_BUDGET;
-    try {
-      return this.jumpFrom(jump.base, at, by, this.fromStart(jump.base));
-    } finally {
-      this.jumpBudget = budget;
-    }
+    return this.jumpFrom(jump.base, at, by, { ...this.fromStart(jump.base), budget: RETURN_JUMP_BUDGET });
   }
 
   /**
@@ -1603,11 +1598,7 @@ export class GameEngine {
       if (squaresApart(before, current).length === 0) continue;
       tried++;
       if (!this.stepBoards.moveBetween(end, before, current, by)) continue;
-      const usual = this.jumpBudget;
-      this.jumpBudget = budget;
-      const found = this.jumpFrom(base, at, other(by), { ...this.fromStart(base), target: before });
-      this.jumpBudget = usual;
-      if (!found) continue;
+      if (!this.jumpFrom(base, at, other(by), { ...this.fromStart(base), target: before, budget })) continue;
       this.playMoveShown(at, current);
       return true;
     }
@@ -2059,14 +2050,14 @@ export class GameEngine {
    * by field (a hand at work, a burst being applied) is short of pieces on its way and is not.
    */
   private jumpFrom(base: number, at: number, lastBy: Color | undefined, query: JumpQuery): boolean {
-    const { maxDepth, minDepth = 2, inHand = false, target = this.board.seen } = query;
+    const { maxDepth, minDepth = 2, inHand = false, target = this.board.seen, through = [], budget = this.jumpBudget } = query;
     const pos = this.posOf(this.history[base]!).clone();
     // The press that completed the jump tells whose turn it is now. The running side alone does not:
     // a player who has moved and not yet pressed leaves it one ply behind the board.
     const options = {
       minDepth,
       maxDepth,
-      budget: this.jumpBudget,
+      budget,
       meter: this.meter,
       keep: JUMP_ALTERNATIVES,
       ...(lastBy !== undefined ? { turnAfter: other(lastBy) } : {}),
@@ -2119,8 +2110,8 @@ export class GameEngine {
       if (plies !== undefined) found = withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 }, lifted);
     }
     const returned = this.unexplainedReturn(base);
-    const through = returned ? [...(query.through ?? []), returned] : (query.through ?? []);
-    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => through.every((board) => passesThrough(pos, moves, board)));
+    const mustPass = returned ? [...through, returned] : through;
+    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => mustPass.every((board) => passesThrough(pos, moves, board)));
     const first = sequences[0];
     if (!first) return false;
     // The same square still empty after another move: no hand holds a piece that long. The board
@@ -2130,7 +2121,7 @@ export class GameEngine {
     // from there (rather than a phantom piece carried in a hand move after move).
     const chained = found.inHand !== undefined && held?.inHand === found.inHand && held.base < base && base === this.plyCount() ? held.base : undefined;
     if (chained !== undefined) {
-      if (this.jumpFrom(chained, at, lastBy, this.fromStart(chained))) return true;
+      if (this.jumpFrom(chained, at, lastBy, { ...this.fromStart(chained), budget })) return true;
       if (this.breakWithoutHeld(found.inHand!, first, at, chained)) return true;
     }
     // A search that ran out of nodes before it was complete may have left other sequences unfound:
