@@ -28,6 +28,13 @@ import { positionCodes, successorsOf } from './successors.ts';
  *   than the plies left can change is dropped.
  * - The clock. When the side to move after the jump is known (the press that completed it), only
  *   depths of the matching parity are tried.
+ * - Pieces that cannot help are not asked. The rules above drop most successors, so only the moves
+ *   of pieces that could pass them are built and weighed: beyond three plies those on a changed or
+ *   reached square (and the king, for castling); and where the squares left to change or the
+ *   arrivals a side owes leave no slack, those whose move could bring the board nearer. The others
+ *   are only counted, so that a budget stops a search where it did when every move was built: the
+ *   same sequences in less time (a nine-ply jump of 1.6 million nodes, a queen's detour through
+ *   three captures, in about half the time).
  *
  * And one fact of the search itself: moves of an outage are mostly independent of each other, so
  * the same position is reached by many orders of the same moves (four moves a side, 576 orders).
@@ -207,6 +214,18 @@ function refillableByPawn(start: Uint8Array, changed: ReadonlySet<number>): Set<
   return squares;
 }
 
+const castleRight = (pos: Chess, c: Color): boolean => pos.castles.rook[c].a !== undefined || pos.castles.rook[c].h !== undefined;
+
+/**
+ * Whether a position still differing on `diff` squares, with `white` (`black`) squares waiting
+ * for a piece of that side, can become the target in `rest` plies (see the module comment).
+ */
+function fits(diff: number, white: number, black: number, rest: number, whiteMoves: number, blackMoves: number, enPassants: number, castleWhite: boolean, castleBlack: boolean): boolean {
+  const cw = whiteMoves > 0 && castleWhite ? 1 : 0;
+  const cb = blackMoves > 0 && castleBlack ? 1 : 0;
+  return diff <= 2 * rest + Math.min(2 * rest, 2 * (cw + cb) + enPassants) && white <= whiteMoves + cw && black <= blackMoves + cb;
+}
+
 export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOptions): JumpSearch {
   const meter = opts.meter;
   if (!meter) return searchWithin(pos, target, opts);
@@ -261,9 +280,64 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
         state.toggle(ORIGIN, sq, from);
       }
     };
+    // Beyond the complete depth a move starts where the changed-square rule lets it (or is a
+    // castling, from the king's square, or an excursion's start): the other pieces' moves would be
+    // dropped unweighed, so they are not built (only counted).
+    const changeMayStart = (codes: Uint8Array, sq: number): boolean => {
+      if (changed.has(sq) || reached.has(sq) || refilled.has(sq)) return true;
+      const code = codes[sq]!;
+      if (code === PIECE.WKING || code === PIECE.BKING) return true;
+      if (excursionsLeft === 0 || excursion >= 0 || code === PIECE.WPAWN || code === PIECE.BPAWN) return false;
+      return !opts.excursionFrom || opts.excursionFrom.has(sq);
+    };
+    /**
+     * Which pieces may move at a node: those with a move that could leave a child within the
+     * bounds below (checked again, exactly, on each successor). A move of a piece other than the
+     * king changes the squares left to change by at least its source's part less one (the
+     * destination can come right; en passant's taken pawn too), and fills a square that needs
+     * one of the mover's pieces only if a piece like it is needed somewhere. The bounds are
+     * taken with the rights before the move, which a move can only lose.
+     */
+    const mayMove = (p: Chess, codes: Uint8Array, need: Need, left: number): ((sq: number) => boolean) | undefined => {
+      const rest = left - 1;
+      const mover = p.turn;
+      const moverMoves = rest - Math.ceil(rest / 2);
+      const whiteMoves = mover === 'white' ? moverMoves : rest - moverMoves;
+      const blackMoves = rest - whiteMoves;
+      const rightWhite = whiteMoves > 0 && castleRight(p, 'white') ? 1 : 0;
+      const rightBlack = blackMoves > 0 && castleRight(p, 'black') ? 1 : 0;
+      const castlings = rightWhite + rightBlack;
+      const enPassants = Math.min(Math.ceil(rest / 2), Math.min(whiteMoves, Math.max(0, need.blackPawns - targetPawns.black)) + Math.min(blackMoves, Math.max(0, need.whitePawns - targetPawns.white)));
+      const allowance = 2 * rest + Math.min(2 * rest, 2 * castlings + enPassants) + slack - need.diff;
+      const arrivals = mover === 'white' ? need.white - whiteMoves - rightWhite : need.black - blackMoves - rightBlack;
+      const mustArrive = arrivals > 0;
+      if (allowance >= 1 && !mustArrive) return pruneByChanged ? (sq) => changeMayStart(codes, sq) : undefined;
+      let wanted: Set<number> | undefined;
+      if (mustArrive) {
+        wanted = new Set();
+        for (let sq = 0; sq < 64; sq++) if (codes[sq] !== target[sq]) wanted.add(target[sq]!);
+      }
+      const enPassant = p.epSquare !== undefined;
+      return (sq) => {
+        if (pruneByChanged && !changeMayStart(codes, sq)) return false;
+        const code = codes[sq]!;
+        if (code === PIECE.WKING || code === PIECE.BKING) return true;
+        const pawn = code === PIECE.WPAWN || code === PIECE.BPAWN;
+        if (wanted && !pawn && !wanted.has(code)) return false;
+        const fromPart = (target[sq] !== PIECE.EMPTY ? 1 : 0) - (code !== target[sq] ? 1 : 0);
+        return fromPart - (pawn && enPassant ? 2 : 1) <= allowance;
+      };
+    };
     const dfs = (p: Chess, codes: Uint8Array, need: Need, left: number, path: NormalMove[]): void => {
-      for (const s of successorsOf(p, codes)) {
+      const skipped: number[] = [];
+      const successors = successorsOf(p, codes, mayMove(p, codes, need, left), skipped);
+      for (let i = 0; i < successors.length; i++) {
+        const s = successors[i]!;
         if (more || nodes > opts.budget) return;
+        // The moves not generated before this one count as they did when each was generated and
+        // dropped: the budget stops the search where it always did, and finds the same sequences.
+        nodes = Math.min(nodes + skipped[i]!, opts.budget + 1);
+        if (nodes > opts.budget) return;
         nodes++;
         let leaves = false;
         let returns = false;
@@ -319,19 +393,20 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
         const moverMoves = rest - nextMoves;
         const whiteMoves = next === 'white' ? nextMoves : moverMoves;
         const blackMoves = rest - whiteMoves;
+        // A move changes two squares; castling four (once per side that still has moves and can
+        // castle), en passant three (each takes a pawn the target no longer has, right after the
+        // opponent's double step, so at most every other ply); no move more than four.
+        const enPassants = Math.min(Math.ceil(rest / 2), Math.min(whiteMoves, Math.max(0, blackPawns - targetPawns.black)) + Math.min(blackMoves, Math.max(0, whitePawns - targetPawns.white)));
+        // First with the rights before the move (a move only loses rights): most successors that
+        // fail do so here, before the cost of playing them.
+        if (!fits(diff - slack, white, black, rest, whiteMoves, blackMoves, enPassants, castleRight(p, 'white'), castleRight(p, 'black'))) continue;
         const child = p.clone();
         child.play(s.move);
         // Castling moves two pieces: possible for a side with the right whose king the target shows
         // elsewhere (a king that castles and walks home is left out).
-        const canCastle = (c: Color): number => ((child.castles.rook[c].a !== undefined || child.castles.rook[c].h !== undefined) && child.board.kingOf(c) !== targetKing[c] ? 1 : 0);
-        // A move changes two squares; castling four (once per side that still has moves and can
-        // castle), en passant three (each takes a pawn the target no longer has, right after the
-        // opponent's double step, so at most every other ply); no move more than four.
-        const castlings = (whiteMoves > 0 ? canCastle('white') : 0) + (blackMoves > 0 ? canCastle('black') : 0);
-        const enPassants = Math.min(Math.ceil(rest / 2), Math.min(whiteMoves, Math.max(0, blackPawns - targetPawns.black)) + Math.min(blackMoves, Math.max(0, whitePawns - targetPawns.white)));
-        if (diff > 2 * rest + Math.min(2 * rest, 2 * castlings + enPassants) + slack) continue;
-        if (white > whiteMoves + (whiteMoves > 0 ? canCastle('white') : 0)) continue;
-        if (black > blackMoves + (blackMoves > 0 ? canCastle('black') : 0)) continue;
+        const castleWhite = castleRight(child, 'white') && child.board.kingOf('white') !== targetKing.white;
+        const castleBlack = castleRight(child, 'black') && child.board.kingOf('black') !== targetKing.black;
+        if (!fits(diff - slack, white, black, rest, whiteMoves, blackMoves, enPassants, castleWhite, castleBlack)) continue;
         const childCodes = codes.slice();
         for (let i = 0; i < s.squares.length; i++) {
           const sq = s.squares[i]!;
@@ -386,6 +461,7 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
           state.toggle(PIECE_AT, sq, codes[sq]!);
         }
       }
+      if (!more && nodes <= opts.budget) nodes = Math.min(nodes + skipped[successors.length]!, opts.budget + 1);
     };
     dfs(pos, start, needOf(start, target), depth, []);
     if (nodes > opts.budget) exhausted = true;

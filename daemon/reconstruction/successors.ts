@@ -24,12 +24,28 @@ export function positionCodes(pos: Chess): Uint8Array {
   return out;
 }
 
-export function successorsOf(pos: Chess, codes: Uint8Array): Successor[] {
+/**
+ * The legal successors of `pos`, in chessops's order (by source square, then destination). With
+ * `only`, just the moves of pieces on squares it accepts; with `skipped`, how many successors the
+ * other pieces would have given: `skipped[i]` counts those before successor `i` in that order, and
+ * one more entry those after the last. A search that would discard those moves unweighed does not
+ * pay for building them, and still counts them as it did (its budget means what it meant).
+ */
+export function successorsOf(pos: Chess, codes: Uint8Array, only?: (square: number) => boolean, skipped?: number[]): Successor[] {
   const out: Successor[] = [];
-  for (const [from, dests] of pos.allDests()) {
+  const ctx = pos.ctx();
+  let refused = 0;
+  for (const from of ctx.variantEnd ? [] : pos.board[pos.turn]) {
+    const dests = pos.dests(from, ctx);
     const code = codes[from]!;
-    const white = code <= PIECE.WQUEEN;
     const pawn = code === PIECE.WPAWN || code === PIECE.BPAWN;
+    if (only && !only(from)) {
+      if (!pawn) refused += dests.size();
+      else for (const to of dests) refused += to >> 3 === 0 || to >> 3 === 7 ? PROMOTIONS.length : 1;
+      continue;
+    }
+    const first = out.length;
+    const white = code <= PIECE.WQUEEN;
     const king = code === PIECE.WKING || code === PIECE.BKING;
     for (const to of dests) {
       const target = codes[to]!;
@@ -45,7 +61,13 @@ export function successorsOf(pos: Chess, codes: Uint8Array): Successor[] {
         out.push({ move: { from, to }, squares: [from, to], codes: [PIECE.EMPTY, code], castling: false });
       }
     }
+    if (skipped && out.length > first) {
+      skipped.push(refused);
+      for (let i = first + 1; i < out.length; i++) skipped.push(0);
+      refused = 0;
+    }
   }
+  skipped?.push(refused);
   return out;
 }
 

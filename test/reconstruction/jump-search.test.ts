@@ -1,8 +1,9 @@
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
-import { parseSan } from 'chessops/san';
+import { makeSan, parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import { searchJump } from '../../daemon/reconstruction/jump-search.ts';
+import { randomGame } from '../../daemon/simulation/games/random.ts';
 import { positionCodes } from '../../daemon/reconstruction/successors.ts';
 import { sanLine } from './harness.ts';
 
@@ -92,6 +93,94 @@ describe('jump search', () => {
     const inHand = searchJump(pos, held, { minDepth: 1, maxDepth: 5, budget: BUDGET, keep: 64, pieceInHand: true });
     expect(inHand.inHand).toBe(f4);
     expect(inHand.sequences.map((s) => sanLine(pos, s))).toContain(truth.join(' '));
+  });
+});
+
+describe('jump search: moves that cannot bring the board nearer are not generated', () => {
+  it('counts the moves it does not build as it did when it built every one: a nine-ply jump stops, and finds, where it did', () => {
+    // Chess960, USB pulled for eight plies; Black's castling was the ninth, its rook in the hand
+    // when the board came back. Qh1 takes on d5 and b7 and comes back to f3. The figures are those
+    // of the search when every legal move was built and weighed (a4a8898): a budget is a number of
+    // successors looked at, built or not, so it stops a search at the same place as before.
+    const pos = Chess.fromSetup(parseFen('b1nrkbrq/2pn1p2/4p3/pp1pP1pp/P2P1PPP/1PP5/8/BNNRKBRQ b KQkq - 0 9').unwrap()).unwrap();
+    const truth = ['Bb7', 'Qxd5', 'Bh6', 'Qxb7', 'Qxe5+', 'fxe5', 'c5', 'Qf3', 'O-O'];
+    const after = pos.clone();
+    for (const san of truth) after.play(parseSan(after, san)!);
+    const target = positionCodes(after);
+    const whole = searchJump(pos, target, { minDepth: 1, maxDepth: 9, budget: 1_700_000, keep: 8, turnAfter: after.turn });
+    expect(whole.nodes).toBe(1_672_003);
+    expect(whole.exhausted).toBe(false);
+    expect(whole.more).toBe(true);
+    const lines = whole.sequences.map((s) => sanLine(pos, s));
+    expect(lines).toHaveLength(8);
+    expect(lines[0]).toBe('c5 Qxd5 Bc6 Qxc6 Bh6 Qf3 Qxe5+ fxe5 O-O');
+    expect(lines).toContain('c5 Qxd5 Bb7 Qxb7 Bh6 Qf3 Qxe5+ fxe5 O-O');
+    // At the return's budget it runs out where it did, having found nothing.
+    const cut = searchJump(pos, target, { minDepth: 1, maxDepth: 9, budget: 500_000, keep: 8, turnAfter: after.turn });
+    expect(cut.nodes).toBe(500_001);
+    expect(cut.exhausted).toBe(true);
+    expect(cut.sequences).toEqual([]);
+  });
+
+  it('loses no sequence of up to three plies (where the search is complete): checked against every legal sequence played out', () => {
+    const every = (p: Chess, target: Uint8Array, depth: number): string[] => {
+      const lines: string[] = [];
+      const walk = (q: Chess, sans: string[]): void => {
+        if (sans.length === depth) {
+          const codes = positionCodes(q);
+          if (codes.every((c, i) => c === target[i])) lines.push(sans.join(' '));
+          return;
+        }
+        for (const [from, dests] of q.allDests())
+          for (const to of dests) {
+            const promotions = q.board.getRole(from) === 'pawn' && (to >> 3 === 0 || to >> 3 === 7) ? (['queen', 'rook', 'bishop', 'knight'] as const) : [undefined];
+            for (const promotion of promotions) {
+              const move = promotion ? { from, to, promotion } : { from, to };
+              const next = q.clone();
+              const san = makeSan(next, move);
+              next.play(move);
+              walk(next, [...sans, san]);
+            }
+          }
+      };
+      walk(p.clone(), []);
+      return lines.sort();
+    };
+    let compared = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const game = randomGame(seed, { chess960: seed % 2 === 0 });
+      const pos = Chess.fromSetup(parseFen(game.startFen).unwrap()).unwrap();
+      const at = 6 + ((seed * 7) % 24);
+      if (game.sans.length < at + 3) continue;
+      for (let i = 0; i < at; i++) pos.play(parseSan(pos, game.sans[i]!)!);
+      for (const depth of [2, 3]) {
+        const after = pos.clone();
+        for (let i = at; i < at + depth; i++) after.play(parseSan(after, game.sans[i]!)!);
+        const target = positionCodes(after);
+        const r = searchJump(pos, target, { minDepth: depth, maxDepth: depth, budget: 10_000_000, keep: 100_000 });
+        expect(r.more).toBe(false);
+        expect(r.sequences.map((s) => sanLine(pos, s)).sort(), `seed ${seed}, ${depth} plies from ply ${at}`).toEqual(every(pos, target, depth));
+        compared++;
+      }
+    }
+    // Promotions (a pawn may fill a square waiting for a queen or a knight), en passant, checks.
+    const races = Chess.fromSetup(parseFen('4k3/1P5P/8/3pP3/8/8/2p3p1/4K3 w - d6 0 1').unwrap()).unwrap();
+    for (const line of [
+      ['b8=N', 'g1=Q+', 'Kd2'],
+      ['exd6', 'c1=R+', 'Ke2'],
+      ['h8=Q+', 'Kd7', 'b8=N+'],
+      ['exd6', 'g1=N'],
+    ]) {
+      const after = races.clone();
+      for (const san of line) after.play(parseSan(after, san)!);
+      const target = positionCodes(after);
+      const r = searchJump(races, target, { minDepth: line.length, maxDepth: line.length, budget: 10_000_000, keep: 100_000 });
+      const found = r.sequences.map((s) => sanLine(races, s)).sort();
+      expect(found).toContain(line.join(' '));
+      expect(found, line.join(' ')).toEqual(every(races, target, line.length));
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(20);
   });
 });
 
