@@ -334,8 +334,8 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
       for (let i = 0; i < successors.length; i++) {
         const s = successors[i]!;
         if (more || nodes > opts.budget) return;
-        // The moves not generated before this one count as they did when each was generated and
-        // dropped: the budget stops the search where it always did, and finds the same sequences.
+        // The moves not built before this one count as they did when each was built and dropped:
+        // the budget stops the search where it always did, and finds the same sequences.
         nodes = Math.min(nodes + skipped[i]!, opts.budget + 1);
         if (nodes > opts.budget) return;
         nodes++;
