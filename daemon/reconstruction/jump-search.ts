@@ -216,14 +216,41 @@ function refillableByPawn(start: Uint8Array, changed: ReadonlySet<number>): Set<
 
 const castleRight = (pos: Chess, c: Color): boolean => pos.castles.rook[c].a !== undefined || pos.castles.rook[c].h !== undefined;
 
+/** What the bounds on a node's successors share: the plies after its move, each side's share of them (the other side moves first), and the castling rights before it. */
+interface PliesLeft {
+  rest: number;
+  whiteMoves: number;
+  blackMoves: number;
+  rightsWhite: boolean;
+  rightsBlack: boolean;
+}
+
+function pliesLeft(p: Chess, left: number): PliesLeft {
+  const rest = left - 1;
+  const whiteMoves = p.turn === 'white' ? rest - Math.ceil(rest / 2) : Math.ceil(rest / 2);
+  return { rest, whiteMoves, blackMoves: rest - whiteMoves, rightsWhite: castleRight(p, 'white'), rightsBlack: castleRight(p, 'black') };
+}
+
+/**
+ * A move changes two squares; castling four (once per side that still has moves and can castle),
+ * en passant three (each takes a pawn the target no longer has, right after the opponent's double
+ * step, so at most every other ply); no move more than four.
+ */
+const squaresChangeable = (rest: number, castlings: number, enPassants: number): number => 2 * rest + Math.min(2 * rest, 2 * castlings + enPassants);
+
+/** En passant captures the `rest` plies can still hold, with these pawns on the board and `targetPawns` on the target. */
+function enPassantsLeft(rest: number, whiteMoves: number, blackMoves: number, whitePawns: number, blackPawns: number, targetPawns: { white: number; black: number }): number {
+  return Math.min(Math.ceil(rest / 2), Math.min(whiteMoves, Math.max(0, blackPawns - targetPawns.black)) + Math.min(blackMoves, Math.max(0, whitePawns - targetPawns.white)));
+}
+
 /**
  * Whether a position still differing on `diff` squares, with `white` (`black`) squares waiting
- * for a piece of that side, can become the target in `rest` plies (see the module comment).
+ * for a piece of that side, can become the target in the plies left (see the module comment).
  */
-function fits(diff: number, white: number, black: number, rest: number, whiteMoves: number, blackMoves: number, enPassants: number, castleWhite: boolean, castleBlack: boolean): boolean {
+function fits(diff: number, white: number, black: number, { rest, whiteMoves, blackMoves }: PliesLeft, enPassants: number, castleWhite: boolean, castleBlack: boolean): boolean {
   const cw = whiteMoves > 0 && castleWhite ? 1 : 0;
   const cb = blackMoves > 0 && castleBlack ? 1 : 0;
-  return diff <= 2 * rest + Math.min(2 * rest, 2 * (cw + cb) + enPassants) && white <= whiteMoves + cw && black <= blackMoves + cb;
+  return diff <= squaresChangeable(rest, cw + cb, enPassants) && white <= whiteMoves + cw && black <= blackMoves + cb;
 }
 
 export function searchJump(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOptions): JumpSearch {
@@ -298,18 +325,12 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
      * one of the mover's pieces only if a piece like it is needed somewhere. The bounds are
      * taken with the rights before the move, which a move can only lose.
      */
-    const mayMove = (p: Chess, codes: Uint8Array, need: Need, left: number): ((sq: number) => boolean) | undefined => {
-      const rest = left - 1;
-      const mover = p.turn;
-      const moverMoves = rest - Math.ceil(rest / 2);
-      const whiteMoves = mover === 'white' ? moverMoves : rest - moverMoves;
-      const blackMoves = rest - whiteMoves;
-      const rightWhite = whiteMoves > 0 && castleRight(p, 'white') ? 1 : 0;
-      const rightBlack = blackMoves > 0 && castleRight(p, 'black') ? 1 : 0;
-      const castlings = rightWhite + rightBlack;
-      const enPassants = Math.min(Math.ceil(rest / 2), Math.min(whiteMoves, Math.max(0, need.blackPawns - targetPawns.black)) + Math.min(blackMoves, Math.max(0, need.whitePawns - targetPawns.white)));
-      const allowance = 2 * rest + Math.min(2 * rest, 2 * castlings + enPassants) + slack - need.diff;
-      const arrivals = mover === 'white' ? need.white - whiteMoves - rightWhite : need.black - blackMoves - rightBlack;
+    const mayMove = (p: Chess, codes: Uint8Array, need: Need, { rest, whiteMoves, blackMoves, rightsWhite, rightsBlack }: PliesLeft): ((sq: number) => boolean) | undefined => {
+      const rightWhite = whiteMoves > 0 && rightsWhite ? 1 : 0;
+      const rightBlack = blackMoves > 0 && rightsBlack ? 1 : 0;
+      const enPassants = enPassantsLeft(rest, whiteMoves, blackMoves, need.whitePawns, need.blackPawns, targetPawns);
+      const allowance = squaresChangeable(rest, rightWhite + rightBlack, enPassants) + slack - need.diff;
+      const arrivals = p.turn === 'white' ? need.white - whiteMoves - rightWhite : need.black - blackMoves - rightBlack;
       const mustArrive = arrivals > 0;
       if (allowance >= 1 && !mustArrive) return pruneByChanged ? (sq) => changeMayStart(codes, sq) : undefined;
       let wanted: Set<number> | undefined;
@@ -329,8 +350,10 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
       };
     };
     const dfs = (p: Chess, codes: Uint8Array, need: Need, left: number, path: NormalMove[]): void => {
+      const plies = pliesLeft(p, left);
+      const { rest, whiteMoves, blackMoves, rightsWhite, rightsBlack } = plies;
       const skipped: number[] = [];
-      const successors = successorsOf(p, codes, mayMove(p, codes, need, left), skipped);
+      const successors = successorsOf(p, codes, mayMove(p, codes, need, plies), skipped);
       for (let i = 0; i < successors.length; i++) {
         const s = successors[i]!;
         if (more || nodes > opts.budget) return;
@@ -386,27 +409,17 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
           continue;
         }
         // What is left to do must fit in the plies left (see the module comment).
-        const rest = left - 1;
-        const mover = p.turn;
-        const next = mover === 'white' ? 'black' : 'white';
-        const nextMoves = Math.ceil(rest / 2);
-        const moverMoves = rest - nextMoves;
-        const whiteMoves = next === 'white' ? nextMoves : moverMoves;
-        const blackMoves = rest - whiteMoves;
-        // A move changes two squares; castling four (once per side that still has moves and can
-        // castle), en passant three (each takes a pawn the target no longer has, right after the
-        // opponent's double step, so at most every other ply); no move more than four.
-        const enPassants = Math.min(Math.ceil(rest / 2), Math.min(whiteMoves, Math.max(0, blackPawns - targetPawns.black)) + Math.min(blackMoves, Math.max(0, whitePawns - targetPawns.white)));
+        const enPassants = enPassantsLeft(rest, whiteMoves, blackMoves, whitePawns, blackPawns, targetPawns);
         // First with the rights before the move (a move only loses rights): most successors that
         // fail do so here, before the cost of playing them.
-        if (!fits(diff - slack, white, black, rest, whiteMoves, blackMoves, enPassants, castleRight(p, 'white'), castleRight(p, 'black'))) continue;
+        if (!fits(diff - slack, white, black, plies, enPassants, rightsWhite, rightsBlack)) continue;
         const child = p.clone();
         child.play(s.move);
         // Castling moves two pieces: possible for a side with the right whose king the target shows
         // elsewhere (a king that castles and walks home is left out).
         const castleWhite = castleRight(child, 'white') && child.board.kingOf('white') !== targetKing.white;
         const castleBlack = castleRight(child, 'black') && child.board.kingOf('black') !== targetKing.black;
-        if (!fits(diff - slack, white, black, rest, whiteMoves, blackMoves, enPassants, castleWhite, castleBlack)) continue;
+        if (!fits(diff - slack, white, black, plies, enPassants, castleWhite, castleBlack)) continue;
         const childCodes = codes.slice();
         for (let i = 0; i < s.squares.length; i++) {
           const sq = s.squares[i]!;
