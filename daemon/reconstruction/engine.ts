@@ -1239,6 +1239,7 @@ export class GameEngine {
    * reach explained the board: a ninth ply made before the board was read, a piece out and back)
    * and the clock's times count the presses made meanwhile: the break stands for that many plies,
    * less the moves recorded since. Searched at exactly that length, from the ply before the break
+   * (or from where a jump read since then and ending there began, the jump and the break together)
    * to the board the break took, a sequence that fits fills the break (flagged as ambiguous, with
    * the others, when several fit), as the arbiter would; when none fits the break stays for the
    * arbiter. A clock set by hand meanwhile gives a length no sequence of pieces fits, as a rule.
@@ -1254,11 +1255,37 @@ export class GameEngine {
     // for certain: a sequence to it would tell how the piece got to a square it may never have
     // stood on. The break stays for the arbiter (the move after it is recorded all the same).
     if (this.history[breakPly]!.guessed) return;
-    const plies = off + 1;
-    if (off < 1 || plies > MAX_MISSED_PLIES + 2) return;
-    const base = breakPly - 1;
+    if (off < 1) return;
+    // From the ply before the break; and when a jump read since the count began ends there, from
+    // where that jump began: a jump read short (a pawn's d4-d5xc6 e.p. read as d3 taken on d3, the
+    // pawn in a hand) leaves a position from which nothing of the counted length reaches the board
+    // the break took, while the jump and the break together are the counted plies.
+    let exhausted = false;
+    for (const base of [breakPly - 1, this.jumpStartBefore(breakPly, since)]) {
+      if (base === undefined) continue;
+      const filled = this.fillFrom(base, breakPly, off + breakPly - base, presses, at, tc, again);
+      if (filled === true) return;
+      exhausted ||= filled === 'exhausted';
+    }
+    if (!again && exhausted) this.fillAgain = { since, presses, off };
+  }
+
+  /** Where the run of inferred plies that ends right before `breakPly` began, when it began at `since` or later. */
+  private jumpStartBefore(breakPly: number, since: number): number | undefined {
+    let base = breakPly - 1;
+    while (base > since && this.history[base]!.inferred) base--;
+    return base < breakPly - 1 && !this.history[base + 1]!.record?.gap ? base : undefined;
+  }
+
+  /**
+   * The break at `breakPly` and the plies from `base` to it, replaced by a sequence of exactly
+   * `plies` from `base` to the board the break took (fillBreakByCount). 'exhausted' when the
+   * event's nodes ran out before anything was found.
+   */
+  private fillFrom(base: number, breakPly: number, plies: number, presses: number, at: number, tc: NonNullable<EngineOptions['timeControl']>, again: boolean): boolean | 'exhausted' {
+    if (plies > MAX_MISSED_PLIES + 2) return false;
     const pos = this.posOf(this.history[base]!).clone();
-    if (nearBonusMove(tc, pos, plies)) return;
+    if (nearBonusMove(tc, pos, plies)) return false;
     let target = this.history[breakPly]!.codes;
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
     const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter: this.posOf(this.history[breakPly]!).turn, meter: this.meter };
@@ -1278,19 +1305,19 @@ export class GameEngine {
     // g4xe5-g4 at nine plies took 704,000, after 500,000 spent on the plain search).
     if (!found || found.sequences.length === 0) found = withExcursion(pos, target, again ? { ...options, budget: EVENT_NODES } : options, lifted);
     const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
-    if (sequences.length === 0) {
-      if (!again && found.exhausted) this.fillAgain = { since, presses, off };
-      return;
-    }
+    if (sequences.length === 0) return found.exhausted ? 'exhausted' : false;
+    const replaces = breakPly - base;
     // The moves recorded after the break are replayed from the fill by their SAN: all must still be legal.
     const planned = planReplacement(
       this.history.map((p) => p.fen),
       this.history.slice(1).map((p) => p.move ?? null),
       base,
       sansOf(pos, sequences[0]!),
-      1,
+      replaces,
     );
-    if (!planned.ok) return;
+    if (!planned.ok) return false;
+    const readBefore = this.history.slice(base + 1, breakPly).map((p) => p.record!.san);
+    const read = readBefore.length > 0 ? `, where ${readBefore.length} plies had been read before it (${readBefore.join(' ')})` : '';
     const { sans, uncertain } = this.reportMissedMoves(
       pos,
       sequences,
@@ -1298,9 +1325,10 @@ export class GameEngine {
       at,
       base,
       'the board the break took',
-      (line) => `The break after ply ${base} is filled: the clock's times count ${presses} presses while the board was away, and ${line}${takenFirst ? `; ${takenFirst.note}` : ''}`,
+      (line) => `The break after ply ${breakPly - 1} is filled: the clock's times count ${presses} presses while the board was away${read}, and ${line}${takenFirst ? `; ${takenFirst.note}` : ''}`,
     );
-    this.replaceMoves(base, sans, at, 1, uncertain);
+    this.replaceMoves(base, sans, at, replaces, uncertain);
+    return true;
   }
 
   /**

@@ -531,6 +531,12 @@ describe('outage table, games once wrong', () => {
       345,
       all(noFalseIncident, keepsLater),
     ],
+    [
+      "USB pulled for 8 plies in a Chess960 game with a clock (d4 dxc4 Kc2 Bg8 d5 c5 dxc6 Rd3), back with White's pawn of c6 in the hand: read as six plies, the pawn taken on d3 (Kb2 dxc4 Kc2 Bg8 d3 Rxd3). The pawn was put down on c7, which broke the record, and the clock counted nine presses; the break's fill was searched from the ply before it, where nothing fits, and c7 was lost. The fill is now searched from where the jump began too: nine plies to the board the break took, the order played among those offered",
+      power960(8, true),
+      168,
+      all(noFalseIncident, keepsLater, exactOrTruthOffered),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
