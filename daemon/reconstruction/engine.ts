@@ -1941,11 +1941,13 @@ export class GameEngine {
    * was in a hand when the board of the jump was read, and the jump took it for captured. The
    * search goes again from where the jump began, to this board (whole: the move is complete). At
    * a press only: a piece seen landing before its own square empties (the scan's order) is there
-   * twice for an instant.
+   * twice for an instant. Not when the press is late and the opponent's next move is already
+   * landing, seen before its square emptied (e4-e5 with both pawns on the board as Black presses
+   * for Kxe6): that is no piece put down out of a hand.
    */
   private pieceReappeared(by: Color, at: number): boolean {
     const jump = this.provisional;
-    if (!jump || !this.pieceAppeared()) return false;
+    if (!jump || !this.pieceAppeared() || this.nextMoveLanding(other(by))) return false;
     if (!this.firstSearch(`${this.board.hash}/${by}/appeared`)) return false;
     if (!this.fromJumpStart(jump.base, at, by, false)) return false;
     this.confirm(this.plyCount(), 'clock', at, true);
@@ -1960,6 +1962,25 @@ export class GameEngine {
   private handPutDownElsewhere(square: number): boolean {
     const placed = this.lastPlaced;
     return placed !== undefined && placed.sq !== square && this.board.seen[square] === PIECE.EMPTY && this.top().codes[square] !== PIECE.EMPTY;
+  }
+
+  /**
+   * The board is the record's position with one piece of `mover`, the side to move, more: on the
+   * empty square a move of theirs lands on, from a square that still shows that piece (the
+   * landing seen before the lift).
+   */
+  private nextMoveLanding(mover: Color): boolean {
+    const record = this.top();
+    if (this.posOf(record).turn !== mover) return false;
+    let landing = -1;
+    for (let sq = 0; sq < 64; sq++) {
+      if (this.board.seen[sq] === record.codes[sq]) continue;
+      if (landing !== -1) return false;
+      landing = sq;
+    }
+    if (landing === -1 || record.codes[landing] !== PIECE.EMPTY) return false;
+    const shown = this.board.seen[landing];
+    return this.successors(record).some((s) => !s.castling && s.move.to === landing && s.codes[s.squares.indexOf(landing)] === shown);
   }
 
   /** The board holds more pieces than the record's position: one was put down that no move took off. */
