@@ -27,7 +27,7 @@ import { fenOf, placementOf } from './fen.ts';
 import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
-import { searchJump as searchSequences, type JumpSearchOptions, type NodeMeter } from './jump-search.ts';
+import { searchJump as searchSequences, type JumpSearchOptions, type NodeMeter, type SearchResume } from './jump-search.ts';
 import { bySequenceLength, seenDetourFirst, throughHand, withExcursion } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
@@ -70,6 +70,13 @@ const RETURN_JUMP_BUDGET = 500_000;
  * took up to 1.4 s before).
  */
 const EVENT_NODES = 800_000;
+/**
+ * Nodes a count's fill of a break may spend in all, an event's nodes at each live reading (about
+ * one a second): the record stays broken meanwhile, the views follow the board. A ninth ply
+ * completed by the hand at the return took 11 million nodes to search whole at the nine plies the
+ * clock counted, 2 to 3 million to a first sequence (4.4 s and about 1 s of one core).
+ */
+const COUNT_FILL_NODES = 16_000_000;
 /** Boards remembered since the board last went away, to tell the order of a jump (see SeenBoards). */
 const SEEN_BOARDS = 256;
 /** Boards seen latest, tried as the one before a move that tells a jump's parity (seenMoveTellsTurn). */
@@ -195,6 +202,24 @@ interface Ply {
    * searched to it.
    */
   guessed?: true;
+}
+
+/** A count's fill of a break searched again at the next live reading (fillBreakByCount). */
+interface FillAgain {
+  since: number;
+  presses: number;
+  off: number;
+  /** Searches that ran out of an event's nodes again: gone on with, where they stopped. */
+  pending?: PendingFill[];
+}
+
+/** A fill's search from `base` that stopped, and the positions it was searched between (it is dropped when either changed). */
+interface PendingFill {
+  base: number;
+  fen: string;
+  breakFen: string;
+  resume: SearchResume;
+  spent: number;
 }
 
 interface Alias {
@@ -336,7 +361,7 @@ export class GameEngine {
    */
   private returnBoard: { codes: Uint8Array; ply: number } | undefined;
   /** A fill of a break by the count whose search ran out of the event's nodes: searched again at the next live reading (fillBreakByCount). */
-  private fillAgain: { since: number; presses: number; off: number } | undefined;
+  private fillAgain: FillAgain | undefined;
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
   /**
@@ -1121,9 +1146,9 @@ export class GameEngine {
     if (before && ((this.outOfStep && this.plyCount() === before.ply) || this.brokeSeq === this.seq)) this.beforeOutage = before;
     else if (before) this.countPressesSince(before, ev);
     else if (this.fillAgain && this.opts.timeControl) {
-      const { since, presses, off } = this.fillAgain;
+      const again = this.fillAgain;
       this.fillAgain = undefined;
-      this.fillBreakByCount(since, presses, off, ev.at, this.opts.timeControl, true);
+      this.fillBreakByCount(again.since, again.presses, again.off, ev.at, this.opts.timeControl, again);
     }
     this.lastLiveReading = ev;
   }
@@ -1244,7 +1269,7 @@ export class GameEngine {
    * the others, when several fit), as the arbiter would; when none fits the break stays for the
    * arbiter. A clock set by hand meanwhile gives a length no sequence of pieces fits, as a rule.
    */
-  private fillBreakByCount(since: number, presses: number, off: number, at: number, tc: NonNullable<EngineOptions['timeControl']>, again = false): void {
+  private fillBreakByCount(since: number, presses: number, off: number, at: number, tc: NonNullable<EngineOptions['timeControl']>, again?: FillAgain): void {
     const breaks: number[] = [];
     for (let p = since + 1; p <= this.plyCount(); p++) if (this.history[p]!.record?.gap) breaks.push(p);
     const breakPly = breaks[0];
@@ -1260,14 +1285,25 @@ export class GameEngine {
     // where that jump began: a jump read short (a pawn's d4-d5xc6 e.p. read as d3 taken on d3, the
     // pawn in a hand) leaves a position from which nothing of the counted length reaches the board
     // the break took, while the jump and the break together are the counted plies.
+    // Searched again at the next live reading when the event's nodes ran out, with a piece out and
+    // back allowed; a search still not done then goes on at each reading after, where it stopped,
+    // up to COUNT_FILL_NODES (a ninth ply completed by the hand at the return).
+    const bases = again?.pending ? again.pending.map((p) => p.base) : [breakPly - 1, this.jumpStartBefore(breakPly, since)];
     let exhausted = false;
-    for (const base of [breakPly - 1, this.jumpStartBefore(breakPly, since)]) {
+    const pending: PendingFill[] = [];
+    for (const base of bases) {
       if (base === undefined) continue;
-      const filled = this.fillFrom(base, breakPly, off + breakPly - base, presses, at, tc, again);
+      const going = again?.pending?.find((p) => p.base === base);
+      if (going && (going.fen !== this.history[base]!.fen || going.breakFen !== this.history[breakPly]!.fen)) continue;
+      const filled = this.fillFrom(base, breakPly, off + breakPly - base, presses, at, tc, again !== undefined, going);
       if (filled === true) return;
-      exhausted ||= filled === 'exhausted';
+      if (filled === false) continue;
+      exhausted = true;
+      const spent = (going?.spent ?? 0) + filled.nodes;
+      if (again && filled.resume && spent < COUNT_FILL_NODES) pending.push({ base, fen: this.history[base]!.fen, breakFen: this.history[breakPly]!.fen, resume: filled.resume, spent });
     }
     if (!again && exhausted) this.fillAgain = { since, presses, off };
+    else if (pending.length > 0) this.fillAgain = { since, presses, off, pending };
   }
 
   /** Where the run of inferred plies that ends right before `breakPly` began, when it began at `since` or later. */
@@ -1279,10 +1315,20 @@ export class GameEngine {
 
   /**
    * The break at `breakPly` and the plies from `base` to it, replaced by a sequence of exactly
-   * `plies` from `base` to the board the break took (fillBreakByCount). 'exhausted' when the
-   * event's nodes ran out before anything was found.
+   * `plies` from `base` to the board the break took (fillBreakByCount). When the event's nodes ran
+   * out before anything was found: the nodes spent, and where to go on from. `going`: a search
+   * with a piece out and back that stopped there, gone on with.
    */
-  private fillFrom(base: number, breakPly: number, plies: number, presses: number, at: number, tc: NonNullable<EngineOptions['timeControl']>, again: boolean): boolean | 'exhausted' {
+  private fillFrom(
+    base: number,
+    breakPly: number,
+    plies: number,
+    presses: number,
+    at: number,
+    tc: NonNullable<EngineOptions['timeControl']>,
+    again: boolean,
+    going?: PendingFill,
+  ): boolean | { nodes: number; resume?: SearchResume } {
     if (plies > MAX_MISSED_PLIES + 2) return false;
     const pos = this.posOf(this.history[base]!).clone();
     if (nearBonusMove(tc, pos, plies)) return false;
@@ -1303,9 +1349,13 @@ export class GameEngine {
     // the next reading when this event's nodes ran out first: the search with a piece out and back
     // finds the plain sequences too, and there it has an event's nodes of its own (a knight
     // g4xe5-g4 at nine plies took 704,000, after 500,000 spent on the plain search).
-    if (!found || found.sequences.length === 0) found = withExcursion(pos, target, again ? { ...options, budget: EVENT_NODES } : options, lifted);
+    if (going) found = searchSequences(pos, target, { ...options, budget: EVENT_NODES, excursions: 1, resume: going.resume });
+    else if (!found || found.sequences.length === 0) found = withExcursion(pos, target, again ? { ...options, budget: EVENT_NODES } : options, lifted);
+    // A search gone on with is taken up again until it is complete, so that every sequence it
+    // finds is offered, unless it has spent what a fill may.
+    if (going && found.resume && going.spent + found.nodes < COUNT_FILL_NODES) return { nodes: found.nodes, resume: found.resume };
     const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
-    if (sequences.length === 0) return found.exhausted ? 'exhausted' : false;
+    if (sequences.length === 0) return found.exhausted ? { nodes: found.nodes, ...(found.resume ? { resume: found.resume } : {}) } : false;
     const replaces = breakPly - base;
     // The moves recorded after the break are replayed from the fill by their SAN: all must still be legal.
     const planned = planReplacement(
@@ -1318,10 +1368,11 @@ export class GameEngine {
     if (!planned.ok) return false;
     const readBefore = this.history.slice(base + 1, breakPly).map((p) => p.record!.san);
     const read = readBefore.length > 0 ? `, where ${readBefore.length} plies had been read before it (${readBefore.join(' ')})` : '';
+    // A search gone on with over several readings may stop again before it is complete.
     const { sans, uncertain } = this.reportMissedMoves(
       pos,
       sequences,
-      found.more,
+      found.more || (going !== undefined && found.exhausted),
       at,
       base,
       'the board the break took',

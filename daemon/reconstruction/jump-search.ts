@@ -73,6 +73,33 @@ export interface JumpSearchOptions {
    * lifted from a square it is back on): only that piece went out and back. Default: any square.
    */
   excursionFrom?: ReadonlySet<number>;
+  /**
+   * Go on from where a search of the same position, target and options ran out of nodes
+   * (`JumpSearch.resume`): the sequences it found are kept and what it had searched is not
+   * searched again, so a search too large for one board event can be spread over several.
+   */
+  resume?: SearchResume;
+}
+
+/**
+ * Where a search stopped when its nodes ran out: the depth, the successor (by its index among a
+ * node's successors) at each ply of the path it was on, and what it had found and ruled out.
+ * Only the search that made it may go on from it (same position, target and options).
+ */
+export interface SearchResume {
+  readonly depth: number;
+  readonly path: readonly number[];
+  readonly found: readonly NormalMove[][];
+  readonly nearly: readonly NearlyFound[];
+  /** The subtrees found to lead nowhere: owned by the search, which goes on adding to it. */
+  readonly dead: Set<number>;
+}
+
+/** A sequence that leaves the board one piece short (`pieceInHand`): the square, and whether the next player could be moving or taking its piece. */
+interface NearlyFound {
+  square: number;
+  liftable: boolean;
+  moves: NormalMove[];
 }
 
 /** What the searches of one board event may still spend, in nodes: the event loop waits on them. */
@@ -91,6 +118,8 @@ export interface JumpSearch {
   exhausted: boolean;
   /** With `pieceInHand`: the square whose piece the sequences leave in a hand (absent: exact sequences). */
   inHand?: number;
+  /** When the budget ran out: where to go on from (`JumpSearchOptions.resume`). */
+  resume?: SearchResume;
 }
 
 /**
@@ -280,12 +309,22 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
   const slack = opts.pieceInHand ? 1 : 0;
   // A board one piece short of the position itself is a piece in a hand, not a jump.
   if (opts.pieceInHand && needOf(start, target).diff <= 1) return { sequences: [], more: false, nodes, exhausted };
-  for (let depth = opts.minDepth ?? 2; depth <= opts.maxDepth; depth++) {
+  const resume = opts.resume;
+  for (let depth = resume?.depth ?? opts.minDepth ?? 2; depth <= opts.maxDepth; depth++) {
     if (opts.turnAfter !== undefined && (depth % 2 === 0 ? pos.turn : pos.turn === 'white' ? 'black' : 'white') !== opts.turnAfter) continue;
-    const found: NormalMove[][] = [];
+    const resumed = resume?.depth === depth ? resume : undefined;
+    const found: NormalMove[][] = resumed ? resumed.found.map((moves) => [...moves]) : [];
     let more = false;
-    const nearly: { square: number; liftable: boolean; moves: NormalMove[] }[] = [];
+    const nearly: NearlyFound[] = resumed ? [...resumed.nearly] : [];
     let nearlyMore = false;
+    // The successor taken at each ply of the path, and the path to go on from: followed down
+    // once (each ply from the successor it was on), then left (every later node from its first).
+    const taken: number[] = [];
+    let onResumePath = resumed !== undefined && resumed.path.length > 0;
+    let stoppedAt: number[] | undefined;
+    // A search gone on with looks at one successor at least, however many moves not built it
+    // counts first: each part of a search spread over several gets further than the last.
+    let movedOn = resumed === undefined;
     const pruneByChanged = depth > COMPLETE_DEPTH;
     const reached = new Set<number>();
     /** Where the piece now on a square stood when the sequence began (pieces moved so far). */
@@ -293,7 +332,7 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
     // The key of the path's state (pieces, squares reached, origins), and the subtrees found dead.
     const state = new StateKey();
     for (let sq = 0; sq < 64; sq++) state.toggle(PIECE_AT, sq, start[sq]!);
-    const dead = new Set<number>();
+    const dead = resumed?.dead ?? new Set<number>();
     /** The square the piece on an excursion must come back to (-1: none out), and excursions left. */
     let excursion = -1;
     let excursionsLeft = opts.excursions ?? 0;
@@ -354,14 +393,25 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
       const { rest, whiteMoves, blackMoves, rightsWhite, rightsBlack } = plies;
       const skipped: number[] = [];
       const successors = successorsOf(p, codes, mayMove(p, codes, need, plies), skipped);
-      for (let i = 0; i < successors.length; i++) {
+      const level = path.length;
+      const resumeFrom = onResumePath && resumed ? resumed.path[level]! : 0;
+      if (onResumePath && resumed && level === resumed.path.length - 1) onResumePath = false;
+      for (let i = resumeFrom; i < successors.length; i++) {
         const s = successors[i]!;
-        if (more || nodes > opts.budget) return;
-        // The moves not built before this one count as they did when each was built and dropped:
-        // the budget stops the search where it always did, and finds the same sequences.
-        nodes = Math.min(nodes + skipped[i]!, opts.budget + 1);
-        if (nodes > opts.budget) return;
-        nodes++;
+        if (more) return;
+        // Going back down the path a search stopped on: these nodes were counted then, and each
+        // part of a search spread over several goes on where the last stopped.
+        if (!(onResumePath && i === resumeFrom)) {
+          // The moves not built before this one count as they did when each was built and dropped:
+          // the budget stops the search where it always did, and finds the same sequences.
+          if (nodes <= opts.budget) nodes = Math.min(nodes + skipped[i]!, opts.budget + 1);
+          if (nodes > opts.budget && movedOn) {
+            stoppedAt ??= [...taken.slice(0, level), i];
+            return;
+          }
+          nodes++;
+          movedOn = true;
+        }
         let leaves = false;
         let returns = false;
         if (pruneByChanged) {
@@ -452,11 +502,14 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
         const subtree = subtreeKey(state, child, rest, excursion, excursionsLeft);
         if (!dead.has(subtree)) {
           const results = found.length + nearly.length;
+          // A subtree gone on with from where a search stopped found some of its sequences then.
+          const partial = onResumePath;
           path.push(s.move);
+          taken[level] = i;
           dfs(child, childCodes, { diff, white, black, whitePawns, blackPawns }, rest, path);
           path.pop();
           // Complete and fruitless: the same state met by another order leads nowhere either.
-          if (found.length + nearly.length === results && !more && !nearlyMore && nodes <= opts.budget) dead.add(subtree);
+          if (found.length + nearly.length === results && !partial && !more && !nearlyMore && nodes <= opts.budget) dead.add(subtree);
         }
         excursion = wasExcursion;
         if (leaves) excursionsLeft++;
@@ -478,13 +531,23 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
     };
     dfs(pos, start, needOf(start, target), depth, []);
     if (nodes > opts.budget) exhausted = true;
-    if (found.length > 0) return { sequences: found, more, nodes, exhausted };
+    // Stopped only by the count of the moves not built after the last successor: this depth is
+    // done, and a search gone on with starts at the next.
+    const next = depth < opts.maxDepth ? { resume: { depth: depth + 1, path: [], found: [], nearly: [], dead: new Set<number>() } } : {};
+    const stopped = exhausted
+      ? stoppedAt
+        ? { resume: { depth, path: stoppedAt, found: found.map((moves) => [...moves]), nearly: [...nearly], dead } }
+        : found.length + nearly.length === 0
+          ? next
+          : {}
+      : {};
+    if (found.length > 0) return { sequences: found, more, nodes, exhausted, ...stopped };
     if (nearly.length > 0) {
       // A piece the next player could be moving or taking is the likelier hand (stable sort).
-      nearly.sort((a, b) => Number(b.liftable) - Number(a.liftable));
-      return { sequences: nearly.map((n) => n.moves), more: nearlyMore, nodes, exhausted, inHand: nearly[0]!.square };
+      const sorted = [...nearly].sort((a, b) => Number(b.liftable) - Number(a.liftable));
+      return { sequences: sorted.map((n) => n.moves), more: nearlyMore, nodes, exhausted, inHand: sorted[0]!.square, ...stopped };
     }
-    if (exhausted) break;
+    if (exhausted) return { sequences: [], more: false, nodes, exhausted, ...stopped };
   }
   return { sequences: [], more: false, nodes, exhausted };
 }

@@ -2,7 +2,7 @@ import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { makeSan, parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
-import { searchJump } from '../../daemon/reconstruction/jump-search.ts';
+import { searchJump, type JumpSearch, type JumpSearchOptions, type SearchResume } from '../../daemon/reconstruction/jump-search.ts';
 import { randomGame } from '../../daemon/simulation/games/random.ts';
 import { positionCodes } from '../../daemon/reconstruction/successors.ts';
 import { sanLine } from './harness.ts';
@@ -181,6 +181,76 @@ describe('jump search: moves that cannot bring the board nearer are not generate
       compared++;
     }
     expect(compared).toBeGreaterThan(20);
+  });
+});
+
+/** A search in parts of `part` nodes, each going on from where the last stopped; and how many parts it took. */
+function inParts(pos: Chess, target: Uint8Array, opts: Omit<JumpSearchOptions, 'budget'>, part: number): { result: JumpSearch; parts: number; nodes: number } {
+  let resume: SearchResume | undefined;
+  let parts = 0;
+  let nodes = 0;
+  for (;;) {
+    const result = searchJump(pos, target, { ...opts, budget: part, ...(resume ? { resume } : {}) });
+    parts++;
+    nodes += result.nodes;
+    if (!result.resume) return { result, parts, nodes };
+    // Each part must get further than the last: going back down the path costs none of its nodes.
+    if (parts > 200_000) throw new Error(`no end after ${parts} parts of ${part} nodes`);
+    resume = result.resume;
+  }
+}
+
+describe('jump search: a search too large for one event goes on where it stopped', () => {
+  it('finds the same sequences in the same order, in parts of 100,000 nodes, as searched whole: a nine-ply jump', () => {
+    const pos = Chess.fromSetup(parseFen('b1nrkbrq/2pn1p2/4p3/pp1pP1pp/P2P1PPP/1PP5/8/BNNRKBRQ b KQkq - 0 9').unwrap()).unwrap();
+    const after = pos.clone();
+    for (const san of ['Bb7', 'Qxd5', 'Bh6', 'Qxb7', 'Qxe5+', 'fxe5', 'c5', 'Qf3', 'O-O']) after.play(parseSan(after, san)!);
+    const target = positionCodes(after);
+    const opts = { minDepth: 9, maxDepth: 9, keep: 8, turnAfter: after.turn };
+    const whole = searchJump(pos, target, { ...opts, budget: 10_000_000 });
+    expect(whole.exhausted).toBe(false);
+    expect(whole.resume).toBeUndefined();
+    const { result, parts, nodes } = inParts(pos, target, opts, 100_000);
+    expect(parts).toBeGreaterThan(10);
+    expect(result.sequences.map((s) => sanLine(pos, s))).toEqual(whole.sequences.map((s) => sanLine(pos, s)));
+    expect(result.more).toBe(whole.more);
+    // Going back down the path each part stopped on is not counted again, and the subtrees on it
+    // are not taken for dead ends (some of their sequences were found before): about one search's nodes.
+    expect(nodes).toBeLessThanOrEqual(whole.nodes * 1.01);
+  });
+
+  it('gives what the whole search gives at any size of part: lengths from 2, with a piece out and back, through a hand', () => {
+    let compared = 0;
+    for (let seed = 1; seed <= 8; seed++) {
+      const game = randomGame(seed, { chess960: seed % 2 === 1 });
+      const pos = Chess.fromSetup(parseFen(game.startFen).unwrap()).unwrap();
+      const at = 8 + ((seed * 5) % 20);
+      const plies = 4 + (seed % 3);
+      if (game.sans.length < at + plies) continue;
+      for (let i = 0; i < at; i++) pos.play(parseSan(pos, game.sans[i]!)!);
+      const after = pos.clone();
+      for (let i = at; i < at + plies; i++) after.play(parseSan(after, game.sans[i]!)!);
+      const target = positionCodes(after);
+      // The same board with a piece of the side to move in a hand: its first piece found.
+      const short = target.slice();
+      short[short.findIndex((code, sq) => code !== 0 && after.board.get(sq)?.color === after.turn && after.board.get(sq)?.role !== 'king')] = 0;
+      const cases: [Uint8Array, Omit<JumpSearchOptions, 'budget'>][] = [
+        [target, { minDepth: 2, maxDepth: plies, keep: 64 }],
+        [target, { minDepth: plies + 1, maxDepth: plies + 1, keep: 64, excursions: 1 }],
+        [short, { minDepth: 1, maxDepth: plies, keep: 64, pieceInHand: true }],
+      ];
+      for (const [board, opts] of cases) {
+        const whole = searchJump(pos, board, { ...opts, budget: 10_000_000 });
+        expect(whole.exhausted).toBe(false);
+        const lines = (r: JumpSearch): unknown => ({ sequences: r.sequences.map((s) => sanLine(pos, s)), more: r.more, inHand: r.inHand });
+        for (const part of [5, 400, 25_000]) {
+          const { result } = inParts(pos, board, opts, part);
+          expect(lines(result), `seed ${seed}, ${JSON.stringify(opts)}, parts of ${part}`).toEqual(lines(whole));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
   });
 });
 

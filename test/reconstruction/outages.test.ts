@@ -537,6 +537,12 @@ describe('outage table, games once wrong', () => {
       168,
       all(noFalseIncident, keepsLater, exactOrTruthOffered),
     ],
+    [
+      "USB pulled for 8 plies in a Chess960 game with a clock, back with the ninth ply made (Black's Qxd1+, the queen in the hand when the board was read): nothing of eight plies reads the board, and the record broke at the press. The clock counted nine presses, but the fill's search at nine plies needs 11 million nodes to be complete (2 to 3 million to a first sequence), where a board event has 800,000: Qxd1+ was lost. The search now goes on where it stopped at each live reading after, up to 16 million nodes, and fills the break with every sequence it found",
+      power960(8, true),
+      24,
+      all(noFalseIncident, keepsLater, exactOrTruthOffered),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
