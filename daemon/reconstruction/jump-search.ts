@@ -91,6 +91,7 @@ export interface SearchResume {
   readonly path: readonly number[];
   readonly found: readonly NormalMove[][];
   readonly nearly: readonly NearlyFound[];
+  readonly nearlyMore: boolean;
   /** The subtrees found to lead nowhere: owned by the search, which goes on adding to it. */
   readonly dead: Set<number>;
 }
@@ -316,7 +317,7 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
     const found: NormalMove[][] = resumed ? resumed.found.map((moves) => [...moves]) : [];
     let more = false;
     const nearly: NearlyFound[] = resumed ? [...resumed.nearly] : [];
-    let nearlyMore = false;
+    let nearlyMore = resumed?.nearlyMore ?? false;
     // The successor taken at each ply of the path, and the path to go on from: followed down
     // once (each ply from the successor it was on), then left (every later node from its first).
     const taken: number[] = [];
@@ -531,16 +532,11 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
     };
     dfs(pos, start, needOf(start, target), depth, []);
     if (nodes > opts.budget) exhausted = true;
-    // Stopped only by the count of the moves not built after the last successor: this depth is
-    // done, and a search gone on with starts at the next.
-    const next = depth < opts.maxDepth ? { resume: { depth: depth + 1, path: [], found: [], nearly: [], dead: new Set<number>() } } : {};
-    const stopped = exhausted
-      ? stoppedAt
-        ? { resume: { depth, path: stoppedAt, found: found.map((moves) => [...moves]), nearly: [...nearly], dead } }
-        : found.length + nearly.length === 0
-          ? next
-          : {}
-      : {};
+    // Where to go on from. Stopped only by the count of the moves not built after the last
+    // successor, with nothing found: this depth is done, and a search gone on with starts at the next.
+    let stopped: { resume?: SearchResume } = {};
+    if (exhausted && stoppedAt) stopped = { resume: { depth, path: stoppedAt, found: found.map((moves) => [...moves]), nearly: [...nearly], nearlyMore, dead } };
+    else if (exhausted && found.length + nearly.length === 0 && depth < opts.maxDepth) stopped = { resume: { depth: depth + 1, path: [], found: [], nearly: [], nearlyMore: false, dead: new Set() } };
     if (found.length > 0) return { sequences: found, more, nodes, exhausted, ...stopped };
     if (nearly.length > 0) {
       // A piece the next player could be moving or taking is the likelier hand (stable sort).
