@@ -1829,7 +1829,9 @@ export class GameEngine {
     // after an inferred jump nothing has confirmed: the jump may have left the wrong side to move
     // (without a clock nothing else will tell), so search again from where it began.
     const jump = this.provisional;
-    if (source === 'field' && jump && (!jump.trusted || !this.clockSeen) && this.board.mismatches >= 2 && this.placedOutOfTurn()) {
+    // Not while a move made after the jump is being taken back: its piece put back first, the
+    // piece it took still in the hand (Bxe4 taken back, the bishop on g2 and e4 still empty).
+    if (source === 'field' && jump && (!jump.trusted || !this.clockSeen) && this.board.mismatches >= 2 && this.placedOutOfTurn() && !this.takebackUnderWay(jump.end)) {
       if (this.firstSearch(`${this.board.hash}/doubted`)) {
         if (this.fromJumpStart(jump.base, at, undefined, false)) return;
         // Nothing from there either. Without a clock no press will tell, so play seen on this
@@ -1846,8 +1848,19 @@ export class GameEngine {
     // A piece put down that no move brings (the only square that differs), right after a jump read
     // exactly: the board it was read at may have been short of that piece all the same (a player
     // holding it; an exact sequence a ply longer is preferred to a hand), so the jump is read
-    // again through that board.
-    if (source === 'field' && placed && jump && jump.inHand === undefined && jump.end === n && this.board.mismatches === 1 && this.readAgainThroughBoard(jump, at)) return;
+    // again through that board. Not a piece of the side to move landing where a move of theirs
+    // goes, from a square that still shows it: that is the next move, its landing seen first.
+    if (
+      source === 'field' &&
+      placed &&
+      jump &&
+      jump.inHand === undefined &&
+      jump.end === n &&
+      this.board.mismatches === 1 &&
+      !this.nextMoveLanding(this.posOf(top).turn) &&
+      this.readAgainThroughBoard(jump, at)
+    )
+      return;
     // A piece put down where no move explains it while the jump's hand is still empty (the piece
     // in the hand came from elsewhere, or the one the jump held had been taken): the board is whole
     // again, so the jump is searched again from where it began, exactly.
@@ -1932,6 +1945,15 @@ export class GameEngine {
   }
 
   /** The piece last put down is of the side the record does not have to move, and still off its square in the record. */
+  /** The board is a position the record reached at ply `from` or after (not the last) short of one piece: a move is being taken back. */
+  private takebackUnderWay(from: number): boolean {
+    for (let p = from; p < this.plyCount(); p++) {
+      const apart = this.board.diffFrom(this.history[p]!.codes);
+      if (apart.length === 1 && this.board.seen[apart[0]!] === PIECE.EMPTY) return true;
+    }
+    return false;
+  }
+
   private placedOutOfTurn(): boolean {
     const placed = this.lastPlaced;
     if (!placed) return false;
