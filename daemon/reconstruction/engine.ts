@@ -1288,12 +1288,13 @@ export class GameEngine {
     // Searched again at the next live reading when the event's nodes ran out, with a piece out and
     // back allowed; a search still not done then goes on at each reading after, where it stopped,
     // up to COUNT_FILL_NODES (a ninth ply completed by the hand at the return).
-    const bases = again?.pending ? again.pending.map((p) => p.base) : [breakPly - 1, this.jumpStartBefore(breakPly, since)];
+    const tries: { base: number | undefined; going?: PendingFill }[] = again?.pending
+      ? again.pending.map((going) => ({ base: going.base, going }))
+      : [{ base: breakPly - 1 }, { base: this.jumpStartBefore(breakPly, since) }];
     let exhausted = false;
     const pending: PendingFill[] = [];
-    for (const base of bases) {
+    for (const { base, going } of tries) {
       if (base === undefined) continue;
-      const going = again?.pending?.find((p) => p.base === base);
       if (going && (going.fen !== this.history[base]!.fen || going.breakFen !== this.history[breakPly]!.fen)) continue;
       const filled = this.fillFrom(base, breakPly, off + breakPly - base, presses, at, tc, again !== undefined, going);
       if (filled === true) return;
@@ -1306,11 +1307,14 @@ export class GameEngine {
     else if (pending.length > 0) this.fillAgain = { since, presses, off, pending };
   }
 
-  /** Where the run of inferred plies that ends right before `breakPly` began, when it began at `since` or later. */
+  /**
+   * Where the run of inferred plies that ends right before `breakPly` began, when it began at
+   * `since` or later (the break is the only one since then, so the run is a jump's).
+   */
   private jumpStartBefore(breakPly: number, since: number): number | undefined {
     let base = breakPly - 1;
     while (base > since && this.history[base]!.inferred) base--;
-    return base < breakPly - 1 && !this.history[base + 1]!.record?.gap ? base : undefined;
+    return base < breakPly - 1 ? base : undefined;
   }
 
   /**
@@ -2045,13 +2049,9 @@ export class GameEngine {
   private nextMoveLanding(mover: Color): boolean {
     const record = this.top();
     if (this.posOf(record).turn !== mover) return false;
-    let landing = -1;
-    for (let sq = 0; sq < 64; sq++) {
-      if (this.board.seen[sq] === record.codes[sq]) continue;
-      if (landing !== -1) return false;
-      landing = sq;
-    }
-    if (landing === -1 || record.codes[landing] !== PIECE.EMPTY) return false;
+    const apart = this.board.diffFrom(record.codes);
+    const landing = apart[0];
+    if (apart.length !== 1 || landing === undefined || record.codes[landing] !== PIECE.EMPTY) return false;
     const shown = this.board.seen[landing];
     return this.successors(record).some((s) => !s.castling && s.move.to === landing && s.codes[s.squares.indexOf(landing)] === shown);
   }

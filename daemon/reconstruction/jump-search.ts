@@ -314,7 +314,7 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
   for (let depth = resume?.depth ?? opts.minDepth ?? 2; depth <= opts.maxDepth; depth++) {
     if (opts.turnAfter !== undefined && (depth % 2 === 0 ? pos.turn : pos.turn === 'white' ? 'black' : 'white') !== opts.turnAfter) continue;
     const resumed = resume?.depth === depth ? resume : undefined;
-    const found: NormalMove[][] = resumed ? resumed.found.map((moves) => [...moves]) : [];
+    const found: NormalMove[][] = resumed ? [...resumed.found] : [];
     let more = false;
     const nearly: NearlyFound[] = resumed ? [...resumed.nearly] : [];
     let nearlyMore = resumed?.nearlyMore ?? false;
@@ -535,7 +535,7 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
     // Where to go on from. Stopped only by the count of the moves not built after the last
     // successor, with nothing found: this depth is done, and a search gone on with starts at the next.
     let stopped: { resume?: SearchResume } = {};
-    if (exhausted && stoppedAt) stopped = { resume: { depth, path: stoppedAt, found: found.map((moves) => [...moves]), nearly: [...nearly], nearlyMore, dead } };
+    if (exhausted && stoppedAt) stopped = { resume: { depth, path: stoppedAt, found: [...found], nearly: [...nearly], nearlyMore, dead } };
     else if (exhausted && found.length + nearly.length === 0 && depth < opts.maxDepth) stopped = { resume: { depth: depth + 1, path: [], found: [], nearly: [], nearlyMore: false, dead: new Set() } };
     if (found.length > 0) return { sequences: found, more, nodes, exhausted, ...stopped };
     if (nearly.length > 0) {
