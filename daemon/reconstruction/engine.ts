@@ -1833,9 +1833,14 @@ export class GameEngine {
     // after an inferred jump nothing has confirmed: the jump may have left the wrong side to move
     // (without a clock nothing else will tell), so search again from where it began.
     const jump = this.provisional;
-    // Not while a move made after the jump is being taken back: its piece put back first, the
-    // piece it took still in the hand (Bxe4 taken back, the bishop on g2 and e4 still empty).
-    if (source === 'field' && jump && (!jump.trusted || !this.clockSeen) && this.board.mismatches >= 2 && this.placedOutOfTurn() && !this.takebackUnderWay(jump.end)) {
+    // Not while a move is being taken back, one made after the jump or the jump's own: its piece
+    // put back first, the piece it took still in the hand (Bxe4 taken back, the bishop on g2 and
+    // e4 still empty; cxd4, the jump's last ply, taken back, the rook not yet back on d4). Nor
+    // once the players have taken the jump's moves back: nothing of it is left to have left the
+    // wrong side to move, and a search from its start is one from the record as it stands, where
+    // a capture still being taken back (Rxh4 undone rook first, the queen not yet put back on h4)
+    // reads as a tempo and a move out of turn.
+    if (source === 'field' && jump && n > jump.base && (!jump.trusted || !this.clockSeen) && this.board.mismatches >= 2 && this.placedOutOfTurn() && !this.takebackUnderWay(jump.base)) {
       if (this.firstSearch(`${this.board.hash}/doubted`)) {
         if (this.fromJumpStart(jump.base, at, undefined, false)) return;
         // Nothing from there either. Without a clock no press will tell, so play seen on this

@@ -543,6 +543,12 @@ describe('outage table, games once wrong', () => {
       24,
       all(noFalseIncident, keepsLater, exactOrTruthOffered),
     ],
+    [
+      "USB pulled for 1 ply without a clock (g5), back with Black's knight of g8 in the hand: read at once through the hand. The players then took three plies back (d4, g5, Rxh4, the rook first and the queen it took put back on h4 after): with the rook on h1 and h4 still empty, the rook's move out of turn searched the jump again from its start, now the record's last ply, and read a knight's tempo Nf6 Rh1 Ng8, four plies nobody made. Once the jump's moves are taken back nothing of it is left to doubt",
+      power(1, true),
+      1238,
+      all(exact, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
