@@ -362,6 +362,8 @@ export class GameEngine {
   private returnBoard: { codes: Uint8Array; ply: number } | undefined;
   /** A fill of a break by the count whose search ran out of the event's nodes: searched again at the next live reading (fillBreakByCount). */
   private fillAgain: FillAgain | undefined;
+  /** The break a count's fill was last tried on, the count's start and presses, and the board it had then (countedBreakRetaken). */
+  private countedBreak: { since: number; presses: number; ply: number; fen: string } | undefined;
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
   /**
@@ -581,13 +583,32 @@ export class GameEngine {
     if (!gap) return false;
     // Taken again in place of a break nothing followed yet: the arbiter was told of it already.
     const replacing = ply === this.plyCount();
+    const broken = this.history[ply]!;
     if (replacing) this.takeback(ply - 1, at);
     if (!this.openBreak(by, at, gap.reason, false, replacing)) {
       if (!this.outOfStep) this.outOfStep = 'silent';
       return true;
     }
+    if (replacing && this.clockCount !== undefined && this.putRightAfterPress(broken.codes, broken.record!.by, by)) this.clockCount -= 2;
     this.confirm(this.plyCount(), 'clock', at, seenAtPress);
     return true;
+  }
+
+  /**
+   * The break `breakerBy` pressed at showed one of their pieces moved (or taking) where the board
+   * taken again now, at `by`'s press, has it back and the square it went to as it was: a move that
+   * broke the record (an illegal one, as a rule) was put right, and the opponent pressed to start
+   * the mover's clock again (7.5.1). Two presses, and no move: the clock's count drops them.
+   */
+  private putRightAfterPress(breakBoard: Uint8Array, breakerBy: Color, by: Color): boolean {
+    if (by === breakerBy) return false;
+    const apart = squaresApart(breakBoard, this.board.seen);
+    if (apart.length !== 2) return false;
+    const [a, b] = apart as [number, number];
+    const mine = (code: number): boolean => codeToPiece(code as PieceCode)?.color === breakerBy;
+    const moved = (from: number, to: number): boolean =>
+      mine(this.board.seen[from]!) && breakBoard[from] === PIECE.EMPTY && breakBoard[to] === this.board.seen[from] && this.board.seen[to] !== breakBoard[to];
+    return moved(a, b) || moved(b, a);
   }
 
   /** See ArbiterCommand 'accept-board'. */
@@ -974,6 +995,7 @@ export class GameEngine {
       this.disconnectedSeq = this.seq;
       this.returnBoard = undefined;
       this.fillAgain = undefined;
+      this.countedBreak = undefined;
       // Presses come with readings, so the plies pressed for are as they were at the last one;
       // unless the clock has gone silent (its cable out, its battery flat): the moves made since
       // its last reading were pressed for where nothing was read, and no count can start there.
@@ -1149,6 +1171,9 @@ export class GameEngine {
       const again = this.fillAgain;
       this.fillAgain = undefined;
       this.fillBreakByCount(again.since, again.presses, again.off, ev.at, this.opts.timeControl, again);
+    } else if (this.opts.timeControl && ev.running !== null && this.clockCount !== undefined && this.brokeSeq !== this.seq && this.countedBreakRetaken()) {
+      const { since, presses } = this.countedBreak!;
+      this.fillBreakByCount(since, presses, this.clockCount - this.pressedPlies(ev.running), ev.at, this.opts.timeControl);
     }
     this.lastLiveReading = ev;
   }
@@ -1214,12 +1239,12 @@ export class GameEngine {
     if (presses === undefined) return;
     const pressed = before.pressed + presses;
     this.clockCount = pressed;
+    const off = pressed - this.pressedPlies(now.running);
     const jump = this.provisional ?? this.confirmedJump?.jump;
     if (!jump || jump.end <= before.ply || jump.base > this.plyCount()) {
-      this.fillBreakByCount(before.ply, presses, pressed - this.pressedPlies(now.running), now.at, tc);
+      this.fillBreakByCount(before.ply, presses, off, now.at, tc);
       return;
     }
-    const off = pressed - this.pressedPlies(now.running);
     if (off === 0) return;
     // A reading through a piece in a hand is no length to weigh more presses against: the hand
     // let the search skip that piece's moves, and the shortest sequences it was preferred to may
@@ -1274,6 +1299,7 @@ export class GameEngine {
     for (let p = since + 1; p <= this.plyCount(); p++) if (this.history[p]!.record?.gap) breaks.push(p);
     const breakPly = breaks[0];
     if (breaks.length !== 1 || breakPly === undefined) return;
+    if (!again && off >= 1) this.countedBreak = { since, presses, ply: breakPly, fen: this.history[breakPly]!.fen };
     const gap = this.history[breakPly]!.record!.gap!;
     if (gap.reason !== 'unexplained' || gap.accepted) return;
     // A board with a piece on a square guessed among several is no board the game passed through
@@ -1305,6 +1331,21 @@ export class GameEngine {
     }
     if (!again && exhausted) this.fillAgain = { since, presses, off };
     else if (pending.length > 0) this.fillAgain = { since, presses, off, pending };
+  }
+
+  /**
+   * The break a count's fill was tried on is still the only one since the count began, at the
+   * same ply, but was taken again with another board: a transient board first (a capture's landing
+   * seen before the capturing pawn left, which no sequence reaches), then the board play went on
+   * from. The clock's count still holds, so the fill is tried again, on the board it has now.
+   */
+  private countedBreakRetaken(): boolean {
+    const counted = this.countedBreak;
+    if (!counted || this.fillAgain || this.plyCount() < counted.ply) return false;
+    const entry = this.history[counted.ply]!;
+    if (!entry.record?.gap || entry.fen === counted.fen) return false;
+    for (let p = counted.since + 1; p <= this.plyCount(); p++) if (p !== counted.ply && this.history[p]!.record?.gap) return false;
+    return true;
   }
 
   /**

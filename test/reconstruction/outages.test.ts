@@ -549,6 +549,18 @@ describe('outage table, games once wrong', () => {
       1238,
       all(exact, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies with a clock (Rh5 d3 e5 bxa4 Rh8 Qf3 d5 a5), then Ne7 and exd5: the record broke at a board with exd5's pawn seen on d5 before e4 emptied, where nothing of the nine plies the clock counted reaches; the break was taken again at the board after exd5, and Ne7 and exd5 were lost in it. The count's fill is now tried again on a break taken again with another board",
+      power(8, false),
+      1173,
+      all(noFalseIncident, keepsLater, asPlayed),
+    ],
+    [
+      "USB pulled for 8 plies in a blitz game (the clock-set table's cell, no time given), then an illegal move at the return (e2-g4), pressed: the record broke there and the count's fill found nothing. The pawn was put back and Black pressed to start White's clock again, and the break, taken again at that board, stayed for the arbiter. A break taken again is now filled by the count again; with the illegal move's two presses in it that fill is ten plies, two of them nobody made, so the count now drops the two presses of a move put right after its press, and the break is filled with as many plies as were played",
+      { kind: 'power', plies: 8, pieceInHand: false, clockAdjustMs: 0 },
+      121,
+      all(noFalseIncident, keepsLater, asPlayed),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
