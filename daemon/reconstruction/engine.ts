@@ -606,8 +606,7 @@ export class GameEngine {
     if (apart.length !== 2) return false;
     const [a, b] = apart as [number, number];
     const mine = (code: number): boolean => codeToPiece(code as PieceCode)?.color === breakerBy;
-    const moved = (from: number, to: number): boolean =>
-      mine(this.board.seen[from]!) && breakBoard[from] === PIECE.EMPTY && breakBoard[to] === this.board.seen[from] && this.board.seen[to] !== breakBoard[to];
+    const moved = (from: number, to: number): boolean => mine(this.board.seen[from]!) && breakBoard[from] === PIECE.EMPTY && breakBoard[to] === this.board.seen[from];
     return moved(a, b) || moved(b, a);
   }
 
