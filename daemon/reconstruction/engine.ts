@@ -601,13 +601,7 @@ export class GameEngine {
    * the mover's clock again (7.5.1). Two presses, and no move: the clock's count drops them.
    */
   private putRightAfterPress(breakBoard: Uint8Array, breakerBy: Color, by: Color): boolean {
-    if (by === breakerBy) return false;
-    const apart = squaresApart(breakBoard, this.board.seen);
-    if (apart.length !== 2) return false;
-    const [a, b] = apart as [number, number];
-    const mine = (code: number): boolean => codeToPiece(code as PieceCode)?.color === breakerBy;
-    const moved = (from: number, to: number): boolean => mine(this.board.seen[from]!) && breakBoard[from] === PIECE.EMPTY && breakBoard[to] === this.board.seen[from];
-    return moved(a, b) || moved(b, a);
+    return by !== breakerBy && this.stepBoards.displaced({ codes: this.board.seen, turn: breakerBy }, breakBoard) !== undefined;
   }
 
   /** See ArbiterCommand 'accept-board'. */

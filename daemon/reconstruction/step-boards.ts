@@ -205,7 +205,7 @@ export class StepBoards {
    * engine can report; when play goes on from it (a move and the reply), it stood, and a break may
    * start there. Undefined for any other board, and for a piece of the side not to move.
    */
-  displaced(end: RecordEnd, codes: ArrayLike<number>): { from: number; to: number } | undefined {
+  displaced(end: Pick<RecordEnd, 'codes' | 'turn'>, codes: ArrayLike<number>): { from: number; to: number } | undefined {
     const apart = squaresApart(codes, end.codes);
     if (apart.length !== 2) return undefined;
     const [a, b] = apart as [number, number];
