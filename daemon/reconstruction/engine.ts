@@ -128,6 +128,16 @@ const PRESS_READ_LATE_MS = 1_000;
  */
 const CLOCK_TICK_MS = 1_500;
 
+/**
+ * The last of `moves` left square `sq` empty: it moved from there, or took en passant the pawn
+ * standing there. A move seen ending with a lift ends so (its landing seen before its own square
+ * emptied, a pawn put down before the one it took en passant was lifted).
+ */
+function leftLast(moves: readonly NormalMove[], sq: number): boolean {
+  const last = moves[moves.length - 1];
+  return last !== undefined && (last.from === sq || ((last.to & 7) === (sq & 7) && Math.abs(last.to - sq) === 8));
+}
+
 /** The SAN of `moves` played from `pos`. */
 function sansOf(pos: Chess, moves: readonly NormalMove[]): string[] {
   const probe = pos.clone();
@@ -258,6 +268,8 @@ interface JumpQuery {
   through?: readonly Uint8Array[];
   /** Nodes each search may look at (default: the event's, the return's larger one while a board comes back). */
   budget?: number;
+  /** A square just emptied: the last move of every sequence must have left it (a move ends with a lift only so). */
+  liftedLast?: number;
 }
 
 /**
@@ -320,6 +332,8 @@ export class GameEngine {
   private running: Color | null = null;
   /** The square and piece of the last field event that put a piece down since the record or the board was last taken whole. */
   private lastPlaced: { sq: number; code: number; at: number } | undefined;
+  /** The square last emptied on the board, and when. */
+  private lastLifted: { sq: number; at: number } | undefined;
   /** A clock has been read in this game: presses will confirm moves. */
   private clockSeen = false;
   /** When the last clock reading arrived (CLOCK_SILENT_MS). */
@@ -931,6 +945,7 @@ export class GameEngine {
     const sq = this.board.orient(field);
     this.board.set(sq, this.normalise(sq, piece), this.seq, at);
     if (piece !== PIECE.EMPTY) this.lastPlaced = { sq, code: this.board.seen[sq]!, at };
+    else this.lastLifted = { sq, at };
     if (piece >= PIECE.DRAW) {
       this.onResultPiece(piece, at);
       return;
@@ -1920,7 +1935,7 @@ export class GameEngine {
     // the one it took, or its own square's piece, lifted), so lifts count here too.
     const pressless = !this.clockSeen || (this.clockTicks && at - this.lastClockAt > CLOCK_SILENT_MS);
     if (source === 'field' && (((this.outOfStep || this.provisional?.doubted || this.provisional?.refuted) && !this.clockSeen) || (this.adrift && pressless)) && at !== this.previousAt) {
-      if (!placed && this.outOfStep && this.searchJump(at, undefined, MAX_MISSED_PLIES)) return;
+      if (!placed && this.outOfStep && this.searchJump(at, undefined, MAX_MISSED_PLIES, false, this.lastLifted?.at === at ? this.lastLifted.sq : undefined)) return;
       if (placed && this.adrift && this.moveAndReplyShown(at)) return;
       if (this.breakBeforeMoveAndReply(at)) return;
     }
@@ -1945,17 +1960,18 @@ export class GameEngine {
    * right): the shortest legal sequences to it (jump-search.ts). The first is played; when others
    * fit too, the moves carry the alternatives for every consumer and the arbiter may pick another.
    */
-  private searchJump(at: number, lastBy: Color | undefined, maxDepth = MAX_MISSED_PLIES, inHand = false): boolean {
+  private searchJump(at: number, lastBy: Color | undefined, maxDepth = MAX_MISSED_PLIES, inHand = false, liftedLast?: number): boolean {
     if (!this.firstSearch(`${this.board.hash}/${lastBy ?? '-'}/${maxDepth}/${inHand}`)) return false;
-    if (this.jumpFrom(this.plyCount(), at, lastBy, { maxDepth, inHand })) return true;
+    const lift = liftedLast !== undefined ? { liftedLast } : {};
+    if (this.jumpFrom(this.plyCount(), at, lastBy, { maxDepth, inHand, ...lift })) return true;
     // A board the last inferred jump cannot lead to (a piece put back after an illegal move the
     // jump took for legal ones): from where that jump began, one move is enough.
     const jump = this.provisional;
-    return jump !== undefined && jump.base < this.plyCount() && this.fromJumpStart(jump.base, at, lastBy, inHand);
+    return jump !== undefined && jump.base < this.plyCount() && this.fromJumpStart(jump.base, at, lastBy, inHand, liftedLast);
   }
 
   /** The search again from where the last inferred jump began (its order, length or parity was wrong): one move is enough there. */
-  private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean): boolean {
+  private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean, liftedLast?: number): boolean {
     // Without a clock nothing presses, but the piece just put down tells who moved last. When it
     // is of the side the record does not have to move and a move of theirs was seen made, the jump
     // left the wrong side to move: it runs to the board before that move, which is then played
@@ -1974,7 +1990,7 @@ export class GameEngine {
     // e1 and put down on c2 before going back).
     const top = this.top();
     const seenMade = lastBy === undefined && !this.clockSeen && this.plyCount() > base && top.record && !top.inferred && !top.record.gap;
-    return this.jumpFrom(base, at, lastBy, { ...this.fromStart(base), inHand, through: seenMade ? [top.codes] : [] });
+    return this.jumpFrom(base, at, lastBy, { ...this.fromStart(base), inHand, through: seenMade ? [top.codes] : [], ...(liftedLast !== undefined ? { liftedLast } : {}) });
   }
 
   /** How deep a search from `base` goes: the plies recorded since, and a few more. */
@@ -2272,7 +2288,9 @@ export class GameEngine {
     }
     const returned = this.unexplainedReturn(base);
     const mustPass = returned ? [...through, returned] : through;
-    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => mustPass.every((board) => passesThrough(pos, moves, board)));
+    const sequences = this.seenBoards
+      .bySeen(pos, found.sequences, lifted)
+      .filter((moves) => mustPass.every((board) => passesThrough(pos, moves, board)) && (query.liftedLast === undefined || leftLast(moves, query.liftedLast)));
     const first = sequences[0];
     if (!first) return false;
     // The same square still empty after another move: no hand holds a piece that long. The board

@@ -561,6 +561,12 @@ describe('outage table, games once wrong', () => {
       121,
       all(noFalseIncident, keepsLater, asPlayed),
     ],
+    [
+      "USB pulled for 8 plies without a clock (f4 Qc1 Qa5 cxd7+ Bxd7 c5 Qd8 c6, the queen out and back): read at the return as five plies through a hand. Black then lifted the pawn of b5 to play b4, and the board with that pawn in the air was read as seven plies in which it was taken on b5 and the taker went on (cxb5 Nxc6 bxc6). The pawn put down on b4 came from nowhere, and b4, a3 and a5 were lost in the break that followed. A move seen ending with a lift ends with that square's piece leaving it: a jump read at a lift must end so, and all later moves are kept",
+      power(8, false),
+      1223,
+      all(noFalseIncident, keepsLater),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
