@@ -100,6 +100,12 @@ const HAND_READING_BUDGET = 300_000;
  */
 const COUNTED_PLIES_OFF = 2;
 /**
+ * Without a clock, the longest jump read with one piece out and back when no sequence reaches the
+ * board (it shows moves of one side only: the other's tempo left no trace). Deeper, wandering
+ * pieces "explain" any board.
+ */
+const DETOUR_WITHOUT_CLOCK_PLIES = 4;
+/**
  * A running clock is read at least every second (SEND_UPDATE_NICE sends a reading whenever a time
  * changes). Silent this long while pieces move, it has stopped or gone (its cable out, its battery
  * flat: the board drops readings that say no clock is connected), and no press will complete
@@ -2285,6 +2291,16 @@ export class GameEngine {
       const wrongTurn = searchSequences(pos, target, { minDepth, maxDepth: maxDepth - 1, budget: JUMP_BUDGET, keep: 1, meter: this.meter });
       const plies = wrongTurn.sequences[0]?.length;
       if (plies !== undefined) found = withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 }, lifted);
+    }
+    // Without a clock nothing fixes whose turn it is, and still no sequence fits a board read
+    // whole by a dump (the return: the searches that allow a piece in a hand without a press): it
+    // may show moves of one side only (a king's step and back of the other's between them, Kf8
+    // b6 Ke7 Qh4). Read with one piece out and back, as short as the board allows; every piece
+    // that can make that detour gives a reading of its own, so the jump is marked, with them
+    // offered. Not on a board seen change by change: a bishop sliding c8-d7-…-g4 to take a pawn
+    // already lifted passes through boards a detour "explains" (Bxg4 Ra2 Bd7 Ra1).
+    if (found.sequences.length === 0 && inHand && lastBy === undefined && !this.clockSeen && maxDepth >= DETOUR_WITHOUT_CLOCK_PLIES) {
+      found = withExcursion(pos, target, { ...options, maxDepth: DETOUR_WITHOUT_CLOCK_PLIES }, lifted);
     }
     const returned = this.unexplainedReturn(base);
     const mustPass = returned ? [...through, returned] : through;

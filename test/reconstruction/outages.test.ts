@@ -567,6 +567,15 @@ describe('outage table, games once wrong', () => {
       1223,
       all(noFalseIncident, keepsLater),
     ],
+    [
+      "USB pulled for 4 plies without a clock (Kf8 b6 Ke7 Qh4): the king's step and back left only White's two moves on the board, which no sequence without a detour reaches, and the record broke with the four plies hidden. Without a clock the jump is now read with one piece out and back, as short as the board allows, marked, every such detour offered",
+      power(4, false),
+      2328,
+      (r) => {
+        expect(r.ambiguous, r.problem).toBe(true);
+        all(asPlayed, keepsLater, exactOrTruthOffered, noFalseIncident)(r);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
