@@ -1473,6 +1473,7 @@ export class GameEngine {
     if (seenAtPress && !fromStopped && this.clockCount !== undefined) this.clockCount++;
     this.arrangingForArbiter = false;
     if (seenAtPress && !fromStopped && this.pieceReappeared(by, at)) return;
+    if (seenAtPress && !fromStopped) this.handPutBackBeforeMove(by, at);
     const n = this.plyCount();
     const top = this.top();
     if (this.posOf(top).turn !== by || fromStopped) {
@@ -2212,6 +2213,59 @@ export class GameEngine {
     const top = this.top();
     const landing = this.successors(top).find((x) => sameMove(x.move, s.move));
     if (landing) this.makeMove(top, landing, at, true, uncertain);
+    return true;
+  }
+
+  /**
+   * A press by `by` on a board off the record, whose last move is `by`'s: the piece a jump was read
+   * with in a hand, put down right after the jump where another reading of that jump has it. Then
+   * another piece of `by`'s moved before this press: a player makes one move a press, so the piece
+   * put down was no move (it had been lifted at the return and was put back where it stood, a queen
+   * read as gone to d2 and put down on d3). The readings that have it there are the record's, still
+   * marked, and the press is for the other piece's move. Not when the piece put down is pressed
+   * for alone: the player lifted it at the return to move it, and it is that move.
+   */
+  private handPutBackBeforeMove(by: Color, at: number): boolean {
+    const jump = this.provisional;
+    const adoption = this.lastAdoption;
+    const n = this.plyCount();
+    const last = this.top().record;
+    const move = this.top().move;
+    if (!jump || jump.inHand === undefined || jump.end !== n - 1 || jump.base >= jump.end || !last || !move || last.by !== by || last.confirmed || last.gap) return false;
+    if (move.from !== jump.inHand || this.board.mismatches === 0 || this.board.mismatches > 4) return false;
+    // Only `by`'s pieces differ, and one of them has left its square: `by` moved on (not the
+    // opponent's reply begun, its landing seen before the press).
+    const colorOf = (code: number): Color | undefined => codeToPiece(code as PieceCode)?.color;
+    const differences = this.board.differences();
+    if (!differences.some((d) => colorOf(d.expected) === by) || differences.some((d) => colorOf(d.expected) === other(by) || colorOf(d.seen) === other(by))) return false;
+    if (!adoption || adoption.base !== jump.base || adoption.inHand !== jump.inHand) return false;
+    const landed = this.top().codes;
+    const start = this.posOf(this.history[jump.base]!);
+    const fits = adoption.sequences.filter((moves) => {
+      if (moves.length !== jump.end - jump.base) return false;
+      const pos = start.clone();
+      for (const m of moves) {
+        if (!pos.isLegal(m)) return false;
+        pos.play(m);
+      }
+      return squaresApart(positionCodes(pos), landed).length === 0;
+    });
+    if (fits.length === 0) return false;
+    const { uncertain } = this.reportMissedMoves(
+      start.clone(),
+      fits,
+      adoption.more,
+      at,
+      jump.base,
+      'the board the piece was put down on',
+      (line) =>
+        `The piece of ${makeSquare(move.from)}, read in a hand when the board came back, was put down on ${makeSquare(move.to)} and another of ${by}'s moved before ${by} pressed: it was put back where it stood, and the jump is read again as ${line}`,
+    );
+    this.takeback(jump.base, at);
+    this.playInferred(fits[0]!, at, uncertain);
+    const { inHand: _putBack, ...rest } = jump;
+    this.provisional = { ...rest, end: this.plyCount() };
+    this.lastAdoption = { base: jump.base, sequences: fits, more: adoption.more };
     return true;
   }
 

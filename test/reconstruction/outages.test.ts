@@ -576,6 +576,12 @@ describe('outage table, games once wrong', () => {
         all(asPlayed, keepsLater, exactOrTruthOffered, noFalseIncident)(r);
       },
     ],
+    [
+      "USB pulled for 3 plies with a clock (f5 Qd3 Ba6), back with White's queen in the hand: read with the queen gone to d2 (one of ten readings). The queen was put down on d3 and recorded as Qd3, a move; White then moved the pawn of h4 to f6 and pressed (an illegal move), it was put right, and Black pressed to start White's clock again: Black was charged with pressing without moving. A player makes one move a press: another piece of White's moved before the press says the queen was put back, so the jump is read again with her on d3 and the press is for the pawn's move",
+      power(3, true),
+      2118,
+      all(exact, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
