@@ -694,9 +694,11 @@ export class GameEngine {
       message:
         reason === 'illegal-move-stood'
           ? `The illegal move stood and play went on: the record breaks after ply ${n} and goes on from the board (${next.fen}).`
-          : differences.length > 0
-            ? `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.map((d) => d.square).join(' ')}); the record goes on from it${note ? `; ${note}` : ''}.`
-            : `The record breaks after ply ${n}: play goes on from the record's board with ${other(by)} to move, where the record has ${by} to move; the record goes on from it${note ? `; ${note}` : ''}.`,
+          : differences.length === 0 && ep !== undefined
+            ? `The record breaks after ply ${n}: the en passant capture that follows needs the pawn to have reached ${makeSquare(ep + (by === 'white' ? 8 : -8))} by a double step, which the record's inferred moves do not have (one of them was read otherwise); the record goes on from its board${note ? `; ${note}` : ''}.`
+            : differences.length > 0
+              ? `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.map((d) => d.square).join(' ')}); the record goes on from it${note ? `; ${note}` : ''}.`
+              : `The record breaks after ply ${n}: play goes on from the record's board with ${other(by)} to move, where the record has ${by} to move; the record goes on from it${note ? `; ${note}` : ''}.`,
       differences,
     });
     return true;
@@ -1583,7 +1585,7 @@ export class GameEngine {
     if (!differences.some((d) => codeToPiece(d.expected as PieceCode)?.color === by)) return;
     // Legal under another reading of inferred moves: held against nobody, and the record breaks.
     if (this.enPassantUnderOtherReading(by)) {
-      if (this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+      if (this.breakBeforeEnPassant(by, at)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
     // A move, legal or not, puts none of the opponent's pieces anywhere: a board with one of theirs
@@ -1630,16 +1632,20 @@ export class GameEngine {
 
   /**
    * The board shows `by` taking en passant a pawn the record has arriving by a second single step,
-   * the first of which was inferred from a jump, not seen: read as one double step (the move
-   * before it another the search did not find), the capture is legal. The record cannot say the
-   * player erred.
+   * the first of which was inferred from a jump, not seen: read as one double step (the move the
+   * jump has for the first another the search did not find), the capture is legal. The record
+   * cannot say the player erred. The first step may be any of that side's plies before (g3 read
+   * at the start of an eight-ply jump, where a4 was played, and g4 after the return).
    */
   private enPassantUnderOtherReading(by: Color): boolean {
     const n = this.plyCount();
     if (n < 3) return false;
     const last = this.history[n]!.move;
-    const first = this.history[n - 2]!;
-    if (!last || !first.move || !first.inferred || first.move.to !== last.from) return false;
+    if (!last) return false;
+    let p = n - 2;
+    while (p > 0 && this.history[p]!.move?.to !== last.from) p -= 2;
+    const first = this.history[p]!;
+    if (p <= 0 || !first.move || !first.inferred) return false;
     const pawn = by === 'white' ? PIECE.BPAWN : PIECE.WPAWN;
     const home = by === 'white' ? 6 : 1;
     if (this.history[n - 1]!.codes[last.from] !== pawn || first.move.from >> 3 !== home) return false;
@@ -1649,6 +1655,23 @@ export class GameEngine {
     pos.epSquare = last.from;
     const s = matchMove(pos, top.codes, this.board.seen, this.board.diffFrom(top.codes));
     return s !== undefined && s.move.to === last.from && top.codes[s.move.from] === (by === 'white' ? PIECE.WPAWN : PIECE.BPAWN);
+  }
+
+  /**
+   * The record breaks at its own board, the pawn's last step taken as a double step (the break's
+   * en passant square), and `by`'s capture is recorded after it: the capture is kept, where a
+   * break at the board after it would lose it. Falls back to the board as it stands.
+   */
+  private breakBeforeEnPassant(by: Color, at: number): boolean {
+    const top = this.top();
+    const step = top.move!;
+    if (this.openBreak(other(by), at, 'unexplained', false, false, top.codes, undefined, step.from)) {
+      const cur = this.top();
+      const s = matchMove(this.posOf(cur), cur.codes, this.board.seen, this.board.diffFrom(cur.codes));
+      if (s) this.makeMove(cur, s, at);
+      return true;
+    }
+    return this.openBreak(by, at, 'unexplained');
   }
 
   /**

@@ -582,6 +582,12 @@ describe('outage table, games once wrong', () => {
       2118,
       all(exact, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies with a clock, read (one of 64 readings) with g3 at its start where a4 was played; after the return White played g4 and Black took en passant (hxg3). With g3-g4 a single step in the record, Black was charged with an illegal move: the rule that holds such a capture against nobody looked only two plies back for the pawn's first step. It now looks back to any inferred ply, and the record breaks at its own board with the double step and keeps the capture",
+      power(8, true),
+      2025,
+      all(noFalseIncident, keepsLater),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
