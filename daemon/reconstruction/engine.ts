@@ -136,12 +136,13 @@ const CLOCK_TICK_MS = 1_500;
 
 /**
  * The last of `moves` left square `sq` empty: it moved from there, or took en passant the pawn
- * standing there. A move seen ending with a lift ends so (its landing seen before its own square
- * emptied, a pawn put down before the one it took en passant was lifted).
+ * standing there (beside its origin, on its landing's file). A move seen ending with a lift ends
+ * so (its landing seen before its own square emptied, a pawn put down before the one it took en
+ * passant was lifted).
  */
 function leftLast(moves: readonly NormalMove[], sq: number): boolean {
   const last = moves[moves.length - 1];
-  return last !== undefined && (last.from === sq || ((last.to & 7) === (sq & 7) && Math.abs(last.to - sq) === 8));
+  return last !== undefined && (last.from === sq || ((last.to & 7) === (sq & 7) && last.from >> 3 === sq >> 3 && (last.from & 7) !== (last.to & 7)));
 }
 
 /** The SAN of `moves` played from `pos`. */
