@@ -176,13 +176,17 @@ export class StepBoards {
    * change three squares at least. The record's own board is one after a jump doubted for its
    * side to move. So is a board whose only changes are the jump's hand, still empty, and a piece
    * put down where the record has none: the hand was a wrong guess (the piece in it came from
-   * elsewhere), and that board is where play went on from.
+   * elsewhere), and that board is where play went on from. And the board the jump was read at, its
+   * hand still empty: when play went on from it (a move and the reply seen made), no hand held that
+   * piece, it was gone (a bishop taken on c8 read as lifted from there).
    */
   breakable(end: RecordEnd, codes: Uint8Array): boolean {
     const apart = squaresApart(codes, end.codes);
     if (apart.length >= 3 || (apart.length === 0 && end.doubted)) return true;
     const hand = end.inHand;
-    if (hand === undefined || apart.length !== 2 || !apart.includes(hand) || codes[hand] !== PIECE.EMPTY) return false;
+    if (hand === undefined || codes[hand] !== PIECE.EMPTY) return false;
+    if (apart.length === 1) return apart[0] === hand;
+    if (apart.length !== 2 || !apart.includes(hand)) return false;
     const put = apart[0] === hand ? apart[1]! : apart[0]!;
     return end.codes[put] === PIECE.EMPTY && codes[put] !== PIECE.EMPTY;
   }
