@@ -1649,7 +1649,9 @@ export class GameEngine {
     if (p <= 0 || !first.move || !first.inferred) return false;
     const pawn = by === 'white' ? PIECE.BPAWN : PIECE.WPAWN;
     const home = by === 'white' ? 6 : 1;
-    if (this.history[n - 1]!.codes[last.from] !== pawn || first.move.from >> 3 !== home) return false;
+    // That pawn's own first step, and it stood there from then until its second.
+    for (let q = p; q < n; q++) if (this.history[q]!.codes[last.from] !== pawn) return false;
+    if (first.move.from >> 3 !== home) return false;
     if (Math.abs(first.move.to - first.move.from) !== 8 || Math.abs(last.to - last.from) !== 8) return false;
     const top = this.top();
     const pos = this.posOf(top).clone();
@@ -2245,24 +2247,25 @@ export class GameEngine {
    * with in a hand, put down right after the jump where another reading of that jump has it. Then
    * another piece of `by`'s moved before this press: a player makes one move a press, so the piece
    * put down was no move (it had been lifted at the return and was put back where it stood, a queen
-   * read as gone to d2 and put down on d3). The readings that have it there are the record's, still
-   * marked, and the press is for the other piece's move. Not when the piece put down is pressed
-   * for alone: the player lifted it at the return to move it, and it is that move.
+   * read as gone to d2 and put down on d3). The readings that have it there are the record's
+   * (marked when more than one fits), and the press is for the other piece's move. Not when the
+   * piece put down is pressed for alone: the player lifted it at the return to move it, and it is
+   * that move.
    */
-  private handPutBackBeforeMove(by: Color, at: number): boolean {
+  private handPutBackBeforeMove(by: Color, at: number): void {
     const jump = this.provisional;
     const adoption = this.lastAdoption;
     const n = this.plyCount();
     const last = this.top().record;
     const move = this.top().move;
-    if (!jump || jump.inHand === undefined || jump.end !== n - 1 || jump.base >= jump.end || !last || !move || last.by !== by || last.confirmed || last.gap) return false;
-    if (move.from !== jump.inHand || this.board.mismatches === 0 || this.board.mismatches > 4) return false;
+    if (!jump || jump.inHand === undefined || jump.end !== n - 1 || jump.base >= jump.end || !last || !move || last.by !== by || last.confirmed || last.gap) return;
+    if (move.from !== jump.inHand || this.board.mismatches === 0 || this.board.mismatches > 4) return;
     // Only `by`'s pieces differ, and one of them has left its square: `by` moved on (not the
     // opponent's reply begun, its landing seen before the press).
     const colorOf = (code: number): Color | undefined => codeToPiece(code as PieceCode)?.color;
     const differences = this.board.differences();
-    if (!differences.some((d) => colorOf(d.expected) === by) || differences.some((d) => colorOf(d.expected) === other(by) || colorOf(d.seen) === other(by))) return false;
-    if (!adoption || adoption.base !== jump.base || adoption.inHand !== jump.inHand) return false;
+    if (!differences.some((d) => colorOf(d.expected) === by) || differences.some((d) => colorOf(d.expected) === other(by) || colorOf(d.seen) === other(by))) return;
+    if (!adoption || adoption.base !== jump.base || adoption.inHand !== jump.inHand) return;
     const landed = this.top().codes;
     const start = this.posOf(this.history[jump.base]!);
     const fits = adoption.sequences.filter((moves) => {
@@ -2274,7 +2277,7 @@ export class GameEngine {
       }
       return squaresApart(positionCodes(pos), landed).length === 0;
     });
-    if (fits.length === 0) return false;
+    if (fits.length === 0) return;
     const { uncertain } = this.reportMissedMoves(
       start.clone(),
       fits,
@@ -2290,7 +2293,6 @@ export class GameEngine {
     const { inHand: _putBack, ...rest } = jump;
     this.provisional = { ...rest, end: this.plyCount() };
     this.lastAdoption = { base: jump.base, sequences: fits, more: adoption.more };
-    return true;
   }
 
   /** The board differs from the record only on squares the last recorded move changed. */
