@@ -1661,17 +1661,17 @@ export class GameEngine {
   }
 
   /**
-   * The record breaks at its own board, the pawn's last step taken as a double step (the break's
-   * en passant square), and `by`'s capture is recorded after it: the capture is kept, where a
-   * break at the board after it would lose it. Falls back to the board as it stands.
+   * The record breaks at its own board, the pawn's last step taken as a double step, and `by`'s
+   * capture is recorded after it (StepBoards.moveBetween tells the capture and the break's en
+   * passant square, as for a break after an outage that ended with the double step): the capture
+   * is kept, where a break at the board after it would lose it. Else the break takes the board as
+   * it stands.
    */
   private breakBeforeEnPassant(by: Color, at: number): boolean {
     const top = this.top();
-    const step = top.move!;
-    if (this.openBreak(other(by), at, 'unexplained', false, false, top.codes, undefined, step.from)) {
-      const cur = this.top();
-      const s = matchMove(this.posOf(cur), cur.codes, this.board.seen, this.board.diffFrom(cur.codes));
-      if (s) this.makeMove(cur, s, at);
+    const capture = this.stepBoards.moveBetween(this.recordEnd(), top.codes, this.board.seen, by);
+    if (capture?.ep !== undefined && this.openBreak(other(by), at, 'unexplained', false, false, top.codes, undefined, capture.ep)) {
+      this.makeMove(this.top(), capture, at);
       return true;
     }
     return this.openBreak(by, at, 'unexplained');
