@@ -789,6 +789,14 @@ export class GameEngine {
           // turn (or the break before it left the wrong side to move), and play went on.
           const own = squaresApart(from, end.codes).length === 0;
           if (!breakable && !stood && !(own && this.adrift && other(replier) !== end.turn)) continue;
+          // The piece moved in full is the one the jump was read with in a hand: it came from
+          // elsewhere (a bishop read as lifted from c8 takes on b1 from f5). Play went on from
+          // there, so it was no try: the jump is read again through that board, and the move and
+          // the reply are recorded after it.
+          if (stood && stood.from === end.inHand && this.readThroughStood(from, at)) {
+            this.playMoveAndReply(from, between, replier, at);
+            return true;
+          }
           // The reply from the position the first move leaves (an en passant capture of the pawn
           // that has just gone two squares), not from a board's guess.
           const reply = this.stepBoards.replyAfter(end, from, first, between, this.board.seen, replier);
@@ -818,6 +826,31 @@ export class GameEngine {
       }
     }
     return false;
+  }
+
+  /**
+   * The jump read with a piece in a hand, read again through `board`: that piece put down where no
+   * move of the reading's length takes it, and play went on from there (adoptThroughHand, two
+   * plies longer allowed).
+   */
+  private readThroughStood(board: Uint8Array, at: number): boolean {
+    const jump = this.provisional;
+    const reading = jump && jump.end === this.plyCount() && jump.inHand !== undefined ? this.jumpReadingOf(jump) : undefined;
+    if (!jump || !reading) return false;
+    const pos = this.posOf(this.history[jump.base]!).clone();
+    const options = { minDepth: 1, maxDepth: MAX_MISSED_PLIES + 2, budget: this.jumpBudget, meter: this.meter, keep: JUMP_ALTERNATIVES };
+    return this.adoptThroughHand(pos, jump.base, reading, board, options, at, this.seenBoards.emptied(positionCodes(pos), board), true);
+  }
+
+  /** The record stands at board `from`: the move to `between` and `replier`'s reply to the board now are recorded, when they are moves. */
+  private playMoveAndReply(from: Uint8Array, between: Uint8Array, replier: Color, at: number): void {
+    const end = this.recordEnd();
+    const first = this.stepBoards.moveBetween(end, from, between, other(replier));
+    const reply = first && this.stepBoards.replyAfter(end, from, first, between, this.board.seen, replier);
+    if (!first || !reply) return;
+    this.makeMove(this.top(), first, at);
+    this.makeMove(this.top(), reply, at);
+    this.playMoveShown(at);
   }
 
   /**
@@ -905,13 +938,13 @@ export class GameEngine {
     if (s) this.makeMove(top, s, at);
   }
 
-  /** The record's last position, as the boards kept while out of step are judged against it. */
   /** The position before the record's last ply (a break about to be taken again judges its board against it). */
   private recordEndBefore(): Pick<RecordEnd, 'fen' | 'turn'> {
     const before = this.history[this.plyCount() - 1]!;
     return { fen: before.fen, turn: this.posOf(before).turn };
   }
 
+  /** The record's last position, as the boards kept while out of step are judged against it. */
   private recordEnd(): RecordEnd {
     const top = this.top();
     const inHand = this.provisional?.inHand;
@@ -2435,13 +2468,13 @@ export class GameEngine {
   }
 
   /** `target` is one move on from the board a jump was read at (throughHand): that reading is adopted, and keeps the board it was read at. */
-  private adoptThroughHand(pos: Chess, base: number, reading: JumpReading, target: Uint8Array, options: JumpSearchOptions, at: number, lifted: ReadonlySet<number>): boolean {
+  private adoptThroughHand(pos: Chess, base: number, reading: JumpReading, target: Uint8Array, options: JumpSearchOptions, at: number, lifted: ReadonlySet<number>, playedOn = false): boolean {
     // Once per board: several questions of one event lead here, and a search that fits nothing
     // spends its budget.
-    const key = `${base}/${reading.held}/${reading.plies}/${placementHash(target)}`;
+    const key = `${base}/${reading.held}/${reading.plies}/${placementHash(target)}/${playedOn}`;
     if (this.lastThroughKey === key) return false;
     this.lastThroughKey = key;
-    const through = throughHand(pos, reading.codes, reading.held, target, reading.plies, { ...options, budget: HAND_READING_BUDGET });
+    const through = throughHand(pos, reading.codes, reading.held, target, reading.plies, { ...options, budget: HAND_READING_BUDGET }, playedOn);
     if (!through || through.sequences.length === 0) return false;
     this.adoptJump(pos, base, this.seenBoards.bySeen(pos, through.sequences, lifted), through.more, undefined, at);
     this.keepJumpReading(reading);

@@ -84,16 +84,26 @@ export function bySequenceLength(pos: Chess, boards: readonly Uint8Array[], turn
  * exact sequence a ply longer is preferred to a hand): a piece put down that no move brings is
  * that hand's. Not a piece moved onto an empty square: from a board read whole that is a move, and
  * one the record does not allow is the player's, not a piece nobody saw to take.
+ * `playedOn`: the piece put down was no try (play went on from that board, a move and the reply
+ * seen made): a piece put down may then be two plies more, as a piece taken is.
  * The shortest found are kept. Undefined when `target` is not such a board, when the piece put
  * down is the reading's own put back, or when the press that completed it (`options.turnAfter`)
  * was not the moving piece's side.
  */
-export function throughHand(pos: Chess, seen: ArrayLike<number>, held: number | undefined, target: ArrayLike<number>, plies: number, options: JumpSearchOptions): JumpSearch | undefined {
+export function throughHand(
+  pos: Chess,
+  seen: ArrayLike<number>,
+  held: number | undefined,
+  target: ArrayLike<number>,
+  plies: number,
+  options: JumpSearchOptions,
+  playedOn = false,
+): JumpSearch | undefined {
   const hand = handMoveBetween(seen, target);
   if (!hand || (hand.from === undefined && hand.to === held) || (hand.from !== undefined && held === undefined)) return undefined;
   const mover = colorOf(hand.code);
   if (options.turnAfter !== undefined && options.turnAfter === mover) return undefined;
-  const depths = { ...options, minDepth: Math.max(1, plies - 1), maxDepth: plies + (hand.from === undefined ? 1 : 2), turnAfter: mover };
+  const depths = { ...options, minDepth: Math.max(1, plies - 1), maxDepth: plies + (hand.from === undefined && !playedOn ? 1 : 2), turnAfter: mover };
   const keep = options.keep ?? 8;
   let nodes = 0;
   let exhausted = false;

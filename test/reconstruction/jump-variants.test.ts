@@ -103,6 +103,20 @@ describe('a jump read through a hand, and the move seen after it', () => {
     expect(throughHand(start, read, undefined, moved(read, 'f1', 'b5'), 4, options)).toBeUndefined();
   });
 
+  it('reads a piece put down where play went on from two plies longer than the reading, and a try only a ply longer', () => {
+    const start = Chess.default();
+    // Read as e4 d6 Qf3 with Black's bishop lifted from c8; it lands taking on e4, which no move
+    // from c8 gives. It had gone to f5 while White's queen went to f3 in two moves.
+    const seen = without(positionCodes(after(start, ['e4', 'd6', 'Qf3'])), 'c8');
+    const target = seen.slice();
+    target[parseSquare('e4')!] = positionCodes(start)[parseSquare('c8')!]!;
+    expect(throughHand(start, seen, parseSquare('c8')!, target, 3, options)!.sequences).toEqual([]);
+    const playedOn = throughHand(start, seen, parseSquare('c8')!, target, 3, options, true)!;
+    const read = playedOn.sequences.map((moves) => sanLine(start, moves));
+    expect(read).toContain('e4 d6 Qg4 Bf5 Qf3 Bxe4');
+    expect(read.every((line) => line.split(' ').length === 6 && line.endsWith('Bxe4'))).toBe(true);
+  });
+
   it('is no reading for a piece put back where the reading held it, nor for a board more than one move on', () => {
     const start = Chess.default();
     const whole = positionCodes(after(start, ['e4', 'e5', 'Nf3', 'Nc6']));

@@ -594,6 +594,12 @@ describe('outage table, games once wrong', () => {
       2352,
       all(noFalseIncident, keepsLater),
     ],
+    [
+      "USB pulled for 8 plies without a clock, back with Black's bishop in the hand (it had gone c8-f5), read as six plies with it lifted from c8. It took on b1, which no move from c8 reaches, and play went on (Qd2, Bf5): the record broke at the board with the bishop on b1, and Bxb1 was lost in it. A piece from the hand put down where play goes on from is no try about to be corrected: the jump is read again through that board, two plies longer allowed, and Bxb1 is kept",
+      power(8, true),
+      2137,
+      all(noFalseIncident, keepsLater),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
