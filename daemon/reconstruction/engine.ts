@@ -28,7 +28,7 @@ import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 import { searchJump as searchSequences, type JumpSearchOptions, type NodeMeter, type SearchResume } from './jump-search.ts';
-import { bySequenceLength, seenDetourFirst, throughHand, withExcursion } from './jump-variants.ts';
+import { bySequenceLength, seenDetourFirst, takenFromHand, throughHand, withExcursion } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
 import { pressesBetween, type StampedReading } from './press-count.ts';
@@ -1510,6 +1510,7 @@ export class GameEngine {
     this.arrangingForArbiter = false;
     if (seenAtPress && !fromStopped && this.pieceReappeared(by, at)) return;
     if (seenAtPress && !fromStopped) this.handPutBackBeforeMove(by, at);
+    if (seenAtPress && !fromStopped) this.takenFromHandBeforeMove(by, at);
     const n = this.plyCount();
     const top = this.top();
     if (this.posOf(top).turn !== by || fromStopped) {
@@ -2326,6 +2327,45 @@ export class GameEngine {
     const { inHand: _putBack, ...rest } = jump;
     this.provisional = { ...rest, end: this.plyCount() };
     this.lastAdoption = { base: jump.base, sequences: fits, more: adoption.more };
+  }
+
+  /**
+   * A press by `by` for a move to an empty square made right after a jump read exactly, the board
+   * in step: the board may have been read while a piece of the opponent's standing on that square
+   * was in a hand, lifted first to be taken (takenFromHand). A reading of the same length with
+   * that capture is a rival to the record's: the jump and the move are marked as one jump, with
+   * the record's reading first and the others offered.
+   */
+  private takenFromHandBeforeMove(by: Color, at: number): void {
+    const jump = this.provisional;
+    const adoption = this.lastAdoption;
+    const n = this.plyCount();
+    const last = this.top().record;
+    const move = this.top().move;
+    if (!jump || jump.inHand !== undefined || jump.end !== n - 1 || jump.base >= jump.end || !last || !move || last.by !== by || last.confirmed || last.gap) return;
+    if (this.board.mismatches !== 0 || !adoption || adoption.base !== jump.base || adoption.inHand !== undefined) return;
+    const before = this.history[n - 1]!.codes;
+    if (before[move.to] !== PIECE.EMPTY) return;
+    const start = this.posOf(this.history[jump.base]!);
+    const plies = jump.end - jump.base;
+    const rivals = takenFromHand(start.clone(), before, this.top().codes, plies, { minDepth: plies, maxDepth: plies, budget: HAND_READING_BUDGET, meter: this.meter, keep: JUMP_ALTERNATIVES });
+    if (!rivals || rivals.sequences.length === 0) return;
+    const readings = [...adoption.sequences.filter((moves) => moves.length === plies).map((moves) => [...moves, move]), ...rivals.sequences];
+    const more = adoption.more || rivals.more;
+    const { uncertain } = this.reportMissedMoves(
+      start.clone(),
+      readings,
+      more,
+      at,
+      jump.base,
+      'the board after the move pressed for',
+      (line) =>
+        `${by} pressed for ${makeSquare(move.from)}-${makeSquare(move.to)} right after the jump: the board read when it came back may have been short of a piece of ${other(by)}'s on ${makeSquare(move.to)}, lifted to be taken, so the jump and that move are read together as ${line}`,
+    );
+    this.takeback(jump.base, at);
+    this.playInferred(readings[0]!, at, uncertain);
+    this.provisional = { ...jump, end: this.plyCount() };
+    this.lastAdoption = { base: jump.base, sequences: readings, more };
   }
 
   /** The board differs from the record only on squares the last recorded move changed. */

@@ -103,15 +103,34 @@ export function throughHand(
   if (!hand || (hand.from === undefined && hand.to === held) || (hand.from !== undefined && held === undefined)) return undefined;
   const mover = colorOf(hand.code);
   if (options.turnAfter !== undefined && options.turnAfter === mover) return undefined;
-  const depths = { ...options, minDepth: Math.max(1, plies - 1), maxDepth: plies + (hand.from === undefined && !playedOn ? 1 : 2), turnAfter: mover };
-  const keep = options.keep ?? 8;
+  return fromHandBoards(pos, seen, hand, { ...options, minDepth: Math.max(1, plies - 1), maxDepth: plies + (hand.from === undefined && !playedOn ? 1 : 2), turnAfter: mover });
+}
+
+/**
+ * The other reading of a jump read exactly and the move that followed it, a piece moved to a
+ * square `seen` showed empty (`target`): the board was read while a piece standing there was in a
+ * hand, lifted first to be taken, and the move took it (a queen on e3 lifted, then Qxe3, where the
+ * exact reading had that queen taken earlier and Qe3 played). The sequences of `plies` plies (the
+ * jump's length) to such a board, each with that capture: as long as the record's reading, so a
+ * rival to it. Undefined when `target` is not `seen` with one piece moved to an empty square.
+ */
+export function takenFromHand(pos: Chess, seen: ArrayLike<number>, target: ArrayLike<number>, plies: number, options: JumpSearchOptions): JumpSearch | undefined {
+  const hand = handMoveBetween(seen, target);
+  if (!hand || hand.from === undefined || seen[hand.to] !== PIECE.EMPTY) return undefined;
+  return fromHandBoards(pos, seen, hand, { ...options, minDepth: plies, maxDepth: plies, turnAfter: colorOf(hand.code) });
+}
+
+/** The sequences to each board the hand of `hand` may have been lifted from (handBoards), each with the hand's move, the shortest kept. */
+function fromHandBoards(pos: Chess, seen: ArrayLike<number>, hand: HandMove, depths: JumpSearchOptions): JumpSearch {
+  const mover = colorOf(hand.code);
+  const keep = depths.keep ?? 8;
   let nodes = 0;
   let exhausted = false;
   const fits: { moves: NormalMove[][]; more: boolean }[] = [];
   for (const { codes, from } of handBoards(seen, hand, mover)) {
     // The budget is for all the boards together, and no board takes more than half of it: a board
     // nothing leads to can take a whole budget to tell.
-    const budget = Math.min(options.budget - nodes, Math.ceil(options.budget / 2));
+    const budget = Math.min(depths.budget - nodes, Math.ceil(depths.budget / 2));
     if (budget <= 0) break;
     const search = searchJump(pos, codes, { ...depths, budget });
     nodes += search.nodes;

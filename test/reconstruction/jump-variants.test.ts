@@ -1,9 +1,10 @@
 import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
 import { parseSquare } from 'chessops';
 import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import { searchJump } from '../../daemon/reconstruction/jump-search.ts';
-import { bySequenceLength, seenDetourFirst, throughHand, withExcursion } from '../../daemon/reconstruction/jump-variants.ts';
+import { bySequenceLength, seenDetourFirst, takenFromHand, throughHand, withExcursion } from '../../daemon/reconstruction/jump-variants.ts';
 import { positionCodes } from '../../daemon/reconstruction/successors.ts';
 import { sanLine } from './harness.ts';
 
@@ -124,6 +125,25 @@ describe('a jump read through a hand, and the move seen after it', () => {
     expect(throughHand(start, seen, parseSquare('f3')!, whole, 4, options)).toBeUndefined();
     const twoOn = moved(moved(seen, 'c6', 'd4'), 'e4', 'd5');
     expect(throughHand(start, seen, parseSquare('f3')!, twoOn, 4, options)).toBeUndefined();
+  });
+});
+
+describe('a jump read exactly and a move to an empty square after it, read with the piece taken there in a hand (takenFromHand)', () => {
+  const options = { budget: BUDGET, keep: 64, maxDepth: 8 };
+  const start = Chess.fromSetup(parseFen('rn2k1n1/pbpp4/7r/1Qb1pPpp/3q4/RP3PP1/3N3P/2B1KBNR w Kq - 0 15').unwrap()).unwrap();
+  // Read exactly: Black's queen taken on e4. Played: she went to e3 and was lifted to be taken.
+  const seen = positionCodes(after(start, ['Qxc5', 'Qe4+', 'Nxe4', 'a6']));
+
+  it("finds the readings as long as the record's that take a piece of the opponent's where the move landed", () => {
+    const found = takenFromHand(start, seen, moved(seen, 'c5', 'e3'), 4, options)!;
+    const read = found.sequences.map((moves) => sanLine(start, moves));
+    expect(read).toContain('Qxc5 a6 Ne4 Qe3+ Qxe3');
+    expect(read.every((line) => line.split(' ').length === 5 && line.endsWith('Qxe3'))).toBe(true);
+  });
+
+  it('finds none where no sequence of that length brings such a piece there, and is no reading for a capture', () => {
+    expect(takenFromHand(start, seen, moved(seen, 'c5', 'c6'), 4, options)!.sequences).toEqual([]);
+    expect(takenFromHand(start, seen, moved(seen, 'c5', 'c7'), 4, options)).toBeUndefined();
   });
 });
 

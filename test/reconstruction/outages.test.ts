@@ -600,6 +600,16 @@ describe('outage table, games once wrong', () => {
       2137,
       all(noFalseIncident, keepsLater),
     ],
+    [
+      "USB pulled for 4 plies (Qxc5 a6 Ne4 Qe3+), back with Black's queen lifted from e3 to be taken: read exactly as Qxc5 Qe4+ Nxe4 a6, then Qe3 pressed. Both readings reach that board in five plies, and the record's was published as the only one; at the press the jump and the move are one span, marked, with the capture of the queen in the hand offered",
+      power(4, true),
+      3202,
+      (r) => {
+        expect(r.ambiguous, r.problem).toBe(true);
+        exactOrTruthOffered(r);
+        noFalseIncident(r);
+      },
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
