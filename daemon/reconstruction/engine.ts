@@ -2450,10 +2450,13 @@ export class GameEngine {
     // may show moves of one side only (a king's step and back of the other's between them, Kf8
     // b6 Ke7 Qh4). Read with one piece out and back, as short as the board allows; every piece
     // that can make that detour gives a reading of its own, so the jump is marked, with them
-    // offered. Not on a board seen change by change: a bishop sliding c8-d7-…-g4 to take a pawn
-    // already lifted passes through boards a detour "explains" (Bxg4 Ra2 Bd7 Ra1).
+    // offered. When no detour reaches it exactly, a piece may be in a hand as well (the next
+    // mover's knight lifted while the board came back, a bishop gone b7xe4-b7 meanwhile). Not on
+    // a board seen change by change: a bishop sliding c8-d7-…-g4 to take a pawn already lifted
+    // passes through boards a detour "explains" (Bxg4 Ra2 Bd7 Ra1).
     if (found.sequences.length === 0 && inHand && lastBy === undefined && !this.clockSeen && maxDepth >= DETOUR_WITHOUT_CLOCK_PLIES) {
       found = withExcursion(pos, target, { ...options, maxDepth: DETOUR_WITHOUT_CLOCK_PLIES }, lifted);
+      if (found.sequences.length === 0) found = withExcursion(pos, target, { ...options, maxDepth: DETOUR_WITHOUT_CLOCK_PLIES, pieceInHand: true }, lifted);
     }
     const returned = this.unexplainedReturn(base);
     const mustPass = returned ? [...through, returned] : through;

@@ -610,6 +610,12 @@ describe('outage table, games once wrong', () => {
         noFalseIncident(r);
       },
     ],
+    [
+      "USB pulled for 4 plies without a clock (Nc3 Bxe4 dxc5 Bb7), back with the knight of c3 in the hand: Black's bishop went out and back, so b7 shows nothing, and no sequence reaches the board exactly. A tempo was searched only on a board read whole, so the record broke and lost Nc3; it is now searched with a piece in the hand as well, and every later move is kept",
+      power(4, true),
+      3225,
+      all(noFalseIncident, keepsLater, exactOrTruthOffered),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
