@@ -2330,46 +2330,42 @@ export class GameEngine {
   }
 
   /**
-   * `by`'s move to an empty square, made right after a jump read exactly, is complete: pressed
-   * for with the board in step, or (without a clock) the opponent's reply is being made. The board
-   * read at the return may have been short of a piece of the opponent's standing on that square,
-   * lifted first to be taken (takenFromHand). A reading of the same length with that capture is a
-   * rival to the record's: the jump and the move are marked as one jump, with the record's reading
-   * first and the others offered. True when the record was read again.
+   * A press by `by` for a move to an empty square made right after a jump read exactly, the board
+   * in step: the board may have been read while a piece of the opponent's standing on that square
+   * was in a hand, lifted first to be taken (takenFromHand). A reading of the same length with
+   * that capture is a rival to the record's: the jump and the move are marked as one jump, with
+   * the record's reading first and the others offered.
    */
-  private takenFromHandBeforeMove(by: Color, at: number, replied = false): boolean {
+  private takenFromHandBeforeMove(by: Color, at: number): void {
     const jump = this.provisional;
     const adoption = this.lastAdoption;
     const n = this.plyCount();
     const last = this.top().record;
     const move = this.top().move;
-    if (!jump || jump.inHand !== undefined || jump.end !== n - 1 || jump.base >= jump.end || !last || !move || last.by !== by || last.confirmed || last.gap) return false;
-    if ((!replied && this.board.mismatches !== 0) || !adoption || adoption.base !== jump.base || adoption.inHand !== undefined) return false;
+    if (!jump || jump.inHand !== undefined || jump.end !== n - 1 || jump.base >= jump.end || !last || !move || last.by !== by || last.confirmed || last.gap) return;
+    if (this.board.mismatches !== 0 || !adoption || adoption.base !== jump.base || adoption.inHand !== undefined) return;
     const before = this.history[n - 1]!.codes;
-    if (before[move.to] !== PIECE.EMPTY) return false;
+    if (before[move.to] !== PIECE.EMPTY) return;
     const start = this.posOf(this.history[jump.base]!);
     const plies = jump.end - jump.base;
     const rivals = takenFromHand(start.clone(), before, this.top().codes, plies, { minDepth: plies, maxDepth: plies, budget: HAND_READING_BUDGET, meter: this.meter, keep: JUMP_ALTERNATIVES });
-    if (!rivals || rivals.sequences.length === 0) return false;
-    // The record's readings first, and room kept for the rivals among those offered.
-    const own = adoption.sequences.filter((moves) => moves.length === plies).map((moves) => [...moves, move]);
-    const readings = [...own.slice(0, Math.max(JUMP_ALTERNATIVES - rivals.sequences.length, JUMP_ALTERNATIVES / 2)), ...rivals.sequences].slice(0, JUMP_ALTERNATIVES);
-    const more = adoption.more || rivals.more || own.length + rivals.sequences.length > readings.length;
+    if (!rivals || rivals.sequences.length === 0) return;
+    const readings = [...adoption.sequences.filter((moves) => moves.length === plies).map((moves) => [...moves, move]), ...rivals.sequences];
+    const more = adoption.more || rivals.more;
     const { uncertain } = this.reportMissedMoves(
       start.clone(),
       readings,
       more,
       at,
       jump.base,
-      replied ? `the board after ${by}'s move` : 'the board after the move pressed for',
+      'the board after the move pressed for',
       (line) =>
-        `${by} ${replied ? 'made' : 'pressed for'} ${makeSquare(move.from)}-${makeSquare(move.to)} right after the jump: the board read when it came back may have been short of a piece of ${other(by)}'s on ${makeSquare(move.to)}, lifted to be taken, so the jump and that move are read together as ${line}`,
+        `${by} pressed for ${makeSquare(move.from)}-${makeSquare(move.to)} right after the jump: the board read when it came back may have been short of a piece of ${other(by)}'s on ${makeSquare(move.to)}, lifted to be taken, so the jump and that move are read together as ${line}`,
     );
     this.takeback(jump.base, at);
     this.playInferred(readings[0]!, at, uncertain);
     this.provisional = { ...jump, end: this.plyCount() };
     this.lastAdoption = { base: jump.base, sequences: readings, more };
-    return true;
   }
 
   /** The board differs from the record only on squares the last recorded move changed. */
@@ -2856,15 +2852,10 @@ export class GameEngine {
   }
 
   /** `seenInOrder`: false for moves inferred from a jump, whose lift order nobody saw. */
-  private makeMove(made: Ply, s: Successor, at: number, seenInOrder = true, uncertain?: Uncertainty): void {
+  private makeMove(from: Ply, s: Successor, at: number, seenInOrder = true, uncertain?: Uncertainty): void {
     const n = this.plyCount();
-    const prev = made.record;
-    let from = made;
-    if (prev && !prev.confirmed) {
-      // Without a clock, the reply seen made is what says the move after a jump was complete.
-      if (seenInOrder && !this.clockSeen && made === this.top() && this.takenFromHandBeforeMove(prev.by, at, true)) from = this.top();
-      this.confirm(n, 'opponent-moved', at);
-    }
+    const prev = from.record;
+    if (prev && !prev.confirmed) this.confirm(n, 'opponent-moved', at);
     this.outOfStep = false;
     this.pendingIllegal = undefined;
     const next = this.play(from, s, at);

@@ -616,12 +616,6 @@ describe('outage table, games once wrong', () => {
       3225,
       all(noFalseIncident, keepsLater, exactOrTruthOffered),
     ],
-    [
-      "USB pulled for 8 plies without a clock (a6 e3 b4 e4 d5 Nxa4 Nf6 exf5), back with Black's bishop lifted from c8 to take on f5: read exactly as eight plies with a pawn taken on f6, then Bf5. Both readings reach the board in nine plies; nothing presses without a clock, so when White's reply is seen made the jump and the move are one span, marked, the capture offered",
-      power(8, true),
-      3053,
-      all(noFalseIncident, exactOrTruthOffered),
-    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
