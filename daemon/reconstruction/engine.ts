@@ -2908,7 +2908,13 @@ export class GameEngine {
     // takeback reads as a move there).
     if (!old.inferred && old.sinceSeq > this.loggedSeq && old.sinceSeq !== this.brokeSeq && !s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
       const rested = this.board.vacatedAt[oldMove.to]! - old.sinceAt;
-      if (this.board.vacatedSeq[oldMove.to]! > old.sinceSeq && rested >= RELEASE_MS) {
+      // The piece left that square and was put back on it, and meanwhile a piece was put down
+      // where the move left none: the board went elsewhere and came back (moves taken back and
+      // made again, in an order the record did not follow: a queen back to b1, a pawn to d7), not
+      // a change of mind on the piece released there. Pieces only lifted and put back (adjusted)
+      // leave the release standing.
+      const putBack = this.board.placedSeq[oldMove.to]! > old.sinceSeq && this.board.placedAfter(old.sinceSeq, old.codes, [oldMove.from, oldMove.to, s.move.to]);
+      if (this.board.vacatedSeq[oldMove.to]! > old.sinceSeq && rested >= RELEASE_MS && !putBack) {
         this.incident({
           kind: 'moved-after-release',
           by: r.by,

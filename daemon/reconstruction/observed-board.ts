@@ -59,6 +59,8 @@ export class ObservedBoard {
   /** Event sequence number and time at which each square was last seen to empty. */
   readonly vacatedSeq = new Int32Array(64);
   readonly vacatedAt = new Float64Array(64);
+  /** Event sequence number at which a piece was last put down on each square. */
+  readonly placedSeq = new Int32Array(64);
   /** The last square that changed (updated in place: no allocation per event). */
   readonly lastChange: FieldChange = { sq: -1, was: 0, at: 0 };
   reversed = false;
@@ -80,6 +82,7 @@ export class ObservedBoard {
     this.lastChange.was = old;
     this.lastChange.at = at;
     if (old === PIECE.EMPTY) this.occupied++;
+    if (code !== PIECE.EMPTY) this.placedSeq[sq] = seq;
     if (code === PIECE.EMPTY) {
       this.occupied--;
       this.vacatedSeq[sq] = seq;
@@ -91,6 +94,12 @@ export class ObservedBoard {
     if (differs && code !== PIECE.EMPTY) this.displaced = true;
     this.mismatches += differs - this.mismatch[sq]!;
     this.mismatch[sq] = differs;
+  }
+
+  /** A piece was put down after event `seq` on a square `codes` has empty, other than those of `except`. */
+  placedAfter(seq: number, codes: ArrayLike<number>, except: readonly number[]): boolean {
+    for (let sq = 0; sq < 64; sq++) if (this.placedSeq[sq]! > seq && codes[sq] === PIECE.EMPTY && !except.includes(sq)) return true;
+    return false;
   }
 
   /** Turn the board round (or back): `seen` is rebuilt from `raw`. */

@@ -616,6 +616,12 @@ describe('outage table, games once wrong', () => {
       3225,
       all(noFalseIncident, keepsLater, exactOrTruthOffered),
     ],
+    [
+      "USB pulled for 4 plies in a Chess960 game without a clock (g4 f5 Qb3 d5), back with White's queen lifted for Qa3: read with the queen from b2. The players then took back Qa3, d5 and Qb3 and made them again; under the record's order those boards read as the queen released on b3 and then played to a3, and White was charged under Article 4.7. A piece put back on the square it was released on, after the board showed a piece where the move left none, is no change of mind",
+      power960(4, true),
+      3026,
+      noFalseIncident,
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {

@@ -32,6 +32,14 @@ describe('engine: how hands make moves', () => {
     expect(s.engine.snapshot().incidents).toEqual([expect.objectContaining({ kind: 'moved-after-release', releasedOn: 'f3', article: '4.7' })]);
   });
 
+  it('a piece released, adjusted on its square while the opponent adjusts one of theirs, then moved on is still flagged (Art 4.7)', () => {
+    const s = new Script().setUp().play('e2e4', 'a7a6');
+    s.lift('d1').place('f3', 'Q').lift('f3', 1200).place('f3', 'Q', 200).lift('a6', 500).place('a6', 'p', 200);
+    s.lift('f3', 800).place('h5', 'Q', 300).press('white');
+    expect(s.sans()).toEqual(['e4', 'a6', 'Qh5']);
+    expect(s.engine.snapshot().incidents).toEqual([expect.objectContaining({ kind: 'moved-after-release', releasedOn: 'f3', article: '4.7' })]);
+  });
+
   it('a piece put down in a change read from the board log and moved on live is no 4.7: the log has the order, not the times', () => {
     const s = new Script().setUp().play('e2e4', 'a7a6');
     // Caught up from the log after an outage: the queen lifted and put on f3, times spread evenly.
