@@ -2350,8 +2350,10 @@ export class GameEngine {
     const plies = jump.end - jump.base;
     const rivals = takenFromHand(start.clone(), before, this.top().codes, plies, { minDepth: plies, maxDepth: plies, budget: HAND_READING_BUDGET, meter: this.meter, keep: JUMP_ALTERNATIVES });
     if (!rivals || rivals.sequences.length === 0) return;
-    const readings = [...adoption.sequences.filter((moves) => moves.length === plies).map((moves) => [...moves, move]), ...rivals.sequences];
-    const more = adoption.more || rivals.more;
+    // The record's readings first, with room kept for the rivals among the 64 offered.
+    const own = adoption.sequences.filter((moves) => moves.length === plies).map((moves) => [...moves, move]);
+    const readings = [...own.slice(0, Math.max(JUMP_ALTERNATIVES - rivals.sequences.length, JUMP_ALTERNATIVES / 2)), ...rivals.sequences].slice(0, JUMP_ALTERNATIVES);
+    const more = adoption.more || rivals.more || own.length + rivals.sequences.length > readings.length;
     const { uncertain } = this.reportMissedMoves(
       start.clone(),
       readings,
