@@ -2276,6 +2276,16 @@ export class GameEngine {
     return true;
   }
 
+  /** The last jump, and the record's last move, made right after it by `by` and not yet confirmed (nor a break's). */
+  private moveRightAfterJump(by: Color): { jump: Provisional; move: NormalMove } | undefined {
+    const jump = this.provisional;
+    const n = this.plyCount();
+    const last = this.top().record;
+    const move = this.top().move;
+    if (!jump || jump.end !== n - 1 || jump.base >= jump.end || !last || !move || last.by !== by || last.confirmed || last.gap) return undefined;
+    return { jump, move };
+  }
+
   /**
    * A press by `by` on a board off the record, whose last move is `by`'s: the piece a jump was read
    * with in a hand, put down right after the jump where another reading of that jump has it. Then
@@ -2287,12 +2297,10 @@ export class GameEngine {
    * that move.
    */
   private handPutBackBeforeMove(by: Color, at: number): void {
-    const jump = this.provisional;
+    const after = this.moveRightAfterJump(by);
+    if (!after || after.jump.inHand === undefined) return;
+    const { jump, move } = after;
     const adoption = this.lastAdoption;
-    const n = this.plyCount();
-    const last = this.top().record;
-    const move = this.top().move;
-    if (!jump || jump.inHand === undefined || jump.end !== n - 1 || jump.base >= jump.end || !last || !move || last.by !== by || last.confirmed || last.gap) return;
     if (move.from !== jump.inHand || this.board.mismatches === 0 || this.board.mismatches > 4) return;
     // Only `by`'s pieces differ, and one of them has left its square: `by` moved on (not the
     // opponent's reply begun, its landing seen before the press).
@@ -2337,14 +2345,12 @@ export class GameEngine {
    * the record's reading first and the others offered.
    */
   private takenFromHandBeforeMove(by: Color, at: number): void {
-    const jump = this.provisional;
+    const after = this.moveRightAfterJump(by);
+    if (!after || after.jump.inHand !== undefined) return;
+    const { jump, move } = after;
     const adoption = this.lastAdoption;
-    const n = this.plyCount();
-    const last = this.top().record;
-    const move = this.top().move;
-    if (!jump || jump.inHand !== undefined || jump.end !== n - 1 || jump.base >= jump.end || !last || !move || last.by !== by || last.confirmed || last.gap) return;
     if (this.board.mismatches !== 0 || !adoption || adoption.base !== jump.base || adoption.inHand !== undefined) return;
-    const before = this.history[n - 1]!.codes;
+    const before = this.history[this.plyCount() - 1]!.codes;
     if (before[move.to] !== PIECE.EMPTY) return;
     const start = this.posOf(this.history[jump.base]!);
     const plies = jump.end - jump.base;
