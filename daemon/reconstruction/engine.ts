@@ -835,11 +835,7 @@ export class GameEngine {
    */
   private readThroughStood(board: Uint8Array, at: number): boolean {
     const jump = this.provisional;
-    const reading = jump && jump.end === this.plyCount() && jump.inHand !== undefined ? this.jumpReadingOf(jump) : undefined;
-    if (!jump || !reading) return false;
-    const pos = this.posOf(this.history[jump.base]!).clone();
-    const options = { minDepth: 1, maxDepth: MAX_MISSED_PLIES + 2, budget: this.jumpBudget, meter: this.meter, keep: JUMP_ALTERNATIVES };
-    return this.adoptThroughHand(pos, jump.base, reading, board, options, at, this.seenBoards.emptied(positionCodes(pos), board), true);
+    return jump !== undefined && jump.end === this.plyCount() && jump.inHand !== undefined && this.readAgainThroughBoard(jump, at, board, true);
   }
 
   /** The record stands at board `from`: the move to `between` and `replier`'s reply to the board now are recorded, when they are moves. */
@@ -2320,21 +2316,15 @@ export class GameEngine {
       return squaresApart(positionCodes(pos), landed).length === 0;
     });
     if (fits.length === 0) return;
-    const { uncertain } = this.reportMissedMoves(
-      start.clone(),
+    this.readJumpAgainAs(
+      jump,
       fits,
       adoption.more,
       at,
-      jump.base,
       'the board the piece was put down on',
       (line) =>
         `The piece of ${makeSquare(move.from)}, read in a hand when the board came back, was put down on ${makeSquare(move.to)} and another of ${by}'s moved before ${by} pressed: it was put back where it stood, and the jump is read again as ${line}`,
     );
-    this.takeback(jump.base, at);
-    this.playInferred(fits[0]!, at, uncertain);
-    const { inHand: _putBack, ...rest } = jump;
-    this.provisional = { ...rest, end: this.plyCount() };
-    this.lastAdoption = { base: jump.base, sequences: fits, more: adoption.more };
   }
 
   /**
@@ -2360,19 +2350,28 @@ export class GameEngine {
     const own = adoption.sequences.filter((moves) => moves.length === plies).map((moves) => [...moves, move]);
     const readings = [...own.slice(0, Math.max(JUMP_ALTERNATIVES - rivals.sequences.length, JUMP_ALTERNATIVES / 2)), ...rivals.sequences].slice(0, JUMP_ALTERNATIVES);
     const more = adoption.more || rivals.more || own.length + rivals.sequences.length > readings.length;
-    const { uncertain } = this.reportMissedMoves(
-      start.clone(),
+    this.readJumpAgainAs(
+      jump,
       readings,
       more,
       at,
-      jump.base,
       'the board after the move pressed for',
       (line) =>
         `${by} pressed for ${makeSquare(move.from)}-${makeSquare(move.to)} right after the jump: the board read when it came back may have been short of a piece of ${other(by)}'s on ${makeSquare(move.to)}, lifted to be taken, so the jump and that move are read together as ${line}`,
     );
+  }
+
+  /**
+   * The record taken back to where `jump` began and played again as `readings` (the first; the
+   * others offered, marked when more than one fits), with a `missed-moves` incident that says why
+   * (`board`, `message` as in reportMissedMoves). The jump now ends there, with no hand.
+   */
+  private readJumpAgainAs(jump: Provisional, readings: readonly NormalMove[][], more: boolean, at: number, board: string, message: (line: string) => string): void {
+    const { uncertain } = this.reportMissedMoves(this.posOf(this.history[jump.base]!).clone(), readings, more, at, jump.base, board, message);
     this.takeback(jump.base, at);
     this.playInferred(readings[0]!, at, uncertain);
-    this.provisional = { ...jump, end: this.plyCount() };
+    const { inHand: _read, ...rest } = jump;
+    this.provisional = { ...rest, end: this.plyCount() };
     this.lastAdoption = { base: jump.base, sequences: readings, more };
   }
 
@@ -2532,14 +2531,14 @@ export class GameEngine {
     return true;
   }
 
-  /** The jump read again through the board it was read at, one piece put down since (adoptThroughHand). */
-  private readAgainThroughBoard(jump: Provisional, at: number): boolean {
+  /** The jump read again through the board it was read at, to `board`, one piece put down since (adoptThroughHand; `playedOn` as there). */
+  private readAgainThroughBoard(jump: Provisional, at: number, board: Uint8Array = this.board.seen, playedOn = false): boolean {
     const reading = this.jumpReadingOf(jump);
     if (!reading) return false;
     const pos = this.posOf(this.history[jump.base]!).clone();
     const options = { minDepth: 1, maxDepth: MAX_MISSED_PLIES + 2, budget: this.jumpBudget, meter: this.meter, keep: JUMP_ALTERNATIVES };
-    const lifted = this.seenBoards.emptied(positionCodes(pos), this.board.seen);
-    return this.adoptThroughHand(pos, jump.base, reading, this.board.seen, options, at, lifted);
+    const lifted = this.seenBoards.emptied(positionCodes(pos), board);
+    return this.adoptThroughHand(pos, jump.base, reading, board, options, at, lifted, playedOn);
   }
 
   /**
