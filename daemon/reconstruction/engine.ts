@@ -2364,14 +2364,15 @@ export class GameEngine {
   /**
    * The record taken back to where `jump` began and played again as `readings` (the first; the
    * others offered, marked when more than one fits), with a `missed-moves` incident that says why
-   * (`board`, `message` as in reportMissedMoves). The jump now ends there, with no hand.
+   * (`board`, `message` as in reportMissedMoves). The jump now ends there, with no hand; a jump
+   * marked is not trusted (adoptJump).
    */
   private readJumpAgainAs(jump: Provisional, readings: readonly NormalMove[][], more: boolean, at: number, board: string, message: (line: string) => string): void {
     const { uncertain } = this.reportMissedMoves(this.posOf(this.history[jump.base]!).clone(), readings, more, at, jump.base, board, message);
     this.takeback(jump.base, at);
     this.playInferred(readings[0]!, at, uncertain);
     const { inHand: _read, ...rest } = jump;
-    this.provisional = { ...rest, end: this.plyCount() };
+    this.provisional = { ...rest, end: this.plyCount(), trusted: rest.trusted && uncertain === undefined };
     this.lastAdoption = { base: jump.base, sequences: readings, more };
   }
 
