@@ -1951,8 +1951,18 @@ export class GameEngine {
     // once the players have taken the jump's moves back: nothing of it is left to have left the
     // wrong side to move, and a search from its start is one from the record as it stands, where
     // a capture still being taken back (Rxh4 undone rook first, the queen not yet put back on h4)
-    // reads as a tempo and a move out of turn.
-    if (source === 'field' && jump && n > jump.base && (!jump.trusted || !this.clockSeen) && this.board.mismatches >= 2 && this.placedOutOfTurn() && !this.takebackUnderWay(jump.base)) {
+    // reads as a tempo and a move out of turn. Nor a knock (a piece leaving its square and landing
+    // in the same instant): no hand put that piece down (seed 3144: g6 knocked onto g7 and put back).
+    if (
+      source === 'field' &&
+      jump &&
+      n > jump.base &&
+      (!jump.trusted || !this.clockSeen) &&
+      this.board.mismatches >= 2 &&
+      at !== this.previousAt &&
+      this.placedOutOfTurn() &&
+      !this.takebackUnderWay(jump.base)
+    ) {
       if (this.firstSearch(`${this.board.hash}/doubted`)) {
         if (this.fromJumpStart(jump.base, at, undefined, false)) return;
         // Nothing from there either. Without a clock no press will tell, so play seen on this

@@ -622,6 +622,12 @@ describe('outage table, games once wrong', () => {
       3026,
       noFalseIncident,
     ],
+    [
+      "USB pulled for 2 plies in a Chess960 game (g6 Nh3), back with Black's pawn of h7 in the hand: read so, and h6 was seen played. The pawn of g6 was then knocked onto g7 and put back 0.4 s later. The knocked board, the pieces of both sides where h6 Nh3 leaves them, was read as a piece put down out of turn after a jump nothing had confirmed: the record was taken back and read again as h6 Nh3 then g6, unmarked. A knock (a piece leaving its square and landing in the same instant) is no hand putting a piece down, and the record stands",
+      power960(2, true),
+      3144,
+      all(exact, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
