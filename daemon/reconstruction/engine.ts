@@ -2017,8 +2017,12 @@ export class GameEngine {
     // on (adrift).
     if (source === 'field' && playing && pressless && !this.outOfStep && this.board.mismatches >= 2) this.adrift = true;
     // Not reported yet: a dump is often taken with a piece in the hand, and the next piece put
-    // down may explain everything. A press on a board still unexplained is (onPress).
-    if ((source !== 'field' || burst) && !this.outOfStep) this.outOfStep = 'silent';
+    // down may explain everything. A press on a board still unexplained is (onPress). A board short
+    // only of the piece the last jump was read with in a hand (the reconnect dump after the
+    // power-up listing, the same board) is that jump's reading, not out of step: out of step,
+    // every piece put down is searched deep, and a queen seen halfway through its slide to take
+    // the held piece was read as seven plies (seed 4005).
+    if ((source !== 'field' || burst) && !this.outOfStep && !this.shortOfHand()) this.outOfStep = 'silent';
   }
 
   /** A board is searched once per reading and question (`key`): false when this one was just searched. */

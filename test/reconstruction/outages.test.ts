@@ -628,6 +628,12 @@ describe('outage table, games once wrong', () => {
       3144,
       all(exact, noFalseIncident),
     ],
+    [
+      "USB pulled for 1 ply (Nge2), back with White's pawn of d3 lifted by Black to be taken: read so. The reconnect dump showed that same board, and the record was marked out of step by it. Black's queen, sliding from b5 to d3, was then seen on c4, and the board out of step was searched deep: seven plies (Qa6 d4 Qxd6 d5 Qa6 d6 Qc4) reached it exactly and were recorded. A board short only of the piece the jump holds in a hand is the jump's reading, not a board out of step, and Qxd3+ is recorded",
+      power(1, true),
+      4005,
+      all(exact, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
