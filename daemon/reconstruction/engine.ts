@@ -649,9 +649,19 @@ export class GameEngine {
    * other side to move (a piece still in a hand, a king missing), and the record stays out of step.
    * `ep`: the move after the break is an en passant capture, so the break ended with its double step.
    */
-  private openBreak(by: Color, at: number, reason: RecordBreak['reason'], accepted = false, quiet = false, placement: Uint8Array = this.board.seen, note?: string, ep?: number): boolean {
+  private openBreak(
+    by: Color,
+    at: number,
+    reason: RecordBreak['reason'],
+    accepted = false,
+    quiet = false,
+    placement: Uint8Array = this.board.seen,
+    note?: string,
+    ep?: number,
+    rightBack?: number,
+  ): boolean {
     const top = this.top();
-    const pos = breakPosition(this.recordEnd(), placement, other(by), ep);
+    const pos = breakPosition(this.recordEnd(), placement, other(by), ep, rightBack);
     if (!pos) return false;
     const n = this.plyCount();
     const differences: SquareDifference[] = [];
@@ -697,9 +707,11 @@ export class GameEngine {
           ? `The illegal move stood and play went on: the record breaks after ply ${n} and goes on from the board (${next.fen}).`
           : differences.length === 0 && ep !== undefined
             ? `The record breaks after ply ${n}: the en passant capture that follows needs the pawn to have reached ${makeSquare(ep + (by === 'white' ? 8 : -8))} by a double step, which the record's inferred moves do not have (one of them was read otherwise); the record goes on from its board${note ? `; ${note}` : ''}.`
-            : differences.length > 0
-              ? `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.map((d) => d.square).join(' ')}); the record goes on from it${note ? `; ${note}` : ''}.`
-              : `The record breaks after ply ${n}: play goes on from the record's board with ${other(by)} to move, where the record has ${by} to move; the record goes on from it${note ? `; ${note}` : ''}.`,
+            : differences.length === 0 && rightBack !== undefined
+              ? `The record breaks after ply ${n}: the castling that follows needs the king and the rook of ${makeSquare(rightBack)} never to have moved, and the record's inferred moves move one of them (they were read otherwise); the record goes on from its board, that castling right given back${note ? `; ${note}` : ''}.`
+              : differences.length > 0
+                ? `The record breaks after ply ${n}: play goes on from a board the game cannot reach (it differs on ${differences.map((d) => d.square).join(' ')}); the record goes on from it${note ? `; ${note}` : ''}.`
+                : `The record breaks after ply ${n}: play goes on from the record's board with ${other(by)} to move, where the record has ${by} to move; the record goes on from it${note ? `; ${note}` : ''}.`,
       differences,
     });
     return true;
@@ -1619,6 +1631,11 @@ export class GameEngine {
       if (this.breakBeforeEnPassant(by, at)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
+    const castling = this.castlingUnderOtherReading(by);
+    if (castling) {
+      if (this.breakBeforeCastling(by, castling, at)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+      return;
+    }
     // A move, legal or not, puts none of the opponent's pieces anywhere: a board with one of theirs
     // where the record has something else shows more than this player did (moves taken back into
     // a jump the record read otherwise, a piece knocked over and put down elsewhere). Held against
@@ -1702,6 +1719,54 @@ export class GameEngine {
     const capture = this.stepBoards.moveBetween(this.recordEnd(), top.codes, this.board.seen, by);
     if (capture?.ep !== undefined && this.openBreak(other(by), at, 'unexplained', false, false, top.codes, undefined, capture.ep)) {
       this.makeMove(this.top(), capture, at);
+      return true;
+    }
+    return this.openBreak(by, at, 'unexplained');
+  }
+
+  /**
+   * The board shows `by` castling with a king and a rook on their starting squares, where the
+   * record lost that right only at an inferred ply (a jump read with the king or that rook out and
+   * back, where they never left): under another reading of the jump the castling is legal, and the
+   * record cannot say the player erred. The castling, and the rook square of the right it needs.
+   */
+  private castlingUnderOtherReading(by: Color): { castling: Successor; rook: number } | undefined {
+    const top = this.top();
+    if (this.posOf(top).turn !== by) return undefined;
+    const diff = this.board.diffFrom(top.codes);
+    if (diff.length < 2 || diff.length > 4) return undefined;
+    const now = parseFen(top.fen);
+    const start = parseFen(this.history[0]!.fen);
+    if (!now.isOk || !start.isOk) return undefined;
+    for (const rook of start.value.castlingRights) {
+      if (start.value.board.getColor(rook) !== by || now.value.castlingRights.has(rook)) continue;
+      const setup = { ...now.value, castlingRights: now.value.castlingRights.with(rook) };
+      const pos = Chess.fromSetup(setup);
+      if (!pos.isOk) continue;
+      const s = matchMove(pos.value, top.codes, this.board.seen, diff);
+      if (s?.castling && s.move.to === rook && this.rightLostAtInferredPly(rook)) return { castling: s, rook };
+    }
+    return undefined;
+  }
+
+  /** The castling right of the rook on `rook` was lost at a ply inferred from a jump, not seen made. */
+  private rightLostAtInferredPly(rook: number): boolean {
+    for (let p = this.plyCount(); p > 0; p--) {
+      const before = parseFen(this.history[p - 1]!.fen);
+      if (before.isOk && before.value.castlingRights.has(rook)) return this.history[p]!.inferred === true;
+    }
+    return false;
+  }
+
+  /**
+   * The record breaks at its own board with the castling right given back, and `by`'s castling is
+   * recorded after it (as an en passant capture is after breakBeforeEnPassant): the castling is
+   * kept, where a break at the board after it would lose it.
+   */
+  private breakBeforeCastling(by: Color, found: { castling: Successor; rook: number }, at: number): boolean {
+    const top = this.top();
+    if (this.openBreak(other(by), at, 'unexplained', false, false, top.codes, undefined, undefined, found.rook)) {
+      this.makeMove(this.top(), found.castling, at);
       return true;
     }
     return this.openBreak(by, at, 'unexplained');

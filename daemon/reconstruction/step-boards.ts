@@ -33,13 +33,16 @@ export interface RecordEnd {
  * (or with the b1 rook), and every consumer of the break's FEN would read it so too. A king or
  * rook gone and come back is beyond what the board shows; its right is kept. `ep`: the square
  * behind a pawn taken to have just gone two squares (an en passant capture after the break says so).
+ * `rightBack`: the rook square of a castling right the record lost only through an inferred ply,
+ * given back (a castling after the break says the king and that rook never moved).
  */
-export function breakPosition(end: Pick<RecordEnd, 'fen' | 'turn'>, placement: ArrayLike<number>, turn: Color, ep?: number): Chess | undefined {
+export function breakPosition(end: Pick<RecordEnd, 'fen' | 'turn'>, placement: ArrayLike<number>, turn: Color, ep?: number, rightBack?: number): Chess | undefined {
   const fields = end.fen.split(' ');
   const fullmove = Number(fields[5] ?? '1') + (end.turn === 'white' && turn === 'black' ? 0 : 1);
   const setup = parseFen(`${placementOf(placement)} ${turn === 'white' ? 'w' : 'b'} - ${ep === undefined ? '-' : makeSquare(ep)} 0 ${fullmove}`);
   if (!setup.isOk) return undefined;
-  setup.value.castlingRights = rightsStanding(end.fen, placement);
+  const standing = rightsStanding(end.fen, placement);
+  setup.value.castlingRights = rightBack === undefined ? standing : standing.with(rightBack);
   const pos = Chess.fromSetup(setup.value);
   return pos.isOk ? pos.value : undefined;
 }

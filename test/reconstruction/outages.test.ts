@@ -634,6 +634,12 @@ describe('outage table, games once wrong', () => {
       4005,
       all(exact, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies while White was given a minute by hand (c5 b5 d7+ Bxd7 g5 Qxg5 Qxd7+ Kxd7): the press count was off, and the jump was read as ten plies, one of 64, with White's rook out and back (Rb1 ... Ra1). White later castled queenside, which the record's reading had made illegal: White was charged with an illegal move, and the castling was lost in the break that followed. A castling legal but for a right lost at an inferred ply is held against nobody: the record breaks at its own board with the right given back, and the castling is recorded after it",
+      { kind: 'power', plies: 8, pieceInHand: false, clockAdjustMs: 60_000 },
+      4163,
+      all(noFalseIncident, keepsLater),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
