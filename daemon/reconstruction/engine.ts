@@ -1633,7 +1633,7 @@ export class GameEngine {
     }
     const castling = this.castlingUnderOtherReading(by);
     if (castling) {
-      if (this.breakBeforeCastling(by, castling, at)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+      if (this.castlingTellsReading(castling.rook, at) || this.breakBeforeCastling(by, castling, at) || this.openBreak(by, at, 'unexplained')) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
     // A move, legal or not, puts none of the opponent's pieces anywhere: a board with one of theirs
@@ -1744,18 +1744,55 @@ export class GameEngine {
       const pos = Chess.fromSetup(setup);
       if (!pos.isOk) continue;
       const s = matchMove(pos.value, top.codes, this.board.seen, diff);
-      if (s?.castling && s.move.to === rook && this.rightLostAtInferredPly(rook)) return { castling: s, rook };
+      const lost = s?.castling && s.move.to === rook ? this.plyRightLost(rook) : undefined;
+      if (s && lost !== undefined && this.history[lost]!.inferred) return { castling: s, rook };
     }
     return undefined;
   }
 
-  /** The castling right of the rook on `rook` was lost at a ply inferred from a jump, not seen made. */
-  private rightLostAtInferredPly(rook: number): boolean {
+  /** The ply at which the record lost the castling right of the rook on `rook`. */
+  private plyRightLost(rook: number): number | undefined {
     for (let p = this.plyCount(); p > 0; p--) {
       const before = parseFen(this.history[p - 1]!.fen);
-      if (before.isOk && before.value.castlingRights.has(rook)) return this.history[p]!.inferred === true;
+      if (before.isOk && before.value.castlingRights.has(rook)) return p;
     }
-    return false;
+    return undefined;
+  }
+
+  /**
+   * The castling says the king and its rook never moved: when the right was lost in an inferred
+   * span whose reading could not be told, the candidates that leave them at home, and after which
+   * every move recorded since is legal and the castling too, are the span's readings (as a move
+   * right after a span tells its order: nextMoveTellsOrder). The span is played again in the first,
+   * still marked while several fit, and the castling recorded.
+   */
+  private castlingTellsReading(rook: number, at: number): boolean {
+    const lost = this.plyRightLost(rook);
+    const span = lost === undefined ? undefined : this.history[lost]!.record?.uncertain;
+    if (!span || span.candidates.length < 2) return false;
+    const base = span.firstPly - 1;
+    const since = this.history.slice(base + span.plies + 1).map((p) => p.move);
+    const fitting = span.candidates.filter((candidate) => {
+      const pos = this.posOf(this.history[base]!).clone();
+      for (const san of candidate) {
+        const move = parseSan(pos, san);
+        if (!move) return false;
+        pos.play(move);
+      }
+      for (const move of since) {
+        if (!move || !pos.isLegal(move)) return false;
+        pos.play(move);
+      }
+      const codes = positionCodes(pos);
+      return matchMove(pos, codes, this.board.seen, squaresApart(codes, this.board.seen))?.castling === true;
+    });
+    const first = fitting[0];
+    if (!first) return false;
+    const uncertain =
+      fitting.length > 1 || span.candidates.length >= JUMP_ALTERNATIVES ? { firstPly: span.firstPly, plies: first.length, candidates: fitting.filter((c) => c.length === first.length) } : undefined;
+    this.replaceMoves(base, first, at, span.plies, uncertain);
+    this.playMoveShown(at);
+    return true;
   }
 
   /**
@@ -1765,11 +1802,9 @@ export class GameEngine {
    */
   private breakBeforeCastling(by: Color, found: { castling: Successor; rook: number }, at: number): boolean {
     const top = this.top();
-    if (this.openBreak(other(by), at, 'unexplained', false, false, top.codes, undefined, undefined, found.rook)) {
-      this.makeMove(this.top(), found.castling, at);
-      return true;
-    }
-    return this.openBreak(by, at, 'unexplained');
+    if (!this.openBreak(other(by), at, 'unexplained', false, false, top.codes, undefined, undefined, found.rook)) return false;
+    this.makeMove(this.top(), found.castling, at);
+    return true;
   }
 
   /**
@@ -1957,6 +1992,11 @@ export class GameEngine {
         this.makeMove(top, s, at);
         return;
       }
+      // Seen made in full, as any move is: without a clock nothing else would record it before
+      // play went on from it (seed 4110: O-O-O after a jump read with the rook out and back).
+      const turn = this.posOf(top).turn;
+      const castling = this.castlingUnderOtherReading(turn);
+      if (castling && (this.castlingTellsReading(castling.rook, at) || this.breakBeforeCastling(turn, castling, at))) return;
       if (this.nextMoveTellsOrder(at)) return;
     }
     // Reconnect dumps: time has passed, so a forward jump is likelier than a takeback to a

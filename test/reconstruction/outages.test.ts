@@ -635,10 +635,19 @@ describe('outage table, games once wrong', () => {
       all(exact, noFalseIncident),
     ],
     [
-      "USB pulled for 8 plies while White was given a minute by hand (c5 b5 d7+ Bxd7 g5 Qxg5 Qxd7+ Kxd7): the press count was off, and the jump was read as ten plies, one of 64, with White's rook out and back (Rb1 ... Ra1). White later castled queenside, which the record's reading had made illegal: White was charged with an illegal move, and the castling was lost in the break that followed. A castling legal but for a right lost at an inferred ply is held against nobody: the record breaks at its own board with the right given back, and the castling is recorded after it",
+      "USB pulled for 8 plies while White was given a minute by hand (c5 b5 d7+ Bxd7 g5 Qxg5 Qxd7+ Kxd7): the press count was off, and the jump was read as ten plies, one of 64, with White's rook out and back (Rb1 ... Ra1). White later castled queenside, which the record's reading had made illegal: White was charged with an illegal move, and the castling was lost in the break that followed. A castling legal but for a right lost at an inferred ply is held against nobody: the span is read again with the first candidate that leaves the king and that rook at home (still marked), or, when none does, the record breaks at its own board with the right given back; the castling is kept",
       { kind: 'power', plies: 8, pieceInHand: false, clockAdjustMs: 60_000 },
       4163,
       all(noFalseIncident, keepsLater),
+    ],
+    [
+      "USB pulled for 4 plies without a clock (e6 Nfd2 Qf7 Nf3, the knight out and back): read as one of 31 readings with White's rook out and back (Ra2 ... Ra1). Sixteen moves later White castled queenside, which that reading had made illegal, and the castling was lost in a break. The castling tells the reading: the span is read again with a knight's or bishop's out and back, still marked, and O-O-O is recorded",
+      power(4, false),
+      4110,
+      (r) => {
+        expect(r.ambiguous, r.problem).toBe(true);
+        all(exactOrTruthOffered, keepsLater, noFalseIncident)(r);
+      },
     ],
   ];
   for (const [what, cell, seed, check] of games) {
