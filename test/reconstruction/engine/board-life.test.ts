@@ -330,6 +330,41 @@ describe('engine: disconnection and jumps', () => {
     expect(s.incidentKinds()).toEqual(['board-disconnected', 'missed-moves', 'board-resynchronised']);
   });
 
+  it('a castling later on tells the reading of the span that lost its right: the span is read again with the king and rook at home', () => {
+    // While the board was away: 3.Nf3 h5 4.Ng1. The board reads as twelve tempos, the rook's first.
+    const fen = '4k3/7p/8/8/8/8/P7/R3K1N1 w Q - 0 1';
+    const s = new Script({ start: { fen } }).setUp(fen).play('a2a3', 'h7h6').unplug().move('g1', 'f3').move('h6', 'h5').move('f3', 'g1').plug();
+    expect(s.sans()).toEqual(['a3', 'h6', 'Rb1', 'h5', 'Ra1']);
+    expect(s.engine.snapshot().moves.at(-1)!.uncertain?.candidates).toHaveLength(12);
+    // Black's move, then White castles queenside: legal only if neither the king nor the rook moved.
+    s.press('white').move('e8', 'd8').press('black');
+    s.lift('e1').place('c1', 'K').lift('a1').place('d1', 'R');
+    // Recorded when the board shows it, before the press; the span keeps the knight's three readings.
+    expect(s.sans()).toEqual(['a3', 'h6', 'Ne2', 'h5', 'Ng1', 'Kd8', 'O-O-O+']);
+    expect(s.engine.snapshot().moves[2]!.uncertain?.candidates.map((c) => c.join(' '))).toEqual(['Ne2 h5 Ng1', 'Nf3 h5 Ng1', 'Nh3 h5 Ng1']);
+    s.press('white');
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+    expect(s.incidentKinds()).toEqual(['board-disconnected', 'missed-moves', 'board-resynchronised']);
+  });
+
+  it('a castling that every reading of the span it lost its right in forbids: held against nobody, the record breaks before it with the right given back', () => {
+    // While the board was away: 3.Kd1 h5 4.Ke1 (or the rook out and back: nothing else of White's can go and come back).
+    const fen = '4k3/7p/8/8/8/8/P7/R3K3 w Q - 0 1';
+    const s = new Script({ start: { fen } }).setUp(fen).play('a2a3', 'h7h6').unplug().move('e1', 'd1').move('h6', 'h5').move('d1', 'e1').plug();
+    s.press('white').move('e8', 'd8').press('black');
+    s.lift('e1').place('c1', 'K').lift('a1').place('d1', 'R').press('white');
+    // The board cannot show whether the king or the rook moved, nor the clock how many plies the
+    // outage took (time may have been given by hand): the arbiter is told, and the castling is kept.
+    expect(s.sans()).toEqual(['a3', 'h6', 'Rb1', 'h5', 'Ra1', 'Kd8', '--', 'O-O-O+']);
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+    const broke = s.engine
+      .snapshot()
+      .incidents.filter((i) => i.kind === 'illegal-position')
+      .at(-1)!;
+    expect(broke.message).toMatch(/castling that follows needs the king and the rook of a1 never to have moved/);
+    expect(s.engine.snapshot().moves.at(-2)!.fenAfter.split(' ').slice(0, 3).join(' ')).toBe('3k4/8/8/7p/8/P7/8/R3K3 w Q');
+  });
+
   it('link lost with the board powered: a move under way in the log (a rook halfway through its slide to a capture) is no jump at the return', () => {
     const fen = 'rnbqkbnr/ppppppp1/8/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1';
     const s = new Script({ start: { fen } }).setUp(fen).play('d1h5').unplug();
