@@ -2122,12 +2122,8 @@ export class GameEngine {
     // on (adrift).
     if (source === 'field' && playing && pressless && !this.outOfStep && this.board.mismatches >= 2) this.adrift = true;
     // Not reported yet: a dump is often taken with a piece in the hand, and the next piece put
-    // down may explain everything. A press on a board still unexplained is (onPress). A board short
-    // only of the piece the last jump was read with in a hand (the reconnect dump after the
-    // power-up listing, the same board) is that jump's reading, not out of step: out of step,
-    // every piece put down is searched deep, and a queen seen halfway through its slide to take
-    // the held piece was read as seven plies (seed 4005).
-    if ((source !== 'field' || burst) && !this.outOfStep && !this.shortOfHand()) this.outOfStep = 'silent';
+    // down may explain everything. A press on a board still unexplained is (onPress).
+    if ((source !== 'field' || burst) && !this.outOfStep) this.outOfStep = 'silent';
   }
 
   /** A board is searched once per reading and question (`key`): false when this one was just searched. */
@@ -2716,7 +2712,11 @@ export class GameEngine {
     // Searched again from the same ply at a piece put down: kept, should that piece not rest there.
     const placed = this.lastPlaced?.at === at ? this.lastPlaced : undefined;
     const held = this.provisional;
-    const replaced = placed && held && chained === undefined && held.base === base && this.lastAdoption?.base === base ? { adoption: this.lastAdoption, provisional: held } : undefined;
+    // So is a jump searched from the end of the one held (appended to it, the record out of step):
+    // the piece may be passing through, as a queen sliding b5-c4-d3 to take a pawn the jump read
+    // as lifted to be taken was seen on c4 and read as seven plies (seed 4005).
+    const replaced =
+      placed && held && chained === undefined && (held.base === base || held.end === base) && this.lastAdoption?.base === held.base ? { adoption: this.lastAdoption, provisional: held } : undefined;
     if (base < this.plyCount()) this.takeback(base, at);
     const { uncertain } = this.reportMissedMoves(
       pos,

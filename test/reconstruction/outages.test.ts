@@ -629,10 +629,16 @@ describe('outage table, games once wrong', () => {
       all(exact, noFalseIncident),
     ],
     [
-      "USB pulled for 1 ply (Nge2), back with White's pawn of d3 lifted by Black to be taken: read so. The reconnect dump showed that same board, and the record was marked out of step by it. Black's queen, sliding from b5 to d3, was then seen on c4, and the board out of step was searched deep: seven plies (Qa6 d4 Qxd6 d5 Qa6 d6 Qc4) reached it exactly and were recorded. A board short only of the piece the jump holds in a hand is the jump's reading, not a board out of step, and Qxd3+ is recorded",
+      "USB pulled for 1 ply (Nge2), back with White's pawn of d3 lifted by Black to be taken: read so. The reconnect dump, the same board, left the record out of step, so every piece put down was searched deep. Black's queen, sliding from b5 to d3, was seen on c4 and read as seven more plies (Qa6 d4 Qxd6 d5 Qa6 d6 Qc4). A jump searched at a piece put down is put back when the piece does not rest there, appended to the one held as well as read again from its start, and Qxd3+ is recorded where the queen came to rest",
       power(1, true),
       4005,
       all(exact, noFalseIncident),
+    ],
+    [
+      "USB pulled for 6 plies (… Qxe6+ Kf2 Qe1+), back with Black's queen lifted by White to be taken on e1: read as five plies with her held on e6. The king then took on e1, and the search from the record's end read Qe1+ Kxe1. A rule tried in session 31 (a board short only of the jump's hand is not out of step) sent that board to a search from the jump's start instead, which read six wrong plies and lost two later moves: kept out, and this game holds it so",
+      power(6, true),
+      4063,
+      all(keepsLater, noFalseIncident),
     ],
     [
       "USB pulled for 8 plies while White was given a minute by hand (c5 b5 d7+ Bxd7 g5 Qxg5 Qxd7+ Kxd7): the press count was off, and the jump was read as ten plies, one of 64, with White's rook out and back (Rb1 ... Ra1). White later castled queenside, which the record's reading had made illegal: White was charged with an illegal move, and the castling was lost in the break that followed. A castling legal but for a right lost at an inferred ply is held against nobody: the span is read again with the first candidate that leaves the king and that rook at home (still marked), or, when none does, the record breaks at its own board with the right given back; the castling is kept",
