@@ -2211,13 +2211,15 @@ export class GameEngine {
   private takebackIntoOtherOrder(at: number): boolean {
     const found = this.otherOrderShown();
     if (!found) return false;
-    const { span, candidate, plies } = found;
+    const { span, candidate, plies, alike } = found;
     const base = span.firstPly - 1;
     const jump = this.provisional;
     if (this.plyCount() > base + span.plies) this.takeback(base + span.plies, at);
-    this.replaceMoves(base, candidate, at, span.plies);
-    this.takeback(base + plies, at);
+    this.replaceMoves(base, candidate, at, span.plies, alike.length > 1 ? { firstPly: span.firstPly, plies: candidate.length, candidates: alike } : undefined);
+    if (plies < candidate.length) this.takeback(base + plies, at);
     if (jump) this.provisional = { ...jump, end: Math.min(jump.end, this.plyCount()) };
+    // The board whole at that reading's end: no hand holds a piece of it any more.
+    if (this.provisional && plies === candidate.length) delete this.provisional.inHand;
     return true;
   }
 
@@ -2225,7 +2227,7 @@ export class GameEngine {
    * The record's last uncertain span, and a candidate order of it (not the one published) that
    * passes through the board: the plies of it the board shows played.
    */
-  private otherOrderShown(): { span: Uncertainty; candidate: readonly string[]; plies: number } | undefined {
+  private otherOrderShown(): { span: Uncertainty; candidate: readonly string[]; plies: number; alike: string[][] } | undefined {
     let p = this.plyCount();
     while (p > 0 && !this.history[p]!.record?.uncertain) p--;
     const span = this.history[p]?.record?.uncertain;
@@ -2233,14 +2235,31 @@ export class GameEngine {
     const base = span.firstPly - 1;
     if (p !== base + span.plies) return undefined;
     const published = this.history.slice(base + 1, p + 1).map((h) => h.record!.san);
+    // A span read through a piece in a hand has candidates that end on different boards (which
+    // piece was held): the board where another one ends, the moves since taken back (or never
+    // made: an illegal try read as a legal move under the published reading, corrected), tells
+    // the reading as well (seed 4288: exd5 read with the c4 pawn held, the e4 pawn was; its try
+    // on b5 read as cxb5 and put back). Still marked while several end there.
+    const publishedEnd = this.history[p]!.codes;
+    const endsHere = (candidate: readonly string[]): boolean => {
+      const pos = this.posOf(this.history[base]!).clone();
+      for (const san of candidate) {
+        const move = parseSan(pos, san);
+        if (!move) return false;
+        pos.play(move);
+      }
+      return this.board.equals(positionCodes(pos));
+    };
     for (const candidate of span.candidates) {
       if (candidate.every((san, i) => san === published[i])) continue;
       const pos = this.posOf(this.history[base]!).clone();
-      for (let k = 0; k < candidate.length - 1; k++) {
+      for (let k = 0; k < candidate.length; k++) {
         const move = parseSan(pos, candidate[k]!);
         if (!move) break;
         pos.play(move);
-        if (this.board.equals(positionCodes(pos))) return { span, candidate, plies: k + 1 };
+        if (!this.board.equals(positionCodes(pos))) continue;
+        if (k < candidate.length - 1) return { span, candidate, plies: k + 1, alike: [] };
+        if (!this.board.equals(publishedEnd)) return { span, candidate, plies: k + 1, alike: span.candidates.filter(endsHere).map((c) => [...c]) };
       }
     }
     return undefined;

@@ -641,6 +641,15 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 4 plies while White was given a minute by hand (cxd5 fxe5 Qd1 g5), back with White's pawn of e4 in the hand: read as eight readings through a hand, the first with exd5 and the c4 pawn held. White put the pawn on b5, an illegal try read as cxb5 under that reading, and it was put back on e4: that board is where the played reading ends (cxd5, the e4 pawn held), and no reading of the record's explained it, so Qa4 and Ke7 were lost in a break. The board where another reading through another hand ends tells the reading, as a board part-way through another order does: the span is read again, marked with the four that end there",
+      { kind: 'power', plies: 4, pieceInHand: true, clockAdjustMs: 60_000 },
+      4288,
+      (r) => {
+        expect(r.ambiguous, r.problem).toBe(true);
+        all(exactOrTruthOffered, keepsLater, noFalseIncident)(r);
+      },
+    ],
+    [
       "USB pulled for 8 plies while White was given a minute by hand (c5 b5 d7+ Bxd7 g5 Qxg5 Qxd7+ Kxd7): the press count was off, and the jump was read as ten plies, one of 64, with White's rook out and back (Rb1 ... Ra1). White later castled queenside, which the record's reading had made illegal: White was charged with an illegal move, and the castling was lost in the break that followed. A castling legal but for a right lost at an inferred ply is held against nobody: the span is read again with the first candidate that leaves the king and that rook at home (still marked), or, when none does, the record breaks at its own board with the right given back; the castling is kept",
       { kind: 'power', plies: 8, pieceInHand: false, clockAdjustMs: 60_000 },
       4163,
