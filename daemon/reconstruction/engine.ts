@@ -2056,15 +2056,17 @@ export class GameEngine {
     // once the players have taken the jump's moves back: nothing of it is left to have left the
     // wrong side to move, and a search from its start is one from the record as it stands, where
     // a capture still being taken back (Rxh4 undone rook first, the queen not yet put back on h4)
-    // reads as a tempo and a move out of turn. Nor a knock (a piece leaving its square and landing
-    // in the same instant): no hand put that piece down (seed 3144: g6 knocked onto g7 and put back).
+    // reads as a tempo and a move out of turn. Nor a knock (a piece landing in the instant another
+    // square emptied): no hand put that piece down (seed 3144: g6 knocked onto g7 and put back).
+    // A move whose landing is seen before its square empties, in one instant (the board's scan
+    // order), is judged at that square's emptying, as before (seed 3052: Qc2, c2 then c1).
     if (
       source === 'field' &&
       jump &&
       n > jump.base &&
       (!jump.trusted || !this.clockSeen) &&
       this.board.mismatches >= 2 &&
-      at !== this.previousAt &&
+      !(placed && at === this.previousAt) &&
       this.placedOutOfTurn() &&
       !this.takebackUnderWay(jump.base)
     ) {
