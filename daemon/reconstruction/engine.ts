@@ -1,6 +1,7 @@
 import type { Color, NormalMove } from 'chessops';
 import { Chess, castlingSide, normalizeMove } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
+import { SquareSet } from 'chessops/squareSet';
 import { makeSanAndPlay, parseSan } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';
@@ -423,6 +424,8 @@ export class GameEngine {
   private kingsResume: Successor | undefined;
   /** Times of the last two field events (a knock or a burst changes several squares at one time). */
   private previousAt = -Infinity;
+  /** The castling rights the game started with (castlingUnderOtherReading). */
+  private startRights = SquareSet.empty();
   /** Last event after which the board showed the game's position exactly. */
   private settledSeq = 0;
   private lastAt = -Infinity;
@@ -1724,6 +1727,17 @@ export class GameEngine {
     return this.openBreak(by, at, 'unexplained');
   }
 
+  /** The position after `sans` played from ply `base` of the record; undefined when one of them is not legal there. */
+  private playedFrom(base: number, sans: readonly string[]): Chess | undefined {
+    const pos = this.posOf(this.history[base]!).clone();
+    for (const san of sans) {
+      const move = parseSan(pos, san);
+      if (!move) return undefined;
+      pos.play(move);
+    }
+    return pos;
+  }
+
   /**
    * The board shows `by` castling with a king and a rook on their starting squares, where the
    * record lost that right only at an inferred ply (a jump read with the king or that rook out and
@@ -1732,15 +1746,17 @@ export class GameEngine {
    */
   private castlingUnderOtherReading(by: Color): { castling: Successor; rook: number } | undefined {
     const top = this.top();
-    if (this.posOf(top).turn !== by) return undefined;
+    const now = this.posOf(top);
+    if (now.turn !== by) return undefined;
+    // Asked of every board a few squares off the record that no move explains: nothing to do
+    // unless the record has lost a right of `by`'s that the game started with.
+    const lost = this.startRights.diff(now.castles.castlingRights).intersect(SquareSet.backrank(by));
+    if (lost.isEmpty()) return undefined;
     const diff = this.board.diffFrom(top.codes);
     if (diff.length < 2 || diff.length > 4) return undefined;
-    const now = parseFen(top.fen);
-    const start = parseFen(this.history[0]!.fen);
-    if (!now.isOk || !start.isOk) return undefined;
-    for (const rook of start.value.castlingRights) {
-      if (start.value.board.getColor(rook) !== by || now.value.castlingRights.has(rook)) continue;
-      const setup = { ...now.value, castlingRights: now.value.castlingRights.with(rook) };
+    for (const rook of lost) {
+      const setup = now.toSetup();
+      setup.castlingRights = setup.castlingRights.with(rook);
       const pos = Chess.fromSetup(setup);
       if (!pos.isOk) continue;
       const s = matchMove(pos.value, top.codes, this.board.seen, diff);
@@ -1773,12 +1789,8 @@ export class GameEngine {
     const base = span.firstPly - 1;
     const since = this.history.slice(base + span.plies + 1).map((p) => p.move);
     const fitting = span.candidates.filter((candidate) => {
-      const pos = this.posOf(this.history[base]!).clone();
-      for (const san of candidate) {
-        const move = parseSan(pos, san);
-        if (!move) return false;
-        pos.play(move);
-      }
+      const pos = this.playedFrom(base, candidate);
+      if (!pos) return false;
       for (const move of since) {
         if (!move || !pos.isLegal(move)) return false;
         pos.play(move);
@@ -2244,13 +2256,8 @@ export class GameEngine {
     // on b5 read as cxb5 and put back). Still marked while several end there.
     const publishedEnd = this.history[p]!.codes;
     const endsHere = (candidate: readonly string[]): boolean => {
-      const pos = this.posOf(this.history[base]!).clone();
-      for (const san of candidate) {
-        const move = parseSan(pos, san);
-        if (!move) return false;
-        pos.play(move);
-      }
-      return this.board.equals(positionCodes(pos));
+      const pos = this.playedFrom(base, candidate);
+      return pos !== undefined && this.board.equals(positionCodes(pos));
     };
     for (const candidate of span.candidates) {
       if (candidate.every((san, i) => san === published[i])) continue;
@@ -2334,12 +2341,8 @@ export class GameEngine {
     const published = this.history.slice(base + 1).map((p) => p.record!.san);
     const fitting = span.candidates.filter((candidate) => {
       if (candidate.every((san, i) => san === published[i])) return false;
-      const pos = this.posOf(this.history[base]!).clone();
-      for (const san of candidate) {
-        const move = parseSan(pos, san);
-        if (!move) return false;
-        pos.play(move);
-      }
+      const pos = this.playedFrom(base, candidate);
+      if (!pos) return false;
       const codes = positionCodes(pos);
       return matchMove(pos, codes, this.board.seen, squaresApart(codes, this.board.seen)) !== undefined;
     });
@@ -2889,6 +2892,7 @@ export class GameEngine {
     this.provisional = undefined;
     this.confirmedJump = undefined;
     this.pushPly(pos, undefined, undefined, at);
+    this.startRights = pos.castles.castlingRights;
     const fen = this.top().fen;
     this.out.push({
       type: 'game-started',

@@ -80,6 +80,8 @@ describe('outage table, games once wrong', () => {
     (r: OutageGame): void => {
       for (const check of checks) check(r);
     };
+  /** The jump is marked ambiguous, and every one of `checks` holds. */
+  const marked = (...checks: ((r: OutageGame) => void)[]): ((r: OutageGame) => void) => all((r) => expect(r.ambiguous, r.problem).toBe(true), ...checks);
   const games: [string, OutageCell, number, (r: OutageGame) => void][] = [
     ['USB pulled for 1 ply, back with a piece in the hand, then an illegal try: exact, no break left', power(1, true), 123, exact],
     ['USB pulled for 2 plies, back with a piece in the hand: exact', power(2, true), 71, exact],
@@ -458,22 +460,13 @@ describe('outage table, games once wrong', () => {
       "USB pulled for 3 plies without a clock (d6 d4 a6), back with Black's d6 pawn lifted again: read as a6 d4 with the d7 pawn in the hand, then d6 put down. The board cannot tell that from the plies played, and the jump was published as having one explanation; the jump and the move are now one span, marked, the order played offered",
       power(3, true),
       251,
-      (r) => {
-        expect(r.ambiguous, r.problem).toBe(true);
-        exactOrTruthOffered(r);
-        noFalseIncident(r);
-        keepsLater(r);
-      },
+      marked(exactOrTruthOffered, noFalseIncident, keepsLater),
     ],
     [
       "USB pulled for 6 plies (Qxf7+ Kd8 Qf5 Ng5 Qxg5+ hxg5): Qxe4 f5 Qxf5 Kd8 Qg5+ hxg5 reaches the board too, the only other sequence, found after 529,518 nodes where the return's search has 500,000. The search stopped after the first and it was published as the one explanation; a search cut short now flags its jump",
       power(6, false),
       601,
-      (r) => {
-        expect(r.ambiguous, r.problem).toBe(true);
-        noFalseIncident(r);
-        keepsLater(r);
-      },
+      marked(noFalseIncident, keepsLater),
     ],
     [
       'USB pulled for 1 ply without a clock, back with the taken pawn in the hand: a move and the capture are taken back (the queen home before the pawn), which is not a move seen after the jump; exact, no incident',
@@ -518,12 +511,7 @@ describe('outage table, games once wrong', () => {
       "USB pulled for 3 plies in a Chess960 game with a clock (b5 gxf4 Qf2), back with the b5 pawn lifted: read as Qf2 gxf4 with b4's pawn in the hand, then the pawn put down on b5, its press already read. Published as one explanation; but White had pressed while the board was away, so the pawn may have gone first: the jump and the move are now one span, marked, the order played offered (the test that catches this without a clock is seed 251's)",
       power960(3, true),
       133,
-      (r) => {
-        expect(r.ambiguous, r.problem).toBe(true);
-        exactOrTruthOffered(r);
-        noFalseIncident(r);
-        keepsLater(r);
-      },
+      marked(exactOrTruthOffered, noFalseIncident, keepsLater),
     ],
     [
       "USB pulled for 8 plies in a Chess960 game, back with Black's knight of d8 in the hand: read (one of many readings, marked) with the knight gone to c6, so the knight put down on e5, an illegal move, was read as Nxe5 and confirmed the jump. The knight went back to d8 and the pawn to e5, and cxd4 and e6 were played: the record broke at White's press and lost both. The jump is now read again from its start to that board, ten plies, and every later move is kept",
@@ -571,10 +559,7 @@ describe('outage table, games once wrong', () => {
       "USB pulled for 4 plies without a clock (Kf8 b6 Ke7 Qh4): the king's step and back left only White's two moves on the board, which no sequence without a detour reaches, and the record broke with the four plies hidden. Without a clock the jump is now read with one piece out and back, as short as the board allows, marked, every such detour offered",
       power(4, false),
       2328,
-      (r) => {
-        expect(r.ambiguous, r.problem).toBe(true);
-        all(asPlayed, keepsLater, exactOrTruthOffered, noFalseIncident)(r);
-      },
+      marked(asPlayed, keepsLater, exactOrTruthOffered, noFalseIncident),
     ],
     [
       "USB pulled for 3 plies with a clock (f5 Qd3 Ba6), back with White's queen in the hand: read with the queen gone to d2 (one of ten readings). The queen was put down on d3 and recorded as Qd3, a move; White then moved the pawn of h4 to f6 and pressed (an illegal move), it was put right, and Black pressed to start White's clock again: Black was charged with pressing without moving. A player makes one move a press: another piece of White's moved before the press says the queen was put back, so the jump is read again with her on d3 and the press is for the pawn's move",
@@ -604,11 +589,7 @@ describe('outage table, games once wrong', () => {
       "USB pulled for 4 plies (Qxc5 a6 Ne4 Qe3+), back with Black's queen lifted from e3 to be taken: read exactly as Qxc5 Qe4+ Nxe4 a6, then Qe3 pressed. Both readings reach that board in five plies, and the record's was published as the only one; at the press the jump and the move are one span, marked, with the capture of the queen in the hand offered",
       power(4, true),
       3202,
-      (r) => {
-        expect(r.ambiguous, r.problem).toBe(true);
-        exactOrTruthOffered(r);
-        noFalseIncident(r);
-      },
+      marked(exactOrTruthOffered, noFalseIncident),
     ],
     [
       "USB pulled for 4 plies without a clock (Nc3 Bxe4 dxc5 Bb7), back with the knight of c3 in the hand: Black's bishop went out and back, so b7 shows nothing, and no sequence reaches the board exactly. A tempo was searched only on a board read whole, so the record broke and lost Nc3; it is now searched with a piece in the hand as well, and every later move is kept",
@@ -644,10 +625,7 @@ describe('outage table, games once wrong', () => {
       "USB pulled for 4 plies while White was given a minute by hand (cxd5 fxe5 Qd1 g5), back with White's pawn of e4 in the hand: read as eight readings through a hand, the first with exd5 and the c4 pawn held. White put the pawn on b5, an illegal try read as cxb5 under that reading, and it was put back on e4: that board is where the played reading ends (cxd5, the e4 pawn held), and no reading of the record's explained it, so Qa4 and Ke7 were lost in a break. The board where another reading through another hand ends tells the reading, as a board part-way through another order does: the span is read again, marked with the four that end there",
       { kind: 'power', plies: 4, pieceInHand: true, clockAdjustMs: 60_000 },
       4288,
-      (r) => {
-        expect(r.ambiguous, r.problem).toBe(true);
-        all(exactOrTruthOffered, keepsLater, noFalseIncident)(r);
-      },
+      marked(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
     [
       "USB pulled for 8 plies while White was given a minute by hand (c5 b5 d7+ Bxd7 g5 Qxg5 Qxd7+ Kxd7): the press count was off, and the jump was read as ten plies, one of 64, with White's rook out and back (Rb1 ... Ra1). White later castled queenside, which the record's reading had made illegal: White was charged with an illegal move, and the castling was lost in the break that followed. A castling legal but for a right lost at an inferred ply is held against nobody: the span is read again with the first candidate that leaves the king and that rook at home (still marked), or, when none does, the record breaks at its own board with the right given back; the castling is kept",
@@ -659,10 +637,7 @@ describe('outage table, games once wrong', () => {
       "USB pulled for 4 plies without a clock (e6 Nfd2 Qf7 Nf3, the knight out and back): read as one of 31 readings with White's rook out and back (Ra2 ... Ra1). Sixteen moves later White castled queenside, which that reading had made illegal, and the castling was lost in a break. The castling tells the reading: the span is read again with a knight's or bishop's out and back, still marked, and O-O-O is recorded",
       power(4, false),
       4110,
-      (r) => {
-        expect(r.ambiguous, r.problem).toBe(true);
-        all(exactOrTruthOffered, keepsLater, noFalseIncident)(r);
-      },
+      marked(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
   ];
   for (const [what, cell, seed, check] of games) {
