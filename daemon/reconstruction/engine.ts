@@ -1752,16 +1752,27 @@ export class GameEngine {
     // unless the record has lost a right of `by`'s that the game started with.
     const lost = this.startRights.diff(now.castles.castlingRights).intersect(SquareSet.backrank(by));
     if (lost.isEmpty()) return undefined;
-    const diff = this.board.diffFrom(top.codes);
-    if (diff.length < 2 || diff.length > 4) return undefined;
+    const king = now.board.kingOf(by);
+    if (king === undefined) return undefined;
+    const kingCode = top.codes[king]!;
+    const rookCode = by === 'white' ? PIECE.WROOK : PIECE.BROOK;
+    const rank = king & 56;
     for (const rook of lost) {
+      // A castling leaves its king on the c- or g-file and its rook beside it (Chess960 too),
+      // where the record has not got them already (a king that castled before stands there).
+      const kingTo = rank + (rook > king ? 6 : 2);
+      const rookTo = rank + (rook > king ? 5 : 3);
+      if (this.board.seen[kingTo] !== kingCode || this.board.seen[rookTo] !== rookCode) continue;
+      if (top.codes[kingTo] === kingCode && top.codes[rookTo] === rookCode) continue;
+      const diff = this.board.diffFrom(top.codes);
+      if (diff.length < 2 || diff.length > 4) continue;
       const setup = now.toSetup();
       setup.castlingRights = setup.castlingRights.with(rook);
       const pos = Chess.fromSetup(setup);
       if (!pos.isOk) continue;
       const s = matchMove(pos.value, top.codes, this.board.seen, diff);
-      const lost = s?.castling && s.move.to === rook ? this.plyRightLost(rook) : undefined;
-      if (s && lost !== undefined && this.history[lost]!.inferred) return { castling: s, rook };
+      const lostAt = s?.castling && s.move.to === rook ? this.plyRightLost(rook) : undefined;
+      if (s && lostAt !== undefined && this.history[lostAt]!.inferred) return { castling: s, rook };
     }
     return undefined;
   }
