@@ -15,6 +15,7 @@ import { positionFromFen } from '../simulation/games/pgn.ts';
 import { parseSquare } from 'chessops/util';
 import type { PairingLookup } from './hall-router.ts';
 import { SHARED_GAMES_DIR } from '../install/paths.ts';
+import { roundGames } from './demo-rounds.ts';
 
 /** The shared corpus of real games, next to the repository (../shared/data/games). */
 export { SHARED_GAMES_DIR };
@@ -57,8 +58,8 @@ export function isNoiseModel(s: string): s is NoiseModel {
 }
 
 /**
- * Game `index` (0-based) at table `table` (1-based) of a hall of `tables`: each table walks its own
- * slice of the corpus, so eight tables show eight different games. Deterministic in its inputs.
+ * Game `index` (0-based) at table `table` (1-based) of a hall of `tables`: the score demoSourceGame
+ * seats there, played with noise seeded per table and game. Deterministic in its inputs.
  */
 export function demoGame(source: GameSource, tables: number, table: number, index: number, model: NoiseModel, seed: number, tc: TimeControl): { game: SourceGame; script: TableGame } {
   const k = index * tables + (table - 1);
@@ -68,10 +69,14 @@ export function demoGame(source: GameSource, tables: number, table: number, inde
   return { game, script: { board: s.board, clock: s.clock, actions: [...s.actions, ...resultPieceActions(game, lastAt(s.actions))] } };
 }
 
-/** The score played as game `index` at `table` (see demoGame). */
+/**
+ * The score played as game `index` at `table`: for a corpus, round `index + 1` of a hall where no
+ * player sits at two tables (demo-rounds.ts). Emulated tables are numbered after the real ones, so
+ * `tables` consecutive table numbers, whatever the first, take the round's games in turn.
+ */
 export function demoSourceGame(source: GameSource, tables: number, table: number, index: number): SourceGame {
-  const k = index * tables + (table - 1);
-  return source.kind === 'files' ? source.games[k % source.games.length]! : randomGame(source.seed * 100_003 + k);
+  if (source.kind === 'files') return source.games[roundGames(source.games, tables, index)[(table - 1) % tables]!]!;
+  return randomGame(source.seed * 100_003 + index * tables + (table - 1));
 }
 
 /**
