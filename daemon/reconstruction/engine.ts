@@ -278,6 +278,8 @@ interface JumpQuery {
   budget?: number;
   /** A square just emptied: the last move of every sequence must have left it (a move ends with a lift only so). */
   liftedLast?: number;
+  /** The board a jump was read at through a hand, and its plies: sequences as long or longer must pass through it (boardReadThroughHand). */
+  readThroughHand?: { codes: Uint8Array; plies: number };
 }
 
 /**
@@ -2094,7 +2096,7 @@ export class GameEngine {
       !this.takebackUnderWay(jump.base)
     ) {
       if (this.firstSearch(`${this.board.hash}/doubted`)) {
-        if (this.fromJumpStart(jump.base, at, undefined, false)) return;
+        if (this.fromJumpStart(jump.base, at, undefined, false, undefined, this.boardReadThroughHand(jump))) return;
         // Nothing from there either. Without a clock no press will tell, so play seen on this
         // board (a move and the reply) breaks the record instead of leaving it waiting for good.
         if (!this.clockSeen && !jump.doubted) {
@@ -2174,7 +2176,7 @@ export class GameEngine {
   }
 
   /** The search again from where the last inferred jump began (its order, length or parity was wrong): one move is enough there. */
-  private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean, liftedLast?: number): boolean {
+  private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean, liftedLast?: number, readThroughHand?: JumpQuery['readThroughHand']): boolean {
     // Without a clock nothing presses, but the piece just put down tells who moved last. When it
     // is of the side the record does not have to move and a move of theirs was seen made, the jump
     // left the wrong side to move: it runs to the board before that move, which is then played
@@ -2193,7 +2195,27 @@ export class GameEngine {
     // e1 and put down on c2 before going back).
     const top = this.top();
     const seenMade = lastBy === undefined && !this.clockSeen && this.plyCount() > base && top.record && !top.inferred && !top.record.gap;
-    return this.jumpFrom(base, at, lastBy, { ...this.fromStart(base), inHand, through: seenMade ? [top.codes] : [], ...(liftedLast !== undefined ? { liftedLast } : {}) });
+    return this.jumpFrom(base, at, lastBy, {
+      ...this.fromStart(base),
+      inHand,
+      through: seenMade ? [top.codes] : [],
+      ...(liftedLast !== undefined ? { liftedLast } : {}),
+      ...(readThroughHand ? { readThroughHand } : {}),
+    });
+  }
+
+  /**
+   * The board a jump was read at through a piece in a hand (jumpReadingOf). A search again from the
+   * jump's start for a piece put down out of turn must pass through it (passesThrough allows the
+   * hand): every other piece stood still there, and a reading that never shows them so tells
+   * another story (seed 5177: a king knocked from e7 onto e6 as the queen in the hand went down
+   * read as Ke6 played before the return, where that board had the king on e7). Only sequences as
+   * long as the jump or longer: a shorter one is to a board from before it, moves taken back (seed
+   * 4007: c5 and e5 taken back, the order they go back in telling the order they were played).
+   */
+  private boardReadThroughHand(jump: Provisional): JumpQuery['readThroughHand'] {
+    const read = this.jumpReadingOf(jump);
+    return read?.held !== undefined ? { codes: read.codes, plies: read.plies } : undefined;
   }
 
   /** How deep a search from `base` goes: the plies recorded since, and a few more. */
@@ -2620,7 +2642,12 @@ export class GameEngine {
     const mustPass = returned ? [...through, returned] : through;
     const sequences = this.seenBoards
       .bySeen(pos, found.sequences, lifted)
-      .filter((moves) => mustPass.every((board) => passesThrough(pos, moves, board)) && (query.liftedLast === undefined || leftLast(moves, query.liftedLast)));
+      .filter(
+        (moves) =>
+          mustPass.every((board) => passesThrough(pos, moves, board)) &&
+          (!query.readThroughHand || moves.length < query.readThroughHand.plies || passesThrough(pos, moves, query.readThroughHand.codes)) &&
+          (query.liftedLast === undefined || leftLast(moves, query.liftedLast)),
+      );
     const first = sequences[0];
     if (!first) return false;
     // The same square still empty after another move: no hand holds a piece that long. The board

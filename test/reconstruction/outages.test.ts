@@ -639,6 +639,12 @@ describe('outage table, games once wrong', () => {
       4110,
       marked(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 4 plies with a clock (Qa5 cxd5 a6 Ng1), back with Black's queen in the hand: read as a6 Ng1 Qa5 cxd5, one of 28 (the queen's square unknown), then Qd8 seen made. Putting her down knocked the king from e7 onto e6, a piece of the side not to move: the span was searched again from its start and read as a6 Ng1 Ke6 cxd5+, though the board at the return showed the king on e7, and Qd8 was lost. A search again from the jump's start for a piece put down out of turn must pass through the board the jump was read at through the hand: the knock changes nothing, and Qd8 is kept",
+      { kind: 'power', plies: 4, pieceInHand: true, clockAdjustMs: 0 },
+      5177,
+      marked(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
