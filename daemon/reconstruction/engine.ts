@@ -279,7 +279,7 @@ interface JumpQuery {
   /** A square just emptied: the last move of every sequence must have left it (a move ends with a lift only so). */
   liftedLast?: number;
   /** The board a jump was read at through a hand, and its plies: sequences as long or longer must pass through it (boardReadThroughHand). */
-  readThroughHand?: { codes: Uint8Array; plies: number };
+  readThroughHand?: JumpReading;
 }
 
 /**
@@ -2215,7 +2215,7 @@ export class GameEngine {
    */
   private boardReadThroughHand(jump: Provisional): JumpQuery['readThroughHand'] {
     const read = this.jumpReadingOf(jump);
-    return read?.held !== undefined ? { codes: read.codes, plies: read.plies } : undefined;
+    return read?.held !== undefined ? read : undefined;
   }
 
   /** How deep a search from `base` goes: the plies recorded since, and a few more. */
