@@ -645,6 +645,12 @@ describe('outage table, games once wrong', () => {
       5177,
       marked(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 4 plies in a Chess960 game (bxc5 Nxd2 h7+ Rxh7), back with White's queen of f1 in the hand: read so, marked (two orders). White put her down on d2 taking the knight, an illegal move (f1 to d2 is no queen's move), pressed, then put her back on f1 and the knight on d2. The queen put down was read as the jump's hand put down elsewhere, and the span searched again from its start: Qe2 … Qxd2, six plies that never show the board read at the return, and the corrected board then broke the record, two later moves lost. The piece read in the hand put down where no move takes it holds every search again from the jump's start to the board it was read at (the hand allowed): the illegal try is waited out, and the record stands",
+      power960(4, true),
+      5161,
+      marked(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
