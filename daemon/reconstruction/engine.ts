@@ -1324,12 +1324,23 @@ export class GameEngine {
     if (nearBonusMove(tc, pos, pressed + 1 - jump.base)) return;
     const target = this.board.seen;
     const lifted = this.seenBoards.emptied(positionCodes(pos), target);
+    // The count is of presses made before the reading, and the board may be a move further on (a
+    // move made since the return, not yet pressed for). A reading of the counted length that shows
+    // the board the jump was read at is taken before one that never does (seed 5157: Qa3-a5 made
+    // after the return, read into eight plies with Qxa5 and no queen ever on a3, Qa5 lost; nine
+    // plies show it). Only when no length has one is the other kept: a search that lets a piece go
+    // out and back may find a trip that is not the one made, and play goes on from its board (seed
+    // 121). A reading shorter than the jump's reaches a board from before it (moves taken back),
+    // which it need not show.
+    const readAt = this.jumpReadingOf(jump);
+    const showsReadBoard = (moves: readonly NormalMove[]): boolean => !readAt || moves.length < readAt.plies || passesThrough(pos, moves, readAt.codes);
     const read = this.history.slice(jump.base + 1).map((p) => p.record!.san);
     // All pressed for (the running side to move), or one more made and not pressed yet.
     const lengths: [number, Color][] = [
       [pressed - jump.base, now.running],
       [pressed + 1 - jump.base, other(now.running)],
     ];
+    const fits: { sequences: NormalMove[][]; more: boolean; turnAfter: Color; showsRead: boolean }[] = [];
     for (const [plies, turnAfter] of lengths) {
       if (plies < 1 || plies > MAX_MISSED_PLIES + 2) continue;
       const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter, meter: this.meter };
@@ -1341,9 +1352,16 @@ export class GameEngine {
       else if (found.sequences.length === 0 && lifted.size > 0) found = searchSequences(pos, target, { ...options, excursions: 1, excursionFrom: lifted });
       const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
       if (sequences.length === 0) continue;
+      const showing = sequences.filter(showsReadBoard);
+      const showsRead = showing.length > 0;
+      fits.push({ sequences: showsRead ? showing : sequences, more: found.more, turnAfter, showsRead });
+      if (showsRead) break;
+    }
+    const fit = fits.find((f) => f.showsRead) ?? fits[0];
+    if (fit) {
       const note = `the clock's times count ${presses} presses while the board was away, where ${read.length} plies had been read (${read.join(' ')})`;
-      this.adoptJump(pos, jump.base, sequences, found.more, undefined, now.at, undefined, note);
-      if (turnAfter === now.running) this.confirm(this.plyCount(), 'clock', now.at, false);
+      this.adoptJump(pos, jump.base, fit.sequences, fit.more, undefined, now.at, undefined, note);
+      if (fit.turnAfter === now.running) this.confirm(this.plyCount(), 'clock', now.at, false);
       return;
     }
     if (this.provisional) this.provisional.trusted = false;

@@ -651,6 +651,12 @@ describe('outage table, games once wrong', () => {
       5161,
       marked(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies with a clock (a5 e3 Nf6 bxa5 Qxa5+ c3 Qa3 g4), read at the power-up listing as six plies with Black's a7 pawn in a hand. Black then played Qa3-a5 before pressing, and the clock's times counted eight presses: the span was read again at eight plies to the board as it then stood, Qb5 … Qxa5 with no queen ever on a3, and Qa5 was lost. A counted reading to a board a move further on must show the board the jump was read at: read at nine plies (eight pressed, one made since), marked, and every later move is kept",
+      power(8, false),
+      5157,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
