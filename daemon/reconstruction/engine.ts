@@ -2668,6 +2668,15 @@ export class GameEngine {
       if (found.sequences.length === 0) found = withExcursion(pos, target, { ...options, maxDepth: DETOUR_WITHOUT_CLOCK_PLIES, pieceInHand: true }, lifted);
     }
     const returned = this.unexplainedReturn(base);
+    // A press on a board nothing explained at the return, and no sequence of either parity fits it:
+    // a piece may have gone out and back taking something on its way (Nxd4 … Nc6: d4 empty, the
+    // knight home, which the pruned search leaves out). Read with one piece out and back, as short
+    // as the board allows and no longer than the clockless return's detour and the move pressed
+    // since. Only there: on a board the record followed until a moment ago, such a reading would
+    // turn an illegal move into moves nobody saw.
+    if (found.sequences.length === 0 && lastBy !== undefined && returned) {
+      found = withExcursion(pos, target, { ...options, maxDepth: Math.min(maxDepth, DETOUR_WITHOUT_CLOCK_PLIES + 1) }, lifted);
+    }
     const mustPass = returned ? [...through, returned] : through;
     const sequences = this.seenBoards
       .bySeen(pos, found.sequences, lifted)
