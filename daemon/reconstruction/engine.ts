@@ -2219,11 +2219,15 @@ export class GameEngine {
     const top = this.top();
     const seenMade = lastBy === undefined && !this.clockSeen && this.plyCount() > base && top.record && !top.inferred && !top.record.gap;
     // The piece read in the hand was put down where no move takes it (heldPutDown): an illegal try
-    // with that piece, or the jump read wrong. Only a reading that shows the board read at the
-    // return tells the second (seed 5161: Qf1-d2, no queen's move, read as Qe2 … Qxd2, six plies
-    // that never show that board; the queen then went back to f1 and the record broke).
+    // with that piece, or the jump read wrong. A reading two plies longer or more tells the second
+    // only when it shows the board read at the return (seed 5161: Qf1-d2, no queen's move, read as
+    // Qe2 … Qxd2, six plies for four that never show that board; the queen then went back to f1
+    // and the record broke). A ply more is another order of the same moves, as throughHand allows
+    // (seed 3033: the pawn in the hand took en passant, d5 read earlier in the span): the search
+    // keeps only its first readings, and holding those to the board may leave none.
     const jump = this.provisional;
-    const heldReading = readThroughHand ?? (jump?.heldPutDown && jump.base === base ? this.boardReadThroughHand(jump) : undefined);
+    const putDown = jump?.heldPutDown && jump.base === base ? this.boardReadThroughHand(jump) : undefined;
+    const heldReading = readThroughHand ?? (putDown && { ...putDown, plies: putDown.plies + 2 });
     return this.jumpFrom(base, at, lastBy, {
       ...this.fromStart(base),
       inHand,

@@ -663,6 +663,12 @@ describe('outage table, games once wrong', () => {
       5037,
       marked(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies with a clock (… e3 d5), back with White's pawn of c5 in the hand: read as eight plies with d5 earlier in the span, one of 64. The pawn then took en passant on d6, which no move from the record's reading allows, so the piece read in the hand was taken to be put down where no move takes it, and every search again from the jump's start was held to the board read at the return. The search keeps only its first 64 readings, none with d5 last, and the record broke with three later moves lost. A reading a ply longer than the jump's is another order of the same moves and is not held to that board (only two plies or more, seed 5161): read as nine plies, marked, and every later move is kept",
+      { ...power(8, true), clockAdjustMs: 0 },
+      3033,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
