@@ -187,8 +187,6 @@ interface Provisional {
   doubted?: true;
   inHand?: number;
   refuted?: true;
-  /** The piece read in the hand was put down where no move from the record takes it (handPutDownElsewhere, the same piece). */
-  heldPutDown?: true;
   readAt?: JumpReading;
   searchedAt?: { sq: number; code: number; at: number; replaced: { adoption: Adoption; provisional: Provisional } };
 }
@@ -2148,9 +2146,6 @@ export class GameEngine {
     // in the hand came from elsewhere, or the one the jump held had been taken): the board is whole
     // again, so the jump is searched again from where it began, exactly.
     if (source === 'field' && placed && jump?.inHand !== undefined && this.handPutDownElsewhere(jump.inHand)) {
-      // The same piece as the one read in the hand (its kind and side): it may be that piece,
-      // put down on a square no move of it reaches, an illegal try.
-      if (this.lastPlaced?.code === this.top().codes[jump.inHand]) jump.heldPutDown = true;
       if (this.firstSearch(`${this.board.hash}/hand`) && this.fromJumpStart(jump.base, at, undefined, false)) return;
       // Nothing leads there: the boards from this one on are kept, so that a break starts where
       // play went on (StepBoards.breakable).
@@ -2218,22 +2213,12 @@ export class GameEngine {
     // e1 and put down on c2 before going back).
     const top = this.top();
     const seenMade = lastBy === undefined && !this.clockSeen && this.plyCount() > base && top.record && !top.inferred && !top.record.gap;
-    // The piece read in the hand was put down where no move takes it (heldPutDown): an illegal try
-    // with that piece, or the jump read wrong. A reading two plies longer or more tells the second
-    // only when it shows the board read at the return (seed 5161: Qf1-d2, no queen's move, read as
-    // Qe2 … Qxd2, six plies for four that never show that board; the queen then went back to f1
-    // and the record broke). A ply more is another order of the same moves, as throughHand allows
-    // (seed 3033: the pawn in the hand took en passant, d5 read earlier in the span): the search
-    // keeps only its first readings, and holding those to the board may leave none.
-    const jump = this.provisional;
-    const putDown = jump?.heldPutDown && jump.base === base ? this.boardReadThroughHand(jump) : undefined;
-    const heldReading = readThroughHand ?? (putDown && { ...putDown, plies: putDown.plies + 2 });
     return this.jumpFrom(base, at, lastBy, {
       ...this.fromStart(base),
       inHand,
       through: seenMade ? [top.codes] : [],
       ...(liftedLast !== undefined ? { liftedLast } : {}),
-      ...(heldReading ? { readThroughHand: heldReading } : {}),
+      ...(readThroughHand ? { readThroughHand } : {}),
     });
   }
 
