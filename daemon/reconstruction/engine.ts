@@ -33,7 +33,7 @@ import { bySequenceLength, seenDetourFirst, takenFromHand, throughHand, withExcu
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
 import { pressesBetween, type StampedReading } from './press-count.ts';
-import { passesThrough } from './return-board.ts';
+import { passesThrough, showsReading } from './return-board.ts';
 import { SeenBoards } from './seen-boards.ts';
 import { StepBoards, breakPosition, type RecordEnd, type StepMove } from './step-boards.ts';
 
@@ -1328,10 +1328,8 @@ export class GameEngine {
     // after the return, read into eight plies with Qxa5 and no queen ever on a3, Qa5 lost; nine
     // plies show it). Only when no length has one is the other kept: a search that lets a piece go
     // out and back may find a trip that is not the one made, and play goes on from its board (seed
-    // 121). A reading shorter than the jump's reaches a board from before it (moves taken back),
-    // which it need not show.
+    // 121). Readings shorter than the jump's are not held to it (showsReading).
     const readAt = this.jumpReadingOf(jump);
-    const showsReadBoard = (moves: readonly NormalMove[]): boolean => !readAt || moves.length < readAt.plies || passesThrough(pos, moves, readAt.codes);
     const read = this.history.slice(jump.base + 1).map((p) => p.record!.san);
     // All pressed for (the running side to move), or one more made and not pressed yet.
     const lengths: [number, Color][] = [
@@ -1350,7 +1348,7 @@ export class GameEngine {
       else if (found.sequences.length === 0 && lifted.size > 0) found = searchSequences(pos, target, { ...options, excursions: 1, excursionFrom: lifted });
       const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
       if (sequences.length === 0) continue;
-      const showing = sequences.filter(showsReadBoard);
+      const showing = readAt ? sequences.filter((moves) => showsReading(pos, moves, readAt)) : sequences;
       const showsRead = showing.length > 0;
       fits.push({ sequences: showsRead ? showing : sequences, more: found.more, turnAfter, showsRead });
       if (showsRead) break;
@@ -2672,7 +2670,7 @@ export class GameEngine {
       .filter(
         (moves) =>
           mustPass.every((board) => passesThrough(pos, moves, board)) &&
-          (!query.readThroughHand || moves.length < query.readThroughHand.plies || passesThrough(pos, moves, query.readThroughHand.codes)) &&
+          (!query.readThroughHand || showsReading(pos, moves, query.readThroughHand)) &&
           (query.liftedLast === undefined || leftLast(moves, query.liftedLast)),
       );
     const first = sequences[0];

@@ -29,6 +29,15 @@ export function passesThrough(pos: Chess, moves: readonly NormalMove[], board: A
   return false;
 }
 
+/**
+ * `moves` tell the story of the board a jump of `reading.plies` plies was read at: they pass
+ * through it, or are shorter than that jump (a reading shorter than the jump's reaches a board
+ * from before it, moves taken back, which it need not show).
+ */
+export function showsReading(pos: Chess, moves: readonly NormalMove[], reading: { codes: ArrayLike<number>; plies: number }): boolean {
+  return moves.length < reading.plies || passesThrough(pos, moves, reading.codes);
+}
+
 function between(board: ArrayLike<number>, before: Uint8Array, after: Uint8Array): boolean {
   let held = 0;
   for (let sq = 0; sq < 64; sq++) {
