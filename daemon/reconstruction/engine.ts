@@ -29,7 +29,7 @@ import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 import { searchJump as searchSequences, type JumpSearchOptions, type NodeMeter, type SearchResume } from './jump-search.ts';
-import { bySequenceLength, seenDetourFirst, takenFromHand, throughHand, withExcursion } from './jump-variants.ts';
+import { bySequenceLength, seenDetourFirst, takenFromHand, throughHand, withExcursion, withExcursionThrough } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
 import { pressesBetween, type StampedReading } from './press-count.ts';
@@ -2662,7 +2662,9 @@ export class GameEngine {
     // since. Only there: on a board the record followed until a moment ago, such a reading would
     // turn an illegal move into moves nobody saw.
     if (found.sequences.length === 0 && lastBy !== undefined && returned) {
-      found = withExcursion(pos, target, { ...options, maxDepth: Math.min(maxDepth, DETOUR_WITHOUT_CLOCK_PLIES + 1) }, lifted);
+      const detour = { ...options, maxDepth: Math.min(maxDepth, DETOUR_WITHOUT_CLOCK_PLIES + 1) };
+      found = withExcursionThrough(pos, returned, target, detour, lifted);
+      if (found.sequences.length === 0) found = withExcursion(pos, target, detour, lifted);
     }
     const mustPass = returned ? [...through, returned] : through;
     const sequences = this.seenBoards

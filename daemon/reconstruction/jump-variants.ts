@@ -25,6 +25,40 @@ export function withExcursion(pos: Chess, target: ArrayLike<number>, options: Ju
 }
 
 /**
+ * The search with one piece out and back to `through`, a board read on the way to `target` (the
+ * board read at a return), each sequence then carried on to `target` plainly: the moves since
+ * that board come after the detour, not among it, so the detours the search keeps are not spent
+ * on the same moves in other places (a knight out and back among two other moves, which the
+ * sequences with a later capture in three places crowd out of the kept). Empty when `through`
+ * is `target` or no detour reaches it.
+ */
+export function withExcursionThrough(pos: Chess, through: ArrayLike<number>, target: ArrayLike<number>, options: JumpSearchOptions, lifted: ReadonlySet<number>): JumpSearch {
+  const none: JumpSearch = { sequences: [], more: false, nodes: 0, exhausted: false };
+  if (sameBoard(through, target) || options.maxDepth < 2) return none;
+  const { turnAfter: _turn, ...unturned } = options;
+  const toThrough = withExcursion(pos, through, { ...unturned, minDepth: 1, maxDepth: options.maxDepth - 1 }, lifted);
+  const keep = options.keep ?? 1;
+  const sequences: NormalMove[][] = [];
+  let { more, nodes, exhausted } = toThrough;
+  for (const moves of toThrough.sequences) {
+    const after = pos.clone();
+    for (const m of moves) after.play(m);
+    const rest = searchJump(after, target, { ...options, minDepth: 1, maxDepth: options.maxDepth - moves.length, budget: Math.max(1, options.budget - nodes) });
+    nodes += rest.nodes;
+    exhausted ||= rest.exhausted;
+    more ||= rest.more;
+    for (const tail of rest.sequences) sequences.push([...moves, ...tail]);
+  }
+  sequences.sort((a, b) => a.length - b.length);
+  return { sequences: sequences.slice(0, keep), more: more || sequences.length > keep, nodes, exhausted };
+}
+
+function sameBoard(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  for (let sq = 0; sq < 64; sq++) if (a[sq] !== b[sq]) return false;
+  return true;
+}
+
+/**
  * `found` when one of its sequences moves a piece the board was seen lifted; else the sequences of
  * the same length where that piece went out and back (instead of another piece's tempo, a king's
  * step and back) come first, and those found after them.

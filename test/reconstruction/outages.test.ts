@@ -657,6 +657,12 @@ describe('outage table, games once wrong', () => {
       5037,
       marked(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 4 plies in a Chess960 game with a clock (g4 Nh6 c3 Ng8: Black's knight out and home again), then exd4 before the press: nothing explained the board at the return, and the press's search with one piece out and back kept its 64 sequences with exd4 in three places, every other black piece's trip first, so the knight's was not among those offered. The detour is now searched to the board read at the return and the moves since carried on from it: read as five plies, marked, the order played offered",
+      power960(4, false),
+      102,
+      marked(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
