@@ -338,7 +338,7 @@ export class GameEngine {
   /** The last reading the board sent live: where a count of presses starts. */
   private lastLiveReading: StampedReading | undefined;
   /** That reading and the record's plies pressed for and made when the board went away, until the first live reading after it came back. */
-  private beforeOutage: { reading: StampedReading; pressed: number; ply: number } | undefined;
+  private beforeOutage: { reading: StampedReading; pressed: number; ply: number; handFirst?: true } | undefined;
   private running: Color | null = null;
   /** The square and piece of the last field event that put a piece down since the record or the board was last taken whole. */
   private lastPlaced: { sq: number; code: number; at: number } | undefined;
@@ -1336,11 +1336,15 @@ export class GameEngine {
       [pressed - jump.base, now.running],
       [pressed + 1 - jump.base, other(now.running)],
     ];
-    const fits: { sequences: NormalMove[][]; more: boolean; turnAfter: Color; showsRead: boolean }[] = [];
+    const held = this.provisional?.inHand;
+    const heldStill = held !== undefined && target[held] === PIECE.EMPTY;
+    const fits: { sequences: NormalMove[][]; more: boolean; turnAfter: Color; showsRead: boolean; inHand: number | undefined }[] = [];
     for (const [plies, turnAfter] of lengths) {
       if (plies < 1 || plies > MAX_MISSED_PLIES + 2) continue;
       const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter, meter: this.meter };
-      let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+      // Counted again at the next reading, the piece still off the board (below): with it in the hand first.
+      let found = before.handFirst && heldStill ? searchSequences(pos, target, { ...options, pieceInHand: true }) : undefined;
+      if (!found || found.sequences.length === 0) found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
       // A piece the board saw lifted from a square it is back on may have gone out and back; after
       // a reading through a hand, any piece may have (a board that came back powered up saw no
       // lift that would say which).
@@ -1350,17 +1354,25 @@ export class GameEngine {
       if (sequences.length === 0) continue;
       const showing = readAt ? sequences.filter((moves) => showsReading(pos, moves, readAt)) : sequences;
       const showsRead = showing.length > 0;
-      fits.push({ sequences: showsRead ? showing : sequences, more: found.more, turnAfter, showsRead });
+      fits.push({ sequences: showsRead ? showing : sequences, more: found.more, turnAfter, showsRead, inHand: found.inHand });
       if (showsRead) break;
     }
     const fit = fits.find((f) => f.showsRead) ?? fits[0];
     if (fit) {
       const note = `the clock's times count ${presses} presses while the board was away, where ${read.length} plies had been read (${read.join(' ')})`;
-      this.adoptJump(pos, jump.base, fit.sequences, fit.more, undefined, now.at, undefined, note);
+      this.adoptJump(pos, jump.base, fit.sequences, fit.more, fit.inHand, now.at, undefined, note);
       if (fit.turnAfter === now.running) this.confirm(this.plyCount(), 'clock', now.at, false);
       return;
     }
     if (this.provisional) this.provisional.trusted = false;
+    // Nothing fitted before the event's nodes ran out, and the piece the jump was read without is
+    // still off the board (the clock's first live reading after a return comes while the player
+    // holds it): the count is taken again at the next reading, with that piece in the hand first
+    // (seed 5156: eight plies pressed, read as seven to the same placement, Black's h6 pawn lifted
+    // to take on g5; the exact search and the one with a piece out and back spent the event's
+    // nodes at eight plies, the record stood a ply out of turn, and two later moves were lost).
+    // Not first: a reading with a piece out and back, exact, goes before one with a hand (seed 21).
+    if (heldStill && !before.handFirst && this.meter.left <= 0) this.beforeOutage = { ...before, handFirst: true };
   }
 
   /**

@@ -663,6 +663,12 @@ describe('outage table, games once wrong', () => {
       102,
       marked(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies with a clock (Qxd1+ Kf2 Qc2+ Ke1 fxg4 fxg4 Qxa2 g5), read at a dump as seven plies to the same placement, then at the return with Black's h6 pawn lifted to take on g5. The clock's first live reading came while the pawn was in the hand and counted eight presses: the counted search, exact or with a piece out and back, found nothing, the record stood a ply out of turn, and two later moves were lost to readings that made up for it. The counted length is now searched with that piece in the hand first while it is still off the board: read as eight plies, marked, and every later move is kept",
+      power(8, true),
+      5156,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
