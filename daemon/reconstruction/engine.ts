@@ -2154,9 +2154,21 @@ export class GameEngine {
       return;
     // A piece put down where no move explains it while the jump's hand is still empty (the piece
     // in the hand came from elsewhere, or the one the jump held had been taken): the board is whole
-    // again, so the jump is searched again from where it began, exactly.
+    // again, so the jump is searched again from where it began, exactly. When nothing is found
+    // within a field event's budget and no move or two from the record's end explain the board
+    // (the held piece taken: Qe1+ Kxe1, seed 4063, where a search from the jump's start with more
+    // nodes finds six wrong plies), it is searched again with the return's budget: it is as long
+    // as the return's search (seed 5129, Chess960 without a clock: eight plies read with the rook
+    // of e8 in the hand where it had gone on to e7; put down on b7, the nine plies from the jump's
+    // start took more than 60,000 nodes, the record broke, and Rb7 was lost in the break).
     if (source === 'field' && placed && jump?.inHand !== undefined && this.handPutDownElsewhere(jump.inHand)) {
-      if (this.firstSearch(`${this.board.hash}/hand`) && this.fromJumpStart(jump.base, at, undefined, false)) return;
+      if (
+        this.firstSearch(`${this.board.hash}/hand`) &&
+        (this.fromJumpStart(jump.base, at, undefined, false) ||
+          this.jumpFrom(n, at, undefined, { maxDepth: BURST_PLIES }) ||
+          this.fromJumpStart(jump.base, at, undefined, false, undefined, undefined, RETURN_JUMP_BUDGET))
+      )
+        return;
       // Nothing leads there: the boards from this one on are kept, so that a break starts where
       // play went on (StepBoards.breakable).
       jump.refuted = true;
@@ -2204,7 +2216,7 @@ export class GameEngine {
   }
 
   /** The search again from where the last inferred jump began (its order, length or parity was wrong): one move is enough there. */
-  private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean, liftedLast?: number, readThroughHand?: JumpQuery['readThroughHand']): boolean {
+  private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean, liftedLast?: number, readThroughHand?: JumpQuery['readThroughHand'], budget?: number): boolean {
     // Without a clock nothing presses, but the piece just put down tells who moved last. When it
     // is of the side the record does not have to move and a move of theirs was seen made, the jump
     // left the wrong side to move: it runs to the board before that move, which is then played
@@ -2229,6 +2241,7 @@ export class GameEngine {
       through: seenMade ? [top.codes] : [],
       ...(liftedLast !== undefined ? { liftedLast } : {}),
       ...(readThroughHand ? { readThroughHand } : {}),
+      ...(budget !== undefined ? { budget } : {}),
     });
   }
 

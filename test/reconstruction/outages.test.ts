@@ -669,6 +669,12 @@ describe('outage table, games once wrong', () => {
       5156,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies in a Chess960 game without a clock (… dxe8=Q+ Rxe8 Kc2 Re7 gxh4), back with Black's rook of e7 in the hand: read as eight plies with the rook taking on e8 and held there. It was put down on b7, where no move from e8 goes: the jump was searched again from its start with a field event's budget, which nine plies outrun, so the record broke at the next move and Rb7 was lost in the break. The search again from the jump's start, the board whole again, now has the return's budget: read as nine plies, and every later move is kept",
+      power960(8, true),
+      5129,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
