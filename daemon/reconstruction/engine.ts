@@ -2215,6 +2215,18 @@ export class GameEngine {
     return jump !== undefined && jump.base < this.plyCount() && this.fromJumpStart(jump.base, at, lastBy, inHand, liftedLast);
   }
 
+  /**
+   * The jump from `base` was read through a piece in a hand, and the board now is that board one
+   * move on (throughHand): that reading, before the board before the move is rebuilt from the
+   * move alone (seenMoveTellsTurn), which cannot know the piece the move took was the hand's
+   * (seed 5152: a pawn taken en passant on d3, read as standing on d4 and held; the rook's Rxd3
+   * rebuilt as a move to an empty d3 and ten plies invented around it).
+   */
+  private readThroughHeld(base: number, at: number): boolean {
+    const jump = this.provisional;
+    return jump !== undefined && jump.base === base && jump.inHand !== undefined && jump.end === this.plyCount() && this.readAgainThroughBoard(jump, at);
+  }
+
   /** The search again from where the last inferred jump began (its order, length or parity was wrong): one move is enough there. */
   private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean, liftedLast?: number, readThroughHand?: JumpQuery['readThroughHand'], budget?: number): boolean {
     // Without a clock nothing presses, but the piece just put down tells who moved last. When it
@@ -2226,7 +2238,7 @@ export class GameEngine {
     const placed = this.lastPlaced;
     if (lastBy === undefined && !this.clockSeen && placed && !this.history.slice(base).some((p) => p.codes[placed.sq] === placed.code)) {
       const by = codeToPiece(placed.code as PieceCode)?.color;
-      if (by && by !== this.posOf(this.top()).turn && this.seenMoveTellsTurn(base, by, at)) return true;
+      if (by && by !== this.posOf(this.top()).turn && (this.readThroughHeld(base, at) || this.seenMoveTellsTurn(base, by, at))) return true;
     }
     // Without a clock, the board of a move seen made since the jump (not inferred) was seen whole:
     // a reading from the jump's start must pass through it (a knight knocked from c8 onto d7 was

@@ -675,6 +675,12 @@ describe('outage table, games once wrong', () => {
       5129,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies in a Chess960 game without a clock (… d4 cxd3 e.p. Bxa8 h3), back with the d3 pawn lifted by White to be taken: read as seven plies with Black's pawn taking on d4 and held there. White's rook then took on d3, a piece of the side the record did not have to move: the board before that move was rebuilt from the move alone, with d3 empty, and ten plies were invented around it (d2+ Rxd2 … Rd3). The jump's reading through the hand goes first now (the hand held the piece the rook took on d3): nine plies ending Rxd3, marked, and every later move is kept",
+      power960(8, true),
+      5152,
+      all(keepsLater, asPlayed, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
