@@ -1342,9 +1342,17 @@ export class GameEngine {
     for (const [plies, turnAfter] of lengths) {
       if (plies < 1 || plies > MAX_MISSED_PLIES + 2) continue;
       const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter, meter: this.meter };
-      // Counted again at the next reading, the piece still off the board (below): with it in the hand first.
-      let found = before.handFirst && heldStill ? searchSequences(pos, target, { ...options, pieceInHand: true }) : undefined;
-      if (!found || found.sequences.length === 0) found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+      // Counted again at the next reading, the piece still off the board (below): with it in the
+      // hand first, and only a reading that shows the board the jump was read at (a search with a
+      // hand reads a board short of two pieces as one taken by moves nobody made: seed 126, a
+      // bishop lifted to take the pawn in the hand, read as Be1 Qxe1).
+      const withHand = before.handFirst && heldStill && readAt ? searchSequences(pos, target, { ...options, pieceInHand: true }) : undefined;
+      const handShowing = withHand ? this.seenBoards.bySeen(pos, withHand.sequences, lifted).filter((moves) => showsReading(pos, moves, readAt!)) : [];
+      if (withHand && handShowing.length > 0) {
+        fits.push({ sequences: handShowing, more: withHand.more, turnAfter, showsRead: true, inHand: withHand.inHand });
+        break;
+      }
+      let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
       // A piece the board saw lifted from a square it is back on may have gone out and back; after
       // a reading through a hand, any piece may have (a board that came back powered up saw no
       // lift that would say which).
