@@ -670,6 +670,18 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 8 plies with a clock (Kd7 g5 Bxd4 Kd2 Bc5 Qf1 Be3+ Kd1), read as six plies with the g4 pawn in the hand; at the return Black's bishop was lifted from e3 to take the pawn on g5, and nothing of the counted length fitted the board before the event's nodes ran out. Counted again at the next reading with the hand, a board short of two pieces was read as eight plies taking the bishop with moves nobody made (… Be1 Qxe1), published as the one explanation, and a later move was lost. The count taken again with the hand keeps only a reading that shows the board the jump was read at, so this one is not adopted",
+      power(8, true),
+      126,
+      all(keepsLater, noFalseIncident),
+    ],
+    [
+      'USB pulled for 8 plies with a clock while White was given a minute by hand, read through a hand; the count taken again with the hand found ten plies with the hand elsewhere that never show the board the jump was read at, and a later move was lost. Not adopted: every later move is kept',
+      { ...power(8, true), clockAdjustMs: 60_000 },
+      93,
+      all(keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 8 plies in a Chess960 game without a clock (… dxe8=Q+ Rxe8 Kc2 Re7 gxh4), back with Black's rook of e7 in the hand: read as eight plies with the rook taking on e8 and held there. It was put down on b7, where no move from e8 goes: the jump was searched again from its start with a field event's budget, which nine plies outrun, so the record broke at the next move and Rb7 was lost in the break. The search again from the jump's start, the board whole again, now has the return's budget: read as nine plies, and every later move is kept",
       power960(8, true),
       5129,
