@@ -2168,13 +2168,16 @@ export class GameEngine {
     // nodes finds six wrong plies), it is searched again with the return's budget: it is as long
     // as the return's search (seed 5129, Chess960 without a clock: eight plies read with the rook
     // of e8 in the hand where it had gone on to e7; put down on b7, the nine plies from the jump's
-    // start took more than 60,000 nodes, the record broke, and Rb7 was lost in the break).
+    // start took more than 60,000 nodes, the record broke, and Rb7 was lost in the break). No more
+    // than one ply past the record (the piece put down is one move): a piece put down on a square
+    // its slide passes is no move yet, and a reading deeper still tells a story around it (seed
+    // 132: the rook's Rxd3 seen on d7 on its way, read as seven plies from a four-ply jump).
     if (source === 'field' && placed && jump?.inHand !== undefined && this.handPutDownElsewhere(jump.inHand)) {
       if (
         this.firstSearch(`${this.board.hash}/hand`) &&
         (this.fromJumpStart(jump.base, at, undefined, false) ||
           this.jumpFrom(n, at, undefined, { maxDepth: BURST_PLIES }) ||
-          this.fromJumpStart(jump.base, at, undefined, false, undefined, undefined, RETURN_JUMP_BUDGET))
+          this.fromJumpStart(jump.base, at, undefined, false, undefined, undefined, { budget: RETURN_JUMP_BUDGET, maxDepth: n - jump.base + 1 }))
       )
         return;
       // Nothing leads there: the boards from this one on are kept, so that a break starts where
@@ -2236,7 +2239,15 @@ export class GameEngine {
   }
 
   /** The search again from where the last inferred jump began (its order, length or parity was wrong): one move is enough there. */
-  private fromJumpStart(base: number, at: number, lastBy: Color | undefined, inHand: boolean, liftedLast?: number, readThroughHand?: JumpQuery['readThroughHand'], budget?: number): boolean {
+  private fromJumpStart(
+    base: number,
+    at: number,
+    lastBy: Color | undefined,
+    inHand: boolean,
+    liftedLast?: number,
+    readThroughHand?: JumpQuery['readThroughHand'],
+    wider?: { budget: number; maxDepth: number },
+  ): boolean {
     // Without a clock nothing presses, but the piece just put down tells who moved last. When it
     // is of the side the record does not have to move and a move of theirs was seen made, the jump
     // left the wrong side to move: it runs to the board before that move, which is then played
@@ -2261,7 +2272,7 @@ export class GameEngine {
       through: seenMade ? [top.codes] : [],
       ...(liftedLast !== undefined ? { liftedLast } : {}),
       ...(readThroughHand ? { readThroughHand } : {}),
-      ...(budget !== undefined ? { budget } : {}),
+      ...wider,
     });
   }
 

@@ -688,6 +688,12 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 4 plies while the clock was set by hand, 0 s given (Qb7 Bxe3 O-O-O Bxh6), read with White's d3 pawn in the hand; Black's rook then took it, Rxd3, seen on d7 on its way. That piece put down elsewhere than the hand's square searched the jump again from its start, and with the return's budget read seven plies around the d7 landing (… Rxd3 Bxh6 Rd7): a later move was lost. The search with the return's budget goes no deeper than one ply past the record, and every later move is kept",
+      { ...power(4, true), clockAdjustMs: 0 },
+      132,
+      all(keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 8 plies in a Chess960 game without a clock (… d4 cxd3 e.p. Bxa8 h3), back with the d3 pawn lifted by White to be taken: read as seven plies with Black's pawn taking on d4 and held there. White's rook then took on d3, a piece of the side the record did not have to move: the board before that move was rebuilt from the move alone, with d3 empty, and ten plies were invented around it (d2+ Rxd2 … Rd3). The jump's reading through the hand goes first now (the hand held the piece the rook took on d3): nine plies ending Rxd3, marked, and every later move is kept",
       power960(8, true),
       5152,
