@@ -2162,22 +2162,21 @@ export class GameEngine {
       return;
     // A piece put down where no move explains it while the jump's hand is still empty (the piece
     // in the hand came from elsewhere, or the one the jump held had been taken): the board is whole
-    // again, so the jump is searched again from where it began, exactly. When nothing is found
-    // within a field event's budget and no move or two from the record's end explain the board
-    // (the held piece taken: Qe1+ Kxe1, seed 4063, where a search from the jump's start with more
-    // nodes finds six wrong plies), it is searched again with the return's budget: it is as long
-    // as the return's search (seed 5129, Chess960 without a clock: eight plies read with the rook
-    // of e8 in the hand where it had gone on to e7; put down on b7, the nine plies from the jump's
-    // start took more than 60,000 nodes, the record broke, and Rb7 was lost in the break). No more
-    // than one ply past the record (the piece put down is one move): a piece put down on a square
-    // its slide passes is no move yet, and a reading deeper still tells a story around it (seed
-    // 132: the rook's Rxd3 seen on d7 on its way, read as seven plies from a four-ply jump).
+    // again, so the jump is searched again from where it began, exactly. Without a clock, when
+    // nothing is found within a field event's budget, it is searched again with the return's: it
+    // is as long as the return's search, and no press will come to search again (seed 5129,
+    // Chess960: eight plies read with the rook of e8 in the hand where it had gone on to e7; put
+    // down on b7, the nine plies from the jump's start took more than 60,000 nodes, the record
+    // broke, and Rb7 was lost in the break). No more than one ply past the record, the piece put
+    // down being one move: a piece put down on a square its slide passes is no move yet, and a
+    // deeper reading tells a story around it (seed 132: Rxd3 seen on d7 on its way, read as seven
+    // plies from a four-ply jump). With a clock the press searches again (seed 4063: Qe1+ Kxe1 from
+    // the record's end, where the wider search from the jump's start reads six wrong plies).
     if (source === 'field' && placed && jump?.inHand !== undefined && this.handPutDownElsewhere(jump.inHand)) {
       if (
         this.firstSearch(`${this.board.hash}/hand`) &&
         (this.fromJumpStart(jump.base, at, undefined, false) ||
-          this.jumpFrom(n, at, undefined, { maxDepth: BURST_PLIES }) ||
-          this.fromJumpStart(jump.base, at, undefined, false, undefined, undefined, { budget: RETURN_JUMP_BUDGET, maxDepth: n - jump.base + 1 }))
+          (!this.clockSeen && this.fromJumpStart(jump.base, at, undefined, false, undefined, undefined, { budget: RETURN_JUMP_BUDGET, maxDepth: n - jump.base + 1 })))
       )
         return;
       // Nothing leads there: the boards from this one on are kept, so that a break starts where

@@ -694,6 +694,12 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 8 plies while the clock was set by hand, 0 s given, read through a hand; a piece put down elsewhere than the hand's square, with nothing from the jump's start within a field event's budget, was read from the record's end as a bishop's trip nobody made (Bc4 g5 Ba6), and two later moves were lost in the break that followed. With a clock the press searches again: no search from the record's end there, and every later move is kept",
+      { ...power(8, true), clockAdjustMs: 0 },
+      5141,
+      all(keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 8 plies in a Chess960 game without a clock (… d4 cxd3 e.p. Bxa8 h3), back with the d3 pawn lifted by White to be taken: read as seven plies with Black's pawn taking on d4 and held there. White's rook then took on d3, a piece of the side the record did not have to move: the board before that move was rebuilt from the move alone, with d3 empty, and ten plies were invented around it (d2+ Rxd2 … Rd3). The jump's reading through the hand goes first now (the hand held the piece the rook took on d3): nine plies ending Rxd3, marked, and every later move is kept",
       power960(8, true),
       5152,
