@@ -1346,8 +1346,9 @@ export class GameEngine {
       // hand first, and only a reading that shows the board the jump was read at (a search with a
       // hand reads a board short of two pieces as one taken by moves nobody made: seed 126, a
       // bishop lifted to take the pawn in the hand, read as Be1 Qxe1).
-      const withHand = before.handFirst && heldStill && readAt ? searchSequences(pos, target, { ...options, pieceInHand: true }) : undefined;
-      const handShowing = withHand ? this.seenBoards.bySeen(pos, withHand.sequences, lifted).filter((moves) => showsReading(pos, moves, readAt!)) : [];
+      const handReading = before.handFirst && heldStill ? readAt : undefined;
+      const withHand = handReading && searchSequences(pos, target, { ...options, pieceInHand: true });
+      const handShowing = handReading && withHand ? this.seenBoards.bySeen(pos, withHand.sequences, lifted).filter((moves) => showsReading(pos, moves, handReading)) : [];
       if (withHand && handShowing.length > 0) {
         fits.push({ sequences: handShowing, more: withHand.more, turnAfter, showsRead: true, inHand: withHand.inHand });
         break;
