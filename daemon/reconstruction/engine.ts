@@ -1338,6 +1338,11 @@ export class GameEngine {
     ];
     const held = this.provisional?.inHand;
     const heldStill = held !== undefined && target[held] === PIECE.EMPTY;
+    // The count is taken again only for the piece still held (below): put back by now, it was not
+    // what kept the count from fitting, and another piece lifted since is a move under way, no board
+    // to search to (seed 4311: the a3 pawn back, the b1 knight lifted to be taken, and a count
+    // thrown off by a minute given by hand read as ten plies that never show the board read at).
+    if (before.handFirst && !heldStill) return;
     const fits: { sequences: NormalMove[][]; more: boolean; turnAfter: Color; showsRead: boolean; inHand: number | undefined }[] = [];
     for (const [plies, turnAfter] of lengths) {
       if (plies < 1 || plies > MAX_MISSED_PLIES + 2) continue;

@@ -682,6 +682,12 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 4 plies while White was given a minute by hand (Qxh8 d4 a6 b5), read at the return with White's a3 pawn in the hand (knocked onto e5). The minute is six increments, so the clock's times counted ten presses; the first count found nothing before the event's nodes ran out while the pawn was off, and was taken again at the next reading. By then the pawn was back and Black's b1 knight lifted for Rxb1: ten plies to that board (… Nb2 Qxb2 … Qxh8 d4), never showing the board read at, were adopted, and Rxb1 was lost. The count is taken again only while the piece it was held for is still off the board: the four plies stand, and every later move is kept",
+      { ...power(4, true), clockAdjustMs: 60_000 },
+      4311,
+      all(keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 8 plies in a Chess960 game without a clock (… dxe8=Q+ Rxe8 Kc2 Re7 gxh4), back with Black's rook of e7 in the hand: read as eight plies with the rook taking on e8 and held there. It was put down on b7, where no move from e8 goes: the jump was searched again from its start with a field event's budget, which nine plies outrun, so the record broke at the next move and Rb7 was lost in the break. The search again from the jump's start, the board whole again, now has the return's budget: read as nine plies, and every later move is kept",
       power960(8, true),
       5129,
