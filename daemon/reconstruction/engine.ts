@@ -29,7 +29,7 @@ import { recogniseStart } from '../../protocols/dgt/start-position.ts';
 import { ObservedBoard, placementHash, squaresApart } from './observed-board.ts';
 import { matchMove, positionCodes, successorsOf, type Successor } from './successors.ts';
 import { searchJump as searchSequences, type JumpSearchOptions, type NodeMeter, type SearchResume } from './jump-search.ts';
-import { bySequenceLength, seenDetourFirst, takenFromHand, throughHand, withExcursion, withExcursionThrough } from './jump-variants.ts';
+import { bySequenceLength, legalAfter, seenDetourFirst, takenFromHand, throughHand, withExcursion, withExcursionThrough, withHandThrough } from './jump-variants.ts';
 import { planReplacement } from './replacement.ts';
 import { boardAtPress } from './press-board.ts';
 import { pressesBetween, type StampedReading } from './press-count.ts';
@@ -280,6 +280,8 @@ interface JumpQuery {
   liftedLast?: number;
   /** The board a jump was read at through a hand, and its plies: sequences as long or longer must pass through it (boardReadThroughHand). */
   readThroughHand?: JumpReading;
+  /** The move seen made after the jump's board: every sequence must leave it legal (an en passant capture needs the double step last). */
+  then?: NormalMove;
 }
 
 /**
@@ -1343,21 +1345,29 @@ export class GameEngine {
     // to search to (seed 4311: the a3 pawn back, the b1 knight lifted to be taken, and a count
     // thrown off by a minute given by hand read as ten plies that never show the board read at).
     if (before.handFirst && !heldStill) return;
-    const fits: { sequences: NormalMove[][]; more: boolean; turnAfter: Color; showsRead: boolean; inHand: number | undefined }[] = [];
-    for (const [plies, turnAfter] of lengths) {
-      if (plies < 1 || plies > MAX_MISSED_PLIES + 2) continue;
-      const options = { minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter, meter: this.meter };
-      // Counted again at the next reading, the piece still off the board (below): with it in the
-      // hand first, and only a reading that shows the board the jump was read at (a search with a
-      // hand reads a board short of two pieces as one taken by moves nobody made: seed 126, a
-      // bishop lifted to take the pawn in the hand, read as Be1 Qxe1).
-      const handReading = before.handFirst && heldStill ? readAt : undefined;
-      const withHand = handReading && searchSequences(pos, target, { ...options, pieceInHand: true });
-      const handShowing = handReading && withHand ? this.seenBoards.bySeen(pos, withHand.sequences, lifted).filter((moves) => showsReading(pos, moves, handReading)) : [];
-      if (withHand && handShowing.length > 0) {
-        fits.push({ sequences: handShowing, more: withHand.more, turnAfter, showsRead: true, inHand: withHand.inHand });
+    type CountFit = { sequences: NormalMove[][]; more: boolean; turnAfter: Color; showsRead: boolean; inHand: number | undefined };
+    const optionsFor = (plies: number, turnAfter: Color) => ({ minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter, meter: this.meter });
+    const counted = lengths.filter(([plies]) => plies >= 1 && plies <= MAX_MISSED_PLIES + 2);
+    // With the piece the jump was read without still in the hand, and only a reading that shows
+    // the board the jump was read at (a search with a hand reads a board short of two pieces as one
+    // taken by moves nobody made: seed 126, a bishop lifted to take the pawn in the hand, read as
+    // Be1 Qxe1).
+    const withHandShowing = (plies: number, turnAfter: Color, through: boolean): CountFit | undefined => {
+      if (!heldStill || !readAt) return undefined;
+      const options = { ...optionsFor(plies, turnAfter), pieceInHand: true };
+      const found = through && readAt.plies < plies ? withHandThrough(pos, readAt.codes, target, options) : searchSequences(pos, target, options);
+      const showing = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => showsReading(pos, moves, readAt));
+      return showing.length > 0 ? { sequences: showing, more: found.more, turnAfter, showsRead: true, inHand: found.inHand } : undefined;
+    };
+    const fits: CountFit[] = [];
+    for (const [plies, turnAfter] of counted) {
+      // Counted again at the next reading, the piece still off the board (below): the hand first.
+      const handFirst = before.handFirst ? withHandShowing(plies, turnAfter, false) : undefined;
+      if (handFirst) {
+        fits.push(handFirst);
         break;
       }
+      const options = optionsFor(plies, turnAfter);
       let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
       // A piece the board saw lifted from a square it is back on may have gone out and back; after
       // a reading through a hand, any piece may have (a board that came back powered up saw no
@@ -1370,6 +1380,19 @@ export class GameEngine {
       const showsRead = showing.length > 0;
       fits.push({ sequences: showsRead ? showing : sequences, more: found.more, turnAfter, showsRead, inHand: found.inHand });
       if (showsRead) break;
+    }
+    // Nothing without a hand shows the board read at, and the piece the jump was read without is
+    // still off the board: a reading with it in the hand that shows that board goes before one that
+    // never does (seed 3095: the g5 pawn read in the hand, then played to g6 and taken by fxg6 with
+    // the f7 pawn still in Black's hand; the count's nine plies were read without a hand as f5
+    // gxf6 … with no pawn ever on f7 beside the queen on f6, and two later moves were lost).
+    if (!before.handFirst && fits.length > 0 && !fits.some((f) => f.showsRead)) {
+      for (const [plies, turnAfter] of counted) {
+        const shown = withHandShowing(plies, turnAfter, true);
+        if (!shown) continue;
+        fits.unshift(shown);
+        break;
+      }
     }
     const fit = fits.find((f) => f.showsRead) ?? fits[0];
     if (fit) {
@@ -1959,8 +1982,11 @@ export class GameEngine {
       if (tried >= SEEN_MOVE_BOARDS + Number(held) + origins) break;
       if (squaresApart(before, current).length === 0) continue;
       tried++;
-      if (!this.stepBoards.moveBetween(end, before, current, by)) continue;
-      if (!this.jumpFrom(base, at, other(by), { ...this.fromStart(base), target: before, budget })) continue;
+      const seenMove = this.stepBoards.moveBetween(end, before, current, by);
+      if (!seenMove) continue;
+      // The move seen is played after the jump: a reading under which it is illegal would lose it
+      // (seed 4012: bxa3 en passant after a jump read with a4 before c6 cxd5).
+      if (!this.jumpFrom(base, at, other(by), { ...this.fromStart(base), target: before, budget, then: seenMove.move })) continue;
       this.playMoveShown(at, current);
       return true;
     }
@@ -2734,7 +2760,8 @@ export class GameEngine {
         (moves) =>
           mustPass.every((board) => passesThrough(pos, moves, board)) &&
           (!query.readThroughHand || showsReading(pos, moves, query.readThroughHand)) &&
-          (query.liftedLast === undefined || leftLast(moves, query.liftedLast)),
+          (query.liftedLast === undefined || leftLast(moves, query.liftedLast)) &&
+          (query.then === undefined || legalAfter(pos, moves, query.then)),
       );
     const first = sequences[0];
     if (!first) return false;

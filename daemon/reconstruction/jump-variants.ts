@@ -53,6 +53,40 @@ export function withExcursionThrough(pos: Chess, through: ArrayLike<number>, tar
   return { sequences: sequences.slice(0, keep), more: more || sequences.length > keep, nodes, exhausted };
 }
 
+/**
+ * The sequences of the asked length that reach `through` (a board read with a piece in a hand)
+ * on their way, each carried on to `target`, read with a piece in a hand again. A search with a
+ * hand straight to `target` keeps the first it finds among every hand and every order, and a
+ * board short of two pieces (one taken since, one held) fills its keep with moves that never show
+ * the board read before; through that board first, the search is held to it. Empty when nothing
+ * reaches `through`, or nothing goes on from there.
+ */
+export function withHandThrough(pos: Chess, through: ArrayLike<number>, target: ArrayLike<number>, options: JumpSearchOptions): JumpSearch {
+  const { turnAfter: _turn, ...unturned } = options;
+  const minDepth = options.minDepth ?? 2;
+  const toThrough = searchJump(pos, through, { ...unturned, minDepth: 1, maxDepth: options.maxDepth - 1, pieceInHand: true });
+  const keep = options.keep ?? 1;
+  const sequences: NormalMove[][] = [];
+  let { more, nodes, exhausted } = toThrough;
+  // All kept hold the same piece in the hand (the first found): one `inHand` speaks for them.
+  let inHand: number | undefined | null = null;
+  for (const moves of toThrough.sequences) {
+    const after = pos.clone();
+    for (const m of moves) after.play(m);
+    const depths = { minDepth: Math.max(1, minDepth - moves.length), maxDepth: options.maxDepth - moves.length };
+    const rest = searchJump(after, target, { ...options, ...depths, pieceInHand: true, budget: Math.max(1, options.budget - nodes) });
+    nodes += rest.nodes;
+    exhausted ||= rest.exhausted;
+    more ||= rest.more;
+    if (rest.sequences.length === 0) continue;
+    if (inHand === null) inHand = rest.inHand;
+    if (rest.inHand === inHand) for (const tail of rest.sequences) sequences.push([...moves, ...tail]);
+  }
+  sequences.sort((a, b) => a.length - b.length);
+  const shortest = sequences.filter((s) => s.length === sequences[0]?.length);
+  return { sequences: shortest.slice(0, keep), more: more || shortest.length > keep, nodes, exhausted, ...(inHand !== null && inHand !== undefined ? { inHand } : {}) };
+}
+
 function sameBoard(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   for (let sq = 0; sq < 64; sq++) if (a[sq] !== b[sq]) return false;
   return true;
@@ -234,7 +268,7 @@ function occupiedSquares(codes: ArrayLike<number>): SquareSet {
 }
 
 /** `last` is a legal move once `moves` are played from `pos`. */
-function legalAfter(pos: Chess, moves: readonly NormalMove[], last: NormalMove): boolean {
+export function legalAfter(pos: Chess, moves: readonly NormalMove[], last: NormalMove): boolean {
   const after = pos.clone();
   for (const m of moves) after.play(m);
   return after.dests(last.from).has(last.to);

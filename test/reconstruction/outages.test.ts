@@ -688,6 +688,18 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 8 plies with a clock (Kf8 c3 Kg7 gxh5 Qf6 d4 cxd3 e.p. g6), read at a dump as seven plies with White's g5 pawn in the hand. Black took it on g6 before the next reading, the f7 pawn still in the hand: the clock counted eight presses, nothing without a hand showed the board read at, and nine plies with no pawn ever on f7 beside the queen on f6 (f5 gxf6 Qxf6 …) were adopted, two later moves lost. A search with a hand straight to that board keeps 64 of its many hands and orders without the one played; the count now searches with the hand through the board read at, and a reading that shows it goes first: nine plies ending g6 fxg6, and every later move is kept",
+      power(8, true),
+      3095,
+      all(keepsLater, noFalseIncident),
+    ],
+    [
+      "USB pulled for 8 plies without a clock (cxd5 a6 Kg2 b4 h3 gxf4 Kf2 c6: the king out and back), back with White's a2 pawn in the hand; it went to a4, and Black took it en passant. The press-less search again from the jump's start read nine plies to the board before bxa3, the first of 64 with a4 before c6 cxd5, under which the capture is illegal: the move was lost, and the next two were read into a ten-ply jump. The move seen after the jump must be legal after the reading chosen: nine plies ending a4, marked, bxa3 recorded, and every later move is kept",
+      power(8, true),
+      4012,
+      all(keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 8 plies in a Chess960 game without a clock (… dxe8=Q+ Rxe8 Kc2 Re7 gxh4), back with Black's rook of e7 in the hand: read as eight plies with the rook taking on e8 and held there. It was put down on b7, where no move from e8 goes: the jump was searched again from its start with a field event's budget, which nine plies outrun, so the record broke at the next move and Rb7 was lost in the break. The search again from the jump's start, the board whole again, now has the return's budget: read as nine plies, and every later move is kept",
       power960(8, true),
       5129,
