@@ -43,14 +43,36 @@ export function planReplacement(fens: readonly string[], moves: readonly (Normal
       later[0] = next;
     }
   }
-  for (const [i, m] of later.entries()) {
+  for (const [i, recorded] of later.entries()) {
     const ply = fromPly + replaces + i + 1;
-    if (m === null) return err(`the record breaks again at ply ${ply}: close that break on its own`);
-    if (!chess.isLegal(m)) return err(`the game's later move at ply ${ply} is not legal after the moves given`);
+    if (recorded === null) return err(`the record breaks again at ply ${ply}: close that break on its own`);
+    const m = chess.isLegal(recorded) ? recorded : sameLanding(chess, recorded, fens[ply]);
+    if (!m) return err(`the game's later move at ply ${ply} is not legal after the moves given`);
     chess.play(m);
     out.push(m);
   }
   return ok(out);
+}
+
+/**
+ * A later move the moves given make illegal, where another piece of the same kind makes it: the
+ * move to the same square that reaches the position the recorded one did (`after`). Of a jump's
+ * readings through a hand, one may have the c7 pawn taken and the e7 pawn held, another the other
+ * way round: the pawn put down on d6 was read as exd6 under the first and is cxd6 under the
+ * second, the board after it the same. Without this the arbiter could not pick the second.
+ */
+function sameLanding(chess: Chess, recorded: NormalMove, after: string | undefined): NormalMove | undefined {
+  if (after === undefined) return undefined;
+  const want = placementAndTurn(after);
+  for (const [from, dests] of chess.allDests()) {
+    if (!dests.has(recorded.to)) continue;
+    const m: NormalMove = { from, to: recorded.to, ...(recorded.promotion ? { promotion: recorded.promotion } : {}) };
+    if (!chess.isLegal(m)) continue;
+    const probe = chess.clone();
+    probe.play(m);
+    if (placementAndTurn(makeFen(probe.toSetup())) === want) return m;
+  }
+  return undefined;
 }
 
 /**
