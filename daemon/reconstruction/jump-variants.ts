@@ -64,23 +64,33 @@ export function withExcursionThrough(pos: Chess, through: ArrayLike<number>, tar
 export function withHandThrough(pos: Chess, through: ArrayLike<number>, target: ArrayLike<number>, options: JumpSearchOptions): JumpSearch {
   const { turnAfter: _turn, ...unturned } = options;
   const minDepth = options.minDepth ?? 2;
-  const toThrough = searchJump(pos, through, { ...unturned, minDepth: 1, maxDepth: options.maxDepth - 1, pieceInHand: true });
   const keep = options.keep ?? 1;
   const sequences: NormalMove[][] = [];
-  let { more, nodes, exhausted } = toThrough;
+  let more = false;
+  let nodes = 0;
+  let exhausted = false;
   // All kept hold the same piece in the hand (the first found): one `inHand` speaks for them.
   let inHand: number | undefined | null = null;
-  for (const moves of toThrough.sequences) {
-    const after = pos.clone();
-    for (const m of moves) after.play(m);
-    const depths = { minDepth: Math.max(1, minDepth - moves.length), maxDepth: options.maxDepth - moves.length };
-    const rest = searchJump(after, target, { ...options, ...depths, pieceInHand: true, budget: Math.max(1, options.budget - nodes) });
-    nodes += rest.nodes;
-    exhausted ||= rest.exhausted;
-    more ||= rest.more;
-    if (rest.sequences.length === 0) continue;
-    if (inHand === null) inHand = rest.inHand;
-    if (rest.inHand === inHand) for (const tail of rest.sequences) sequences.push([...moves, ...tail]);
+  // `through` at every length the search reaches it, not the shortest only: the players may have
+  // taken longer to reach that board than the fewest moves that do (seed 240: five plies reach it,
+  // six were played, and the seventh goes on from there).
+  for (let depth = 1; depth < options.maxDepth && nodes < options.budget; depth++) {
+    const toThrough = searchJump(pos, through, { ...unturned, minDepth: depth, maxDepth: depth, budget: options.budget - nodes, pieceInHand: true });
+    nodes += toThrough.nodes;
+    exhausted ||= toThrough.exhausted;
+    more ||= toThrough.more;
+    for (const moves of toThrough.sequences) {
+      const after = pos.clone();
+      for (const m of moves) after.play(m);
+      const depths = { minDepth: Math.max(1, minDepth - depth), maxDepth: options.maxDepth - depth };
+      const rest = searchJump(after, target, { ...options, ...depths, pieceInHand: true, budget: Math.max(1, options.budget - nodes) });
+      nodes += rest.nodes;
+      exhausted ||= rest.exhausted;
+      more ||= rest.more;
+      if (rest.sequences.length === 0) continue;
+      if (inHand === null) inHand = rest.inHand;
+      if (rest.inHand === inHand) for (const tail of rest.sequences) sequences.push([...moves, ...tail]);
+    }
   }
   sequences.sort((a, b) => a.length - b.length);
   const shortest = sequences.filter((s) => s.length === sequences[0]?.length);

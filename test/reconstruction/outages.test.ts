@@ -694,6 +694,12 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 6 plies while the clock was set by hand, 0 s given (Nd2 e5 h4 b3 Ba3 Rb2), read through a hand; then Nxb3, and the clock counted seven plies. The count's search with the hand through the board read at went there by the fewest plies only (five), and offered six readings without the one played, which reaches that board in six. That board is searched at every length that reaches it: thirty readings, the one played among them",
+      { ...power(6, true), clockAdjustMs: 0 },
+      240,
+      marked(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 8 plies without a clock (cxd5 a6 Kg2 b4 h3 gxf4 Kf2 c6: the king out and back), back with White's a2 pawn in the hand; it went to a4, and Black took it en passant. The press-less search again from the jump's start read nine plies to the board before bxa3, the first of 64 with a4 before c6 cxd5, under which the capture is illegal: the move was lost, and the next two were read into a ten-ply jump. The move seen after the jump must be legal after the reading chosen: nine plies ending a4, marked, bxa3 recorded, and every later move is kept",
       power(8, true),
       4012,
