@@ -281,7 +281,7 @@ interface JumpQuery {
   /** The board a jump was read at through a hand, and its plies: sequences as long or longer must pass through it (boardReadThroughHand). */
   readThroughHand?: JumpReading;
   /** The move seen made after the jump's board: every sequence must leave it legal (an en passant capture needs the double step last). */
-  then?: NormalMove;
+  moveAfter?: NormalMove;
 }
 
 /**
@@ -1986,7 +1986,7 @@ export class GameEngine {
       if (!seenMove) continue;
       // The move seen is played after the jump: a reading under which it is illegal would lose it
       // (seed 4012: bxa3 en passant after a jump read with a4 before c6 cxd5).
-      if (!this.jumpFrom(base, at, other(by), { ...this.fromStart(base), target: before, budget, then: seenMove.move })) continue;
+      if (!this.jumpFrom(base, at, other(by), { ...this.fromStart(base), target: before, budget, moveAfter: seenMove.move })) continue;
       this.playMoveShown(at, current);
       return true;
     }
@@ -2761,7 +2761,7 @@ export class GameEngine {
           mustPass.every((board) => passesThrough(pos, moves, board)) &&
           (!query.readThroughHand || showsReading(pos, moves, query.readThroughHand)) &&
           (query.liftedLast === undefined || leftLast(moves, query.liftedLast)) &&
-          (query.then === undefined || legalAfter(pos, moves, query.then)),
+          (query.moveAfter === undefined || legalAfter(pos, moves, query.moveAfter)),
       );
     const first = sequences[0];
     if (!first) return false;
