@@ -63,16 +63,19 @@ export function planReplacement(fens: readonly string[], moves: readonly (Normal
  */
 function sameLanding(chess: Chess, recorded: NormalMove, after: string | undefined): NormalMove | undefined {
   if (after === undefined) return undefined;
-  const want = placementAndTurn(after);
   for (const [from, dests] of chess.allDests()) {
     if (!dests.has(recorded.to)) continue;
     const m: NormalMove = { from, to: recorded.to, ...(recorded.promotion ? { promotion: recorded.promotion } : {}) };
-    if (!chess.isLegal(m)) continue;
-    const probe = chess.clone();
-    probe.play(m);
-    if (placementAndTurn(makeFen(probe.toSetup())) === want) return m;
+    if (chess.isLegal(m) && reaches(chess, m, after)) return m;
   }
   return undefined;
+}
+
+/** `move`, played from `pos`, gives the placement and side to move of the FEN `after`. */
+function reaches(pos: Chess, move: NormalMove, after: string): boolean {
+  const probe = pos.clone();
+  probe.play(move);
+  return placementAndTurn(makeFen(probe.toSetup())) === placementAndTurn(after);
 }
 
 /**
@@ -87,7 +90,5 @@ function sameAfterNextMove(fens: readonly string[], next: NormalMove | null, at:
   if (!recorded.isOk) return undefined;
   const m = parseSan(filled, makeSan(recorded.value, next));
   if (!m || !('from' in m)) return undefined;
-  const probe = filled.clone();
-  probe.play(m);
-  return placementAndTurn(makeFen(probe.toSetup())) === placementAndTurn(after) ? m : undefined;
+  return reaches(filled, m, after) ? m : undefined;
 }
