@@ -491,7 +491,9 @@ function searchWithin(pos: Chess, target: ArrayLike<number>, opts: JumpSearchOpt
               added.push(sq);
             }
           if (!s.castling) {
-            setOrigin(to, movedOrigin ?? from);
+            // A promoted piece is a new one: back on the square its pawn began on, it has not gone
+            // out and back (seed 7052: gxf2 fxg1=Q … Qg3+, the queen where the pawn stood).
+            setOrigin(to, s.move.promotion ? undefined : (movedOrigin ?? from));
             setOrigin(from, undefined);
           }
         }

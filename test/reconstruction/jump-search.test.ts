@@ -94,6 +94,17 @@ describe('jump search', () => {
     expect(inHand.inHand).toBe(f4);
     expect(inHand.sequences.map((s) => sanLine(pos, s))).toContain(truth.join(' '));
   });
+
+  it('lets a promoted piece onto the square its pawn began on: a new piece there has not gone out and back', () => {
+    // Seed 7052 (Chess960, castling rights gone): the g3 pawn takes on f2, promotes taking on g1,
+    // and the new queen checks from g3.
+    const pos = Chess.fromSetup(parseFen('r1bbrnnq/pk4p1/2p5/R7/4P1p1/BPP3pp/2K2Q1P/4RNN1 w - - 0 16').unwrap()).unwrap();
+    const truth = ['Kd3', 'gxf2', 'Bb4', 'fxg1=Q', 'Rd5', 'Qg3+'];
+    const after = pos.clone();
+    for (const san of truth) after.play(parseSan(after, san)!);
+    const r = searchJump(pos, positionCodes(after), { maxDepth: 6, budget: BUDGET, keep: 64 });
+    expect(r.sequences.map((s) => sanLine(pos, s))).toContain(truth.join(' '));
+  });
 });
 
 describe('jump search: moves that cannot bring the board nearer are not generated', () => {

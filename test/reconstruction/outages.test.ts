@@ -729,6 +729,12 @@ describe('outage table, games once wrong', () => {
       5152,
       all(keepsLater, asPlayed, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies in a Chess960 game without a clock (Kd3 gxf2 Bb4 fxg1=Q Rd5 Qg3+: the g3 pawn takes twice and promotes, and the new queen checks from g3): the search left out every sequence with a piece back on the square it began on, and took the queen for the pawn come home. Nothing explained the board, and the record broke with the six plies lost. A promoted piece is a new one: read as six plies, marked with the orders of White's three moves, and every later move is kept",
+      power960(6, false),
+      7052,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
