@@ -2288,7 +2288,7 @@ export class GameEngine {
     const placed = this.lastPlaced;
     if (lastBy === undefined && !this.clockSeen && placed && !this.history.slice(base).some((p) => p.codes[placed.sq] === placed.code)) {
       const by = codeToPiece(placed.code as PieceCode)?.color;
-      if (by && by !== this.posOf(this.top()).turn && (this.readThroughHeld(base, at) || this.seenMoveTellsTurn(base, by, at))) return true;
+      if (by && by !== this.posOf(this.top()).turn && (this.readThroughHeld(base, at) || this.seenMoveTellsTurn(base, by, at) || this.seenMoveBeforeLift(base, by, at))) return true;
     }
     // Without a clock, the board of a move seen made since the jump (not inferred) was seen whole:
     // a reading from the jump's start must pass through it (a knight knocked from c8 onto d7 was
@@ -2305,6 +2305,27 @@ export class GameEngine {
       ...(readThroughHand ? { readThroughHand } : {}),
       ...wider,
     });
+  }
+
+  /**
+   * seenMoveTellsTurn on the board as it stood when the last piece was put down, when the board now
+   * is that board with pieces lifted since: the next move is under way (the piece just put down
+   * being taken), and the move seen is the one that put it there. Seed 7050 (Chess960, no clock):
+   * Qxc7+ after a jump read a ply short, its two squares seen in one scan (judged a knock), then
+   * the queen lifted by the king taking it; the search to the board with c7 empty read Qxb6 cxb6
+   * into the jump, a queen given away on a square the board never showed it on.
+   */
+  private seenMoveBeforeLift(base: number, by: Color, at: number): boolean {
+    const placed = this.lastPlaced;
+    if (!placed) return false;
+    const now = this.board.seen;
+    for (const seen of this.seenBoards.latest()) {
+      if (seen[placed.sq] !== placed.code) continue;
+      const lifted = squaresApart(seen, now);
+      if (lifted.length === 0 || lifted.some((sq) => now[sq] !== PIECE.EMPTY)) return false;
+      return this.seenMoveTellsTurn(base, by, at, seen);
+    }
+    return false;
   }
 
   /**

@@ -730,6 +730,12 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, asPlayed, noFalseIncident),
     ],
     [
+      "USB pulled for 6 plies in a Chess960 game without a clock (Qc6 d6 e4 d5 h3 h6: the d-pawn in two steps), read as five plies with d5 in one, a ply short. White then played Qxc7+, its two squares seen in one scan and so taken for a knock, and Black's king lifted the queen to take her: the search to the board with c7 empty read seven plies with Qxb6 cxb6, a queen given away on a square the board never showed her on, and two later moves were lost. The move seen is judged on the board as it stood when the queen was put down: six plies, marked, then Qxc7+ and Kxc7",
+      power960(6, false),
+      7050,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 6 plies in a Chess960 game without a clock (Kd3 gxf2 Bb4 fxg1=Q Rd5 Qg3+: the g3 pawn takes twice and promotes, and the new queen checks from g3): the search left out every sequence with a piece back on the square it began on, and took the queen for the pawn come home. Nothing explained the board, and the record broke with the six plies lost. A promoted piece is a new one: read as six plies, marked with the orders of White's three moves, and every later move is kept",
       power960(6, false),
       7052,
