@@ -1340,13 +1340,21 @@ export class GameEngine {
     ];
     const held = this.provisional?.inHand;
     const heldStill = held !== undefined && target[held] === PIECE.EMPTY;
-    // The count is taken again only for the piece still held (below): put back by now, it was not
-    // what kept the count from fitting, and another piece lifted since is a move under way, no board
-    // to search to (seed 4311: the a3 pawn back, the b1 knight lifted to be taken, and a count
-    // thrown off by a minute given by hand read as ten plies that never show the board read at).
-    if (before.handFirst && !heldStill) return;
+    // The count is taken again with the hand (below) for the piece still held. Put back by now,
+    // another piece lifted since is a move under way, no board to search to (seed 4311: the a3
+    // pawn back, the b1 knight lifted to be taken, and a count thrown off by a minute given by
+    // hand read as ten plies that never show the board read at). With nothing else off the board
+    // (as many pieces as the record's end), the board is whole again: the count is taken as at
+    // the first reading, to that board, with the event's nodes to itself, as a fill taken again
+    // has (seed 6191: the b8 knight off at the first live reading and back before the next; eight
+    // plies counted where seven were read, and the first of the eight-ply readings takes 544,000
+    // nodes, more than one search's budget; before, the record broke and two moves were lost).
+    const putBack = before.handFirst === true && !heldStill;
+    if (putBack && !this.boardWhole()) return;
+    const handFirst = before.handFirst === true && heldStill;
+    const budget = putBack ? EVENT_NODES : RETURN_JUMP_BUDGET;
     type CountFit = { sequences: NormalMove[][]; more: boolean; turnAfter: Color; showsRead: boolean; inHand: number | undefined };
-    const optionsFor = (plies: number, turnAfter: Color) => ({ minDepth: plies, maxDepth: plies, budget: RETURN_JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter, meter: this.meter });
+    const optionsFor = (plies: number, turnAfter: Color) => ({ minDepth: plies, maxDepth: plies, budget, keep: JUMP_ALTERNATIVES, turnAfter, meter: this.meter });
     const counted = lengths.filter(([plies]) => plies >= 1 && plies <= MAX_MISSED_PLIES + 2);
     // With the piece the jump was read without still in the hand, and only a reading that shows
     // the board the jump was read at (a search with a hand reads a board short of two pieces as one
@@ -1362,9 +1370,9 @@ export class GameEngine {
     const fits: CountFit[] = [];
     for (const [plies, turnAfter] of counted) {
       // Counted again at the next reading, the piece still off the board (below): the hand first.
-      const handFirst = before.handFirst ? withHandShowing(plies, turnAfter, false) : undefined;
-      if (handFirst) {
-        fits.push(handFirst);
+      const shown = handFirst ? withHandShowing(plies, turnAfter, false) : undefined;
+      if (shown) {
+        fits.push(shown);
         break;
       }
       const options = optionsFor(plies, turnAfter);
@@ -1386,7 +1394,7 @@ export class GameEngine {
     // never does (seed 3095: the g5 pawn read in the hand, then played to g6 and taken by fxg6 with
     // the f7 pawn still in Black's hand; the count's nine plies were read without a hand as f5
     // gxf6 … with no pawn ever on f7 beside the queen on f6, and two later moves were lost).
-    if (!before.handFirst && fits.length > 0 && !fits.some((f) => f.showsRead)) {
+    if (!handFirst && fits.length > 0 && !fits.some((f) => f.showsRead)) {
       for (const [plies, turnAfter] of counted) {
         const shown = withHandShowing(plies, turnAfter, true);
         if (!shown) continue;
@@ -1409,7 +1417,17 @@ export class GameEngine {
     // to take on g5; the exact search and the one with a piece out and back spent the event's
     // nodes at eight plies, the record stood a ply out of turn, and two later moves were lost).
     // Not first: a reading with a piece out and back, exact, goes before one with a hand (seed 21).
-    if (heldStill && !before.handFirst && this.meter.left <= 0) this.beforeOutage = { ...before, handFirst: true };
+    if (heldStill && !handFirst && this.meter.left <= 0) this.beforeOutage = { ...before, handFirst: true };
+  }
+
+  /** The board holds as many pieces as the record's end: nothing is off it in a hand (or taken since). */
+  private boardWhole(): boolean {
+    const pieces = (codes: ArrayLike<number>): number => {
+      let n = 0;
+      for (let sq = 0; sq < 64; sq++) if (codes[sq] !== PIECE.EMPTY) n++;
+      return n;
+    };
+    return pieces(this.board.seen) === pieces(this.top().codes);
   }
 
   /**

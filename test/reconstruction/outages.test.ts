@@ -741,6 +741,12 @@ describe('outage table, games once wrong', () => {
       7052,
       all(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies with a clock (Rxa5 Nxh6 Ra7 Qb4 c3 Qb7 Rxb7 Kd8), read as seven plies with Black's b8 knight in the hand (Rxa5 Qb5 … Rb7). The clock's first live reading counted eight presses while the knight was still off, and the count found nothing before the event's nodes ran out; at the next reading the knight was back, so the count was not taken again, the record stood a ply out of turn and broke at Black's next press: two later moves lost. With the board whole again the count is taken as at the first reading, with the event's nodes: eight plies, marked, and every later move is kept",
+      power(8, true),
+      6191,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
