@@ -2786,11 +2786,15 @@ export class GameEngine {
     // knight home, which the pruned search leaves out). Read with one piece out and back, as short
     // as the board allows and no longer than the clockless return's detour and the move pressed
     // since. Only there: on a board the record followed until a moment ago, such a reading would
-    // turn an illegal move into moves nobody saw.
-    if (found.sequences.length === 0 && lastBy !== undefined && returned) {
+    // turn an illegal move into moves nobody saw. Also when what fits never shows the board read at
+    // the return, which every reading must (below): seed 6301, Rh4 Qc1 Rh6 Qa3 then Ra8 pressed,
+    // where the rook's a7-b7-b8-a8 fits without a detour and never stands on a7 beside the queen on
+    // a3; the record broke and Rh4 … Ra8 were lost.
+    if (lastBy !== undefined && returned && !found.sequences.some((moves) => passesThrough(pos, moves, returned))) {
       const detour = { ...options, maxDepth: Math.min(maxDepth, DETOUR_WITHOUT_CLOCK_PLIES + 1) };
-      found = withExcursionThrough(pos, returned, target, detour, lifted);
-      if (found.sequences.length === 0) found = withExcursion(pos, target, detour, lifted);
+      let detoured = withExcursionThrough(pos, returned, target, detour, lifted);
+      if (detoured.sequences.length === 0) detoured = withExcursion(pos, target, detour, lifted);
+      if (detoured.sequences.length > 0 || found.sequences.length === 0) found = detoured;
     }
     const mustPass = returned ? [...through, returned] : through;
     const sequences = this.seenBoards

@@ -747,6 +747,12 @@ describe('outage table, games once wrong', () => {
       6191,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 4 plies while White was given a minute by hand (Rh4 Qc1 Rh6 Qa3: Black's rook out and back), then Ra8 pressed: nothing explained the board at the return, and at the press the rook's a7-b7-b8-a8 fitted without a detour, though it never shows the board read at the return (the rook on a7 beside the queen on a3), so nothing was kept and the record broke: five plies lost. The detour through the board read at the return is searched whenever nothing found shows it: read as five plies, marked, the one played first",
+      { ...power(4, false), clockAdjustMs: 60_000 },
+      6301,
+      marked(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
