@@ -340,7 +340,7 @@ export class GameEngine {
   /** The last reading the board sent live: where a count of presses starts. */
   private lastLiveReading: StampedReading | undefined;
   /** That reading and the record's plies pressed for and made when the board went away, until the first live reading after it came back. */
-  private beforeOutage: { reading: StampedReading; pressed: number; ply: number; handFirst?: true } | undefined;
+  private beforeOutage: { reading: StampedReading; pressed: number; ply: number; handFirst?: true; waitsOn?: number } | undefined;
   private running: Color | null = null;
   /** The square and piece of the last field event that put a piece down since the record or the board was last taken whole. */
   private lastPlaced: { sq: number; code: number; at: number } | undefined;
@@ -1340,6 +1340,11 @@ export class GameEngine {
     ];
     const held = this.provisional?.inHand;
     const heldStill = held !== undefined && target[held] === PIECE.EMPTY;
+    // Put off until the board changes (a capture under way, below).
+    if (before.waitsOn === this.board.hash) {
+      this.beforeOutage = before;
+      return;
+    }
     // The count is taken again with the hand (below) for the piece still held. Put back by now,
     // another piece lifted since is a move under way, no board to search to (seed 4311: the a3
     // pawn back, the b1 knight lifted to be taken, and a count thrown off by a minute given by
@@ -1403,6 +1408,16 @@ export class GameEngine {
       }
     }
     const fit = fits.find((f) => f.showsRead) ?? fits[0];
+    // Only readings that never show the board read at, with the piece held there still off: the
+    // board may be a capture under way, the piece taken lifted too (seed 7086: the d2 bishop
+    // held, then the g5 pawn lifted for Bxg5, read as nine plies with Bxf4 gxf4, the bishop taken
+    // by moves nobody made, and two later moves lost). Taken again at the first reading after the
+    // board has changed.
+    if (fit && !fit.showsRead && heldStill && !before.handFirst && readAt && this.piecesShort() >= 2) {
+      if (this.provisional) this.provisional.trusted = false;
+      this.beforeOutage = { ...before, handFirst: true, waitsOn: this.board.hash };
+      return;
+    }
     if (fit) {
       const note = `the clock's times count ${presses} presses while the board was away, where ${read.length} plies had been read (${read.join(' ')})`;
       this.adoptJump(pos, jump.base, fit.sequences, fit.more, fit.inHand, now.at, undefined, note);
@@ -1422,12 +1437,17 @@ export class GameEngine {
 
   /** The board holds as many pieces as the record's end: nothing is off it in a hand (or taken since). */
   private boardWhole(): boolean {
+    return this.piecesShort() === 0;
+  }
+
+  /** How many pieces fewer the board holds than the record's end. */
+  private piecesShort(): number {
     const pieces = (codes: ArrayLike<number>): number => {
       let n = 0;
       for (let sq = 0; sq < 64; sq++) if (codes[sq] !== PIECE.EMPTY) n++;
       return n;
     };
-    return pieces(this.board.seen) === pieces(this.top().codes);
+    return pieces(this.top().codes) - pieces(this.board.seen);
   }
 
   /**

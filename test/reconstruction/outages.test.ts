@@ -753,6 +753,12 @@ describe('outage table, games once wrong', () => {
       6301,
       marked(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies with a clock (Qc2 f3 O-O-O Ba1 Re1 Bg7 a3 d5: Black's bishop out and back), read as seven plies with White's d2 bishop in the hand; it was on its way to take on g5, and the g5 pawn was lifted too when the clock's first live reading counted eight presses. On that board, two pieces short, the count found only nine plies that never show the board read at (… Bxf4 gxf4 …: the bishop taken by moves nobody made) and adopted them; the bishop then landed on g5, nothing fitted, and the record broke at Black's d4: two later moves lost. With the held piece's square still empty and the board two pieces short, such a reading waits for the board to change: then read as nine plies, Bxg5 the last, marked, and every later move is kept",
+      power(8, true),
+      7086,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
