@@ -2227,7 +2227,7 @@ export class GameEngine {
       jump.end === n &&
       this.board.mismatches === 1 &&
       !this.nextMoveLanding(this.posOf(top).turn) &&
-      this.readAgainThroughBoard(jump, at)
+      (this.readAgainThroughBoard(jump, at) || this.putBackIntoJump(jump, at))
     )
       return;
     // A piece put down where no move explains it while the jump's hand is still empty (the piece
@@ -2895,6 +2895,21 @@ export class GameEngine {
     const options = { minDepth: 1, maxDepth: MAX_MISSED_PLIES + 2, budget: this.jumpBudget, meter: this.meter, keep: JUMP_ALTERNATIVES };
     const lifted = this.seenBoards.emptied(positionCodes(pos), board);
     return this.adoptThroughHand(pos, jump.base, reading, board, options, at, lifted, playedOn);
+  }
+
+  /**
+   * The piece just put down, right after a jump read exactly, is back on the square it stood on
+   * when the jump began, where the reading had it taken or gone: it was off the board in a hand
+   * when the board was read, and the reading took its absence for moves. The jump is searched
+   * again from its start to the board now, whole, through the board read at (seed 7057: the e6
+   * pawn lifted at the return, read as Qxe6 … Qd7 where the queen went d6-e7-d7; put back, it
+   * stood on a square the record had empty, and the record broke two moves on).
+   */
+  private putBackIntoJump(jump: Provisional, at: number): boolean {
+    const placed = this.lastPlaced;
+    const reading = this.jumpReadingOf(jump);
+    if (!placed || !reading || this.top().codes[placed.sq] === placed.code || this.history[jump.base]!.codes[placed.sq] !== placed.code) return false;
+    return this.fromJumpStart(jump.base, at, undefined, false, undefined, reading);
   }
 
   /**

@@ -759,6 +759,12 @@ describe('outage table, games once wrong', () => {
       7086,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies with a clock (… Qe7 Qxc6+ Qd7 …: Black's queen d6-e7-d7), back with White's e6 pawn lifted: read exactly as eight plies with Qxe6 … Qd7, the pawn taken. It was put back on e6, a square the record had empty, which no move explains and which no hand reading of the jump reaches (the piece put down was taken for a move): the board stayed a pawn off the record, and the record broke two moves on, a later move lost. A piece put back on the square it stood on when the jump began, where the reading had it gone, was off the board in a hand: the jump is searched again from its start to the board now, whole, through the board read at (marked), and every later move is kept",
+      power(8, true),
+      7057,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
