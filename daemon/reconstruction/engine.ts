@@ -2909,6 +2909,17 @@ export class GameEngine {
     const placed = this.lastPlaced;
     const reading = this.jumpReadingOf(jump);
     if (!placed || !reading || this.top().codes[placed.sq] === placed.code || this.history[jump.base]!.codes[placed.sq] !== placed.code) return false;
+    // Not a piece a move of its own side brings there: that is a move's landing seen before its
+    // square emptied, whichever side the record has to move (seed 6270: f4-f5 landing, read as
+    // the f5 pawn put back into a jump, and the f4 square's emptying then held against White).
+    const piece = codeToPiece(placed.code as PieceCode);
+    const pos = this.posOf(this.top()).clone();
+    if (!piece) return false;
+    pos.turn = piece.color;
+    for (const [from, dests] of pos.allDests()) {
+      const mover = pos.board.get(from);
+      if (dests.has(placed.sq) && mover?.role === piece.role && mover.color === piece.color) return false;
+    }
     return this.fromJumpStart(jump.base, at, undefined, false, undefined, reading);
   }
 

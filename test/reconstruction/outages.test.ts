@@ -765,6 +765,12 @@ describe('outage table, games once wrong', () => {
       7057,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 4 plies while White was given a minute by hand (b3 Qc6 f6 Qxf6), read exactly as three plies (f6 Qxf6 b3); then f4-f5, its landing seen before f4 emptied. That landing put a pawn back on f5, where the jump began with one and the reading had none, so it was read as a piece put back into the jump (b3 Qf6), and f4's emptying then charged White with an illegal move. A piece a move of its own side brings there is that move's landing, not a piece put back: no false incident, and every later move is kept",
+      { ...power(4, false), clockAdjustMs: 60_000 },
+      6270,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
