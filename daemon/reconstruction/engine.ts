@@ -1440,14 +1440,11 @@ export class GameEngine {
     return this.piecesShort() === 0;
   }
 
-  /** How many pieces fewer the board holds than the record's end. */
+  /** How many pieces fewer the board holds than the record's end (negative: more). */
   private piecesShort(): number {
-    const pieces = (codes: ArrayLike<number>): number => {
-      let n = 0;
-      for (let sq = 0; sq < 64; sq++) if (codes[sq] !== PIECE.EMPTY) n++;
-      return n;
-    };
-    return pieces(this.top().codes) - pieces(this.board.seen);
+    let pieces = 0;
+    for (const code of this.top().codes) if (code !== PIECE.EMPTY) pieces++;
+    return pieces - this.board.occupied;
   }
 
   /**
@@ -2503,20 +2500,29 @@ export class GameEngine {
    * landing seen before the lift).
    */
   private nextMoveLanding(mover: Color): boolean {
+    return this.posOf(this.top()).turn === mover && this.moveLanding(mover);
+  }
+
+  /** nextMoveLanding for `mover` whichever side the record has to move (a move out of turn lands the same way). */
+  private moveLanding(mover: Color): boolean {
     const record = this.top();
-    if (this.posOf(record).turn !== mover) return false;
     const apart = this.board.diffFrom(record.codes);
     const landing = apart[0];
     if (apart.length !== 1 || landing === undefined || record.codes[landing] !== PIECE.EMPTY) return false;
     const shown = this.board.seen[landing];
-    return this.successors(record).some((s) => !s.castling && s.move.to === landing && s.codes[s.squares.indexOf(landing)] === shown);
+    let moves: Successor[];
+    if (this.posOf(record).turn === mover) moves = this.successors(record);
+    else {
+      const pos = this.posOf(record).clone();
+      pos.turn = mover;
+      moves = successorsOf(pos, record.codes);
+    }
+    return moves.some((s) => !s.castling && s.move.to === landing && s.codes[s.squares.indexOf(landing)] === shown);
   }
 
   /** The board holds more pieces than the record's position: one was put down that no move took off. */
   private pieceAppeared(): boolean {
-    let pieces = 0;
-    for (const code of this.top().codes) if (code !== PIECE.EMPTY) pieces++;
-    return this.board.occupied > pieces;
+    return this.piecesShort() < 0;
   }
 
   /**
@@ -2912,14 +2918,8 @@ export class GameEngine {
     // Not a piece a move of its own side brings there: that is a move's landing seen before its
     // square emptied, whichever side the record has to move (seed 6270: f4-f5 landing, read as
     // the f5 pawn put back into a jump, and the f4 square's emptying then held against White).
-    const piece = codeToPiece(placed.code as PieceCode);
-    const pos = this.posOf(this.top()).clone();
-    if (!piece) return false;
-    pos.turn = piece.color;
-    for (const [from, dests] of pos.allDests()) {
-      const mover = pos.board.get(from);
-      if (dests.has(placed.sq) && mover?.role === piece.role && mover.color === piece.color) return false;
-    }
+    const color = codeToPiece(placed.code as PieceCode)?.color;
+    if (!color || this.moveLanding(color)) return false;
     return this.fromJumpStart(jump.base, at, undefined, false, undefined, reading);
   }
 
