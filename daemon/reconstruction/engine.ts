@@ -214,6 +214,8 @@ interface Ply {
   sinceAt: number;
   /** The move was inferred from a jump, not seen made on the board. */
   inferred?: true;
+  /** The move is an inferred one amended (its piece seen moved on from the landing the jump read): where it started was never seen. */
+  amendsInferred?: true;
   /**
    * A break whose board has a piece read in a hand on one of several squares it may have come
    * from (StepBoards.beforeHand): the move after it is known, that board is not, and no fill is
@@ -3284,6 +3286,7 @@ export class GameEngine {
     this.popPly();
     const next = this.play(parent, s, at);
     next.movedSince = old.movedSince;
+    if (old.inferred || old.amendsInferred) next.amendsInferred = true;
     const r = next.record!;
     this.out.push({
       type: 'move-amended',
@@ -3300,7 +3303,16 @@ export class GameEngine {
     // before the player moved it on. A move inferred from a jump was never seen released, and one
     // recorded with a break was read from boards nothing explains (a piece going home in a
     // takeback reads as a move there).
-    if (!old.inferred && old.sinceSeq > this.loggedSeq && old.sinceSeq !== this.brokeSeq && !s.castling && oldMove.from === s.move.from && oldMove.to !== s.move.to) {
+    if (
+      !old.inferred &&
+      !old.amendsInferred &&
+      !this.madeRightAfterDoubtedJump(previous.ply) &&
+      old.sinceSeq > this.loggedSeq &&
+      old.sinceSeq !== this.brokeSeq &&
+      !s.castling &&
+      oldMove.from === s.move.from &&
+      oldMove.to !== s.move.to
+    ) {
       const rested = this.board.vacatedAt[oldMove.to]! - old.sinceAt;
       // The piece left that square and was put back on it, and meanwhile a piece was put down
       // where the move left none: the board went elsewhere and came back (moves taken back and
@@ -3329,6 +3341,18 @@ export class GameEngine {
     }
     this.checkCastlingOrder(s, next, at);
     this.checkEnd(next, at);
+  }
+
+  /**
+   * Art 4.7 judges a release against the position the move was made from. Right after a jump read
+   * with doubt (long, ambiguous, through a hand) that no press has confirmed, that position is a
+   * reading, not a sight: the piece may be going back in moves taken back (a queen home b6-g6-c6,
+   * read as Qg6 and moved on, seed 9180). Such a move is not held to 4.7; nor is an inferred move
+   * amended (amendsInferred: a bishop read c1-d2, seen on e3, then played e3-d2, seed 9090).
+   */
+  private madeRightAfterDoubtedJump(ply: number): boolean {
+    const jump = this.provisional;
+    return jump !== undefined && !jump.trusted && ply === jump.end + 1 && this.history[jump.end]?.inferred === true;
   }
 
   /** Art 4.4.2: castling starts with the king. The rook lifted first (within this move) is flagged. */

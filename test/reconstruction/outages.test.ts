@@ -771,6 +771,18 @@ describe('outage table, games once wrong', () => {
       6270,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies in a Chess960 game without a clock (a6 d4 Qg6 a4 Qb6 Nf4: Black's queen c6-g6-b6), read as six plies, marked. The players then took moves back (a5, Nf4, and the queen home b6-g6-d6-c6); the jump was read again as four plies without the knight's move, and the queen put down on g6 was read as Black's next move, Qg6, so her going on to d6 was charged to Black as a move changed after release (4.7). Right after a jump read with doubt that nothing has confirmed, where the piece started is a reading, not a sight: no such incident",
+      power960(6, false),
+      9180,
+      noFalseIncident,
+    ],
+    [
+      "USB pulled for 6 plies in a Chess960 game (… Be3 O-O …), back with White's e3 bishop lifted: read as seven plies ending Bd2 (c1-d2). The bishop had been put down on d2, went back to e3 (the last ply amended to Be3) and then to d2 as White's move: the amended move was charged to White as changed after release (4.7). An inferred move amended was never seen leaving where it starts: no such incident",
+      power960(6, true),
+      9090,
+      noFalseIncident,
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
