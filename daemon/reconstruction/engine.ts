@@ -2640,11 +2640,14 @@ export class GameEngine {
     const { jump, move } = after;
     const adoption = this.lastAdoption;
     if (move.from !== jump.inHand || this.board.mismatches === 0 || this.board.mismatches > 4) return;
-    // Only `by`'s pieces differ, and one of them has left its square: `by` moved on (not the
-    // opponent's reply begun, its landing seen before the press).
+    // Only `by`'s pieces differ, and one of them other than the piece put down has left its
+    // square: `by` moved on (not the opponent's reply begun, its landing seen before the press;
+    // nor the piece put down lifted again in the press's instant, the opponent's hand taking it:
+    // seed 9001, g4 put down, lifted for Qxg4 as White pressed).
     const colorOf = (code: number): Color | undefined => codeToPiece(code as PieceCode)?.color;
     const differences = this.board.differences();
-    if (!differences.some((d) => colorOf(d.expected) === by) || differences.some((d) => colorOf(d.expected) === other(by) || colorOf(d.seen) === other(by))) return;
+    const landing = makeSquare(move.to);
+    if (!differences.some((d) => colorOf(d.expected) === by && d.square !== landing) || differences.some((d) => colorOf(d.expected) === other(by) || colorOf(d.seen) === other(by))) return;
     if (!adoption || adoption.base !== jump.base || adoption.inHand !== jump.inHand) return;
     const landed = this.top().codes;
     const start = this.posOf(this.history[jump.base]!);

@@ -783,6 +783,12 @@ describe('outage table, games once wrong', () => {
       9090,
       noFalseIncident,
     ],
+    [
+      "USB pulled for 4 plies with a clock (g3 d5 d4 Qd7), back with White's g-pawn lifted: read as d3 d5 d4 Qd7 with the g2 pawn in the hand (marked, the one played offered), then g4 put down. Black lifted the pawn to take it (Qxg4) in the instant White pressed: the press was read as made after another piece of White's had moved, so g4 was taken for the held pawn put back and the jump read again as five plies ending g5; the queen's capture then fitted nothing and the record broke, a later move lost. The piece put down, lifted again as the press lands, is no other piece moved: g4 is confirmed by the press, and every later move is kept",
+      power(4, true),
+      9001,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
