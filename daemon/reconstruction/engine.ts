@@ -2,6 +2,7 @@ import type { Color, NormalMove } from 'chessops';
 import { Chess, castlingSide, normalizeMove } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { SquareSet } from 'chessops/squareSet';
+import { attacks } from 'chessops/attacks';
 import { makeSanAndPlay, parseSan } from 'chessops/san';
 import { makeSquare, makeUci } from 'chessops/util';
 import type { BoardEvent } from '../../protocols/board-events.ts';
@@ -2493,7 +2494,30 @@ export class GameEngine {
    */
   private handPutDownElsewhere(square: number): boolean {
     const placed = this.lastPlaced;
-    return placed !== undefined && placed.sq !== square && this.board.seen[square] === PIECE.EMPTY && this.top().codes[square] !== PIECE.EMPTY;
+    return placed !== undefined && placed.sq !== square && this.board.seen[square] === PIECE.EMPTY && this.top().codes[square] !== PIECE.EMPTY && !this.slidingToHand(square, placed.sq);
+  }
+
+  /**
+   * The piece put down on `landing` is a quiet move of the side to move from the record's position,
+   * the hand's `square` apart, and from there it attacks that square, an opponent's piece there:
+   * the piece sliding on its way to take the piece the hand holds, lifted first (seed 8125: the d2
+   * pawn held, the queen sliding d8-d7-…-d2 to take it; each square of the slide searched from the
+   * jump's start read d4 Qxd4 into the jump, a pawn move nobody made). Not any move beside a hand:
+   * play going on with the held square still empty says the hand was a wrong reading (seed 2352).
+   */
+  private slidingToHand(square: number, landing: number): boolean {
+    const top = this.top();
+    if (top.codes[landing] !== PIECE.EMPTY) return false;
+    const board = this.board.seen.slice();
+    board[square] = top.codes[square]!;
+    const pos = this.posOf(top);
+    const s = matchMove(pos, top.codes, board, squaresApart(top.codes, board));
+    if (!s || s.move.to !== landing) return false;
+    const after = pos.clone();
+    after.play(s.move);
+    const piece = after.board.get(landing);
+    const held = after.board.get(square);
+    return piece !== undefined && held !== undefined && held.color !== piece.color && attacks(piece, landing, after.board.occupied).has(square);
   }
 
   /**

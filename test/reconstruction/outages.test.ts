@@ -789,6 +789,12 @@ describe('outage table, games once wrong', () => {
       9001,
       all(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies with a clock (e5 b4 dxe4 hxg5 Bxa4 Nh3), back with White's d2 pawn lifted for Black to take it: read as six plies with that pawn in the hand, marked. Black's queen then slid d8-d7-…-d2 to take it, and each square of the slide, a piece put down where no move explains the board with the hand still empty, searched the jump again from its start: nine plies with d4 Qxd4 read into it (a pawn move nobody made), and Qxd2+ recorded as Qd2+, a later move lost. A piece put down that is a move from the record, the hand's square apart, is the next move under way: eight plies as played, and every later move is kept",
+      power(6, true),
+      8125,
+      all(asPlayed, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
