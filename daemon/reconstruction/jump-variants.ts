@@ -198,25 +198,45 @@ export function takenFromHand(pos: Chess, seen: ArrayLike<number>, target: Array
   return fromHandBoards(pos, seen, hand, { ...options, minDepth: plies, maxDepth: plies, turnAfter: colorOf(hand.code) });
 }
 
+/** How many turns each board the hand may have been lifted from gets of a search's budget (fromHandBoards). */
+const HAND_BOARD_TURNS = 4;
+
 /** The sequences to each board the hand of `hand` may have been lifted from (handBoards), each with the hand's move, the shortest kept. */
 function fromHandBoards(pos: Chess, seen: ArrayLike<number>, hand: HandMove, depths: JumpSearchOptions): JumpSearch {
   const mover = colorOf(hand.code);
   const keep = depths.keep ?? 8;
   let nodes = 0;
   let exhausted = false;
+  // The budget is for all the boards together, shared in turns: each board is searched a slice
+  // at a time, going on where it stopped, so that a board nothing leads to (which can take a whole
+  // budget to tell) does not starve the boards after it (seed 8111: a rook put down on a2, six
+  // squares it may have come from; the first two took the whole budget, and a4, the one played,
+  // was never searched).
+  const boards = [...handBoards(seen, hand, mover)];
+  const searches: (JumpSearch | undefined)[] = boards.map(() => undefined);
+  const slice = Math.max(1, Math.ceil(depths.budget / (boards.length * HAND_BOARD_TURNS)));
+  for (let going = true; going && nodes < depths.budget;) {
+    going = false;
+    for (let i = 0; i < boards.length; i++) {
+      const before = searches[i];
+      if (before && !before.resume) continue;
+      const budget = Math.min(slice, depths.budget - nodes);
+      if (budget <= 0) break;
+      const search = searchJump(pos, boards[i]!.codes, { ...depths, budget, ...(before?.resume ? { resume: before.resume } : {}) });
+      nodes += search.nodes;
+      searches[i] = search;
+      going ||= search.resume !== undefined;
+    }
+  }
   const fits: { moves: NormalMove[][]; more: boolean }[] = [];
-  for (const { codes, from } of handBoards(seen, hand, mover)) {
-    // The budget is for all the boards together, and no board takes more than half of it: a board
-    // nothing leads to can take a whole budget to tell.
-    const budget = Math.min(depths.budget - nodes, Math.ceil(depths.budget / 2));
-    if (budget <= 0) break;
-    const search = searchJump(pos, codes, { ...depths, budget });
-    nodes += search.nodes;
+  boards.forEach(({ from }, i) => {
+    const search = searches[i];
+    if (!search) return;
     exhausted ||= search.exhausted;
     const last = { from, to: hand.to };
     const moves = search.sequences.filter((m) => legalAfter(pos, m, last)).map((m) => [...m, last]);
     if (moves.length > 0) fits.push({ moves, more: search.more });
-  }
+  });
   // The shortest only (a longer reading of another hand is no rival to a shorter one), taken in
   // turn from each board, so that every hand that fits is among those kept.
   const shortest = Math.min(...fits.map((f) => f.moves[0]!.length));
