@@ -200,6 +200,8 @@ export function takenFromHand(pos: Chess, seen: ArrayLike<number>, target: Array
 
 /** How many turns each board the hand may have been lifted from gets of a search's budget (fromHandBoards). */
 const HAND_BOARD_TURNS = 4;
+/** Nodes a board's turn has at least (each turn starts again from the search's root). */
+const MIN_HAND_BOARD_TURN = 2_000;
 
 /** The sequences to each board the hand of `hand` may have been lifted from (handBoards), each with the hand's move, the shortest kept. */
 function fromHandBoards(pos: Chess, seen: ArrayLike<number>, hand: HandMove, depths: JumpSearchOptions): JumpSearch {
@@ -214,14 +216,16 @@ function fromHandBoards(pos: Chess, seen: ArrayLike<number>, hand: HandMove, dep
   // was never searched).
   const boards = [...handBoards(seen, hand, mover)];
   const searches: (JumpSearch | undefined)[] = boards.map(() => undefined);
-  const slice = Math.max(1, Math.ceil(depths.budget / (boards.length * HAND_BOARD_TURNS)));
-  for (let going = true; going && nodes < depths.budget;) {
+  const slice = Math.max(MIN_HAND_BOARD_TURN, Math.ceil(depths.budget / (boards.length * HAND_BOARD_TURNS)));
+  // The event's meter spent, a search gone on with still looks at a node: no turns are taken then.
+  const spent = (): boolean => depths.meter !== undefined && depths.meter.left <= 0;
+  for (let going = true; going && nodes < depths.budget && !spent();) {
     going = false;
     for (let i = 0; i < boards.length; i++) {
       const before = searches[i];
       if (before && !before.resume) continue;
       const budget = Math.min(slice, depths.budget - nodes);
-      if (budget <= 0) break;
+      if (budget <= 0 || (before && spent())) break;
       const search = searchJump(pos, boards[i]!.codes, { ...depths, budget, ...(before?.resume ? { resume: before.resume } : {}) });
       nodes += search.nodes;
       searches[i] = search;
