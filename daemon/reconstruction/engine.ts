@@ -2845,7 +2845,12 @@ export class GameEngine {
     // the return, which every reading must (below): seed 6301, Rh4 Qc1 Rh6 Qa3 then Ra8 pressed,
     // where the rook's a7-b7-b8-a8 fits without a detour and never stands on a7 beside the queen on
     // a3; the record broke and Rh4 … Ra8 were lost.
-    if (lastBy !== undefined && returned && !found.sequences.some((moves) => passesThrough(pos, moves, returned))) {
+    // Without a clock nothing presses: a piece of the side the record does not have to move, put
+    // down on such a board where nothing fits, asks the same (seed 8140, Chess960: Kg2 Rg1+ Kxg1, the
+    // king home taking the rook that checked it, read at the return as that rook in a hand; Black's
+    // a6 then fitted nothing and the record broke with it).
+    const pressless = lastBy === undefined && !this.clockSeen && found.sequences.length === 0 && this.placedOutOfTurn();
+    if ((lastBy !== undefined || pressless) && returned && !found.sequences.some((moves) => passesThrough(pos, moves, returned))) {
       const detour = { ...options, maxDepth: Math.min(maxDepth, DETOUR_WITHOUT_CLOCK_PLIES + 1) };
       let detoured = withExcursionThrough(pos, returned, target, detour, lifted);
       if (detoured.sequences.length === 0) detoured = withExcursion(pos, target, detour, lifted);

@@ -801,6 +801,12 @@ describe('outage table, games once wrong', () => {
       8111,
       all(asPlayed, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 3 plies in a Chess960 game without a clock (Kg2 Rg1+ Kxg1: the king home, taking the rook that checked it), read at the return as that rook in a hand, the board one piece short of the record. Black's a6 then fitted nothing (the king's out and back is left out by the pruned search), and without a press nothing searched with a detour: the record broke, a later move lost. A piece put down out of turn, without a clock, on a board nothing explained at the return, searches as a press there does, with one piece out and back: four plies, and every later move is kept",
+      power960(3, false),
+      8140,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
