@@ -181,7 +181,7 @@ export function throughHand(
   if (!hand || (hand.from === undefined && hand.to === held) || (hand.from !== undefined && held === undefined)) return undefined;
   const mover = colorOf(hand.code);
   if (options.turnAfter !== undefined && options.turnAfter === mover) return undefined;
-  return fromHandBoards(pos, seen, hand, { ...options, minDepth: Math.max(1, plies - 1), maxDepth: plies + (hand.from === undefined && !playedOn ? 1 : 2), turnAfter: mover });
+  return fromHandBoards(pos, seen, hand, { ...options, minDepth: Math.max(1, plies - 1), maxDepth: plies + (hand.from === undefined && !playedOn ? 1 : 2), turnAfter: mover }, held);
 }
 
 /**
@@ -198,49 +198,25 @@ export function takenFromHand(pos: Chess, seen: ArrayLike<number>, target: Array
   return fromHandBoards(pos, seen, hand, { ...options, minDepth: plies, maxDepth: plies, turnAfter: colorOf(hand.code) });
 }
 
-/** How many turns each board the hand may have been lifted from gets of a search's budget (fromHandBoards). */
-const HAND_BOARD_TURNS = 4;
-/** Nodes a board's turn has at least (each turn starts again from the search's root). */
-const MIN_HAND_BOARD_TURN = 2_000;
-
 /** The sequences to each board the hand of `hand` may have been lifted from (handBoards), each with the hand's move, the shortest kept. */
-function fromHandBoards(pos: Chess, seen: ArrayLike<number>, hand: HandMove, depths: JumpSearchOptions): JumpSearch {
+function fromHandBoards(pos: Chess, seen: ArrayLike<number>, hand: HandMove, depths: JumpSearchOptions, held?: number): JumpSearch {
   const mover = colorOf(hand.code);
   const keep = depths.keep ?? 8;
   let nodes = 0;
   let exhausted = false;
-  // The budget is for all the boards together, shared in turns: each board is searched a slice
-  // at a time, going on where it stopped, so that a board nothing leads to (which can take a whole
-  // budget to tell) does not starve the boards after it (seed 8111: a rook put down on a2, six
-  // squares it may have come from; the first two took the whole budget, and a4, the one played,
-  // was never searched).
-  const boards = [...handBoards(seen, hand, mover)];
-  const searches: (JumpSearch | undefined)[] = boards.map(() => undefined);
-  const slice = Math.max(MIN_HAND_BOARD_TURN, Math.ceil(depths.budget / (boards.length * HAND_BOARD_TURNS)));
-  // The event's meter spent, a search gone on with still looks at a node: no turns are taken then.
-  const spent = (): boolean => depths.meter !== undefined && depths.meter.left <= 0;
-  for (let going = true; going && nodes < depths.budget && !spent();) {
-    going = false;
-    for (let i = 0; i < boards.length; i++) {
-      const before = searches[i];
-      if (before && !before.resume) continue;
-      const budget = Math.min(slice, depths.budget - nodes);
-      if (budget <= 0 || (before && spent())) break;
-      const search = searchJump(pos, boards[i]!.codes, { ...depths, budget, ...(before?.resume ? { resume: before.resume } : {}) });
-      nodes += search.nodes;
-      searches[i] = search;
-      going ||= search.resume !== undefined;
-    }
-  }
   const fits: { moves: NormalMove[][]; more: boolean }[] = [];
-  boards.forEach(({ from }, i) => {
-    const search = searches[i];
-    if (!search) return;
+  for (const { codes, from } of handBoards(seen, hand, mover, held)) {
+    // The budget is for all the boards together, and no board takes more than half of it: a board
+    // nothing leads to can take a whole budget to tell.
+    const budget = Math.min(depths.budget - nodes, Math.ceil(depths.budget / 2));
+    if (budget <= 0) break;
+    const search = searchJump(pos, codes, { ...depths, budget });
+    nodes += search.nodes;
     exhausted ||= search.exhausted;
     const last = { from, to: hand.to };
     const moves = search.sequences.filter((m) => legalAfter(pos, m, last)).map((m) => [...m, last]);
     if (moves.length > 0) fits.push({ moves, more: search.more });
-  });
+  }
   // The shortest only (a longer reading of another hand is no rival to a shorter one), taken in
   // turn from each board, so that every hand that fits is among those kept.
   const shortest = Math.min(...fits.map((f) => f.moves[0]!.length));
@@ -255,7 +231,7 @@ function fromHandBoards(pos: Chess, seen: ArrayLike<number>, hand: HandMove, dep
  * square it could move to `hand.to` from, or with a piece of the mover's opponent on `hand.to`
  * (en passant: a pawn beside `hand.from`) for the mover on `hand.from` to take.
  */
-function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color): Generator<{ codes: Uint8Array; from: number }> {
+function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color, held?: number): Generator<{ codes: Uint8Array; from: number }> {
   const occupied = occupiedSquares(seen);
   const board = (square: number, code: number): Uint8Array => {
     const codes = Uint8Array.from(seen);
@@ -264,7 +240,12 @@ function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color): Gen
   };
   const piece = codeToPiece(hand.code as PieceCode)!;
   if (hand.from === undefined) {
-    for (let from = 0; from < 64; from++) {
+    // The square the reading's hand emptied first: the hand held a piece from there, if not the
+    // one the reading said (seed 8111: a rook put down on a2, which it reaches from six squares;
+    // searched in square order, the first two took the budget and a4, the hand's, was never reached).
+    const squares = held === undefined ? [] : [held];
+    for (let from = 0; from < 64; from++) if (from !== held) squares.push(from);
+    for (const from of squares) {
       if (from === hand.to || seen[from] !== PIECE.EMPTY || !reaches(piece, from, hand.to, occupied.with(from), seen[hand.to] !== PIECE.EMPTY)) continue;
       yield { codes: board(from, hand.code), from };
     }

@@ -796,7 +796,7 @@ describe('outage table, games once wrong', () => {
       all(asPlayed, keepsLater, noFalseIncident),
     ],
     [
-      "USB pulled for 8 plies with a clock (Nb1 bxa4 Rxa4 … Bxb1), back with White's a4 rook lifted: read as eight plies with a knight taking on a4 and held there (marked). The rook was put down on a2 by way of a3: at a3 the jump was read again through the board read at (the rook from a4), but a rook reaches a2 from six squares, the first two boards searched took the whole budget, and a4's was never searched: the record broke at the press, a later move lost. The boards share the budget in turns, going on where each stopped: nine plies ending Ra2, and every later move is kept",
+      "USB pulled for 8 plies with a clock (Nb1 bxa4 Rxa4 … Bxb1), back with White's a4 rook lifted: read as eight plies with a knight taking on a4 and held there (marked). The rook was put down on a2 by way of a3: at a3 the jump was read again through the board read at (the rook from a4), but a rook reaches a2 from six squares, searched in square order the first two boards took the whole budget, and a4's was never searched: the record broke at the press, a later move lost. The square the reading's hand emptied is searched first: nine plies ending Ra2, and every later move is kept",
       power(8, true),
       8111,
       all(asPlayed, keepsLater, noFalseIncident),
