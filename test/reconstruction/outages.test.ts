@@ -807,6 +807,12 @@ describe('outage table, games once wrong', () => {
       8140,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 1 ply in a Chess960 game with a clock (h3), back with the h3 pawn lifted for Black's queen to take it: read as the h2 pawn in a hand, nothing played. The queen slid c8-e6-g4 and rested on g4 when the board's link came back, then took on h3; the board read at that return, the queen on g4, was taken for one the game passed through, and h3 Qxh3 never shows it, so nothing fitted and the record broke, a later move lost. A sliding piece put down on its way, gone from where it stood, is such a board: h3 Qxh3, exact",
+      power960(1, true),
+      10033,
+      all(exact, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {

@@ -34,6 +34,21 @@ describe('a sequence passes through the board read at the return', () => {
     expect(passesThrough(start, moves, boardAfter(start, ['e4', 'e5', 'Nf3', 'Nc6']))).toBe(true);
   });
 
+  it('when a piece rests on its way to take a piece lifted first, and not any piece resting on a path', () => {
+    const before = ['e4', 'e5', 'Qh5', 'Nc6'];
+    const { moves } = line(start, [...before, 'Qxf7+']);
+    // The f7 pawn lifted to be taken, the queen put down on g6 on her way h5-f7.
+    const resting = boardAfter(start, before, (c) => ((c[sq('f7')] = PIECE.EMPTY), (c[sq('h5')] = PIECE.EMPTY), (c[sq('g6')] = PIECE.WQUEEN)));
+    expect(passesThrough(start, moves, resting)).toBe(true);
+    // The pawn still on f7: the queen on g6 is no capture under way.
+    const notLifted = boardAfter(start, before, (c) => ((c[sq('h5')] = PIECE.EMPTY), (c[sq('g6')] = PIECE.WQUEEN)));
+    expect(passesThrough(start, moves, notLifted)).toBe(false);
+    // A quiet move's path: the queen on f3 is no queen going h5-e2.
+    const quiet = line(start, [...before, 'Qe2']);
+    const onQuietPath = boardAfter(start, before, (c) => ((c[sq('h5')] = PIECE.EMPTY), (c[sq('f3')] = PIECE.WQUEEN)));
+    expect(passesThrough(start, quiet.moves, onQuietPath)).toBe(false);
+  });
+
   it('when the board was read with a piece in a hand, or mid-move', () => {
     const { moves } = line(start, ['e4', 'e5', 'Nf3', 'Nc6']);
     // A pawn nobody is moving held in a hand.
