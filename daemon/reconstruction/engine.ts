@@ -2670,13 +2670,18 @@ export class GameEngine {
     // seed 9001, g4 put down, lifted for Qxg4 as White pressed).
     const colorOf = (code: number): Color | undefined => codeToPiece(code as PieceCode)?.color;
     const differences = this.board.differences();
+    // A piece of the opponent's taken by `by`'s piece is `by`'s doing too (seed 11007: f4 put
+    // down, then g2xh4, an illegal try, as White pressed).
     const landing = makeSquare(move.to);
-    if (!differences.some((d) => colorOf(d.expected) === by && d.square !== landing) || differences.some((d) => colorOf(d.expected) === other(by) || colorOf(d.seen) === other(by))) return;
+    const opponents = (d: SquareDifference): boolean => colorOf(d.seen) === other(by) || (colorOf(d.expected) === other(by) && colorOf(d.seen) !== by);
+    if (!differences.some((d) => colorOf(d.expected) === by && d.square !== landing) || differences.some(opponents)) return;
     if (!adoption || adoption.base !== jump.base || adoption.inHand !== jump.inHand) return;
     const landed = this.top().codes;
     const start = this.posOf(this.history[jump.base]!);
-    const fits = adoption.sequences.filter((moves) => {
-      if (moves.length !== jump.end - jump.base) return false;
+    const plies = jump.end - jump.base;
+    let more = adoption.more;
+    let fits = adoption.sequences.filter((moves) => {
+      if (moves.length !== plies) return false;
       const pos = start.clone();
       for (const m of moves) {
         if (!pos.isLegal(m)) return false;
@@ -2684,11 +2689,18 @@ export class GameEngine {
       }
       return squaresApart(positionCodes(pos), landed).length === 0;
     });
+    // No reading kept has it there (they all held it where the reading took it from): the jump
+    // is searched again to the board with the piece where it was put down, at the jump's length.
+    if (fits.length === 0) {
+      const found = searchSequences(start.clone(), landed, { minDepth: plies, maxDepth: plies, budget: HAND_READING_BUDGET, keep: JUMP_ALTERNATIVES, meter: this.meter });
+      fits = found.sequences;
+      more = found.more || found.exhausted;
+    }
     if (fits.length === 0) return;
     this.readJumpAgainAs(
       jump,
       fits,
-      adoption.more,
+      more,
       at,
       'the board the piece was put down on',
       (line) =>

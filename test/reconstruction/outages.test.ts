@@ -813,6 +813,12 @@ describe('outage table, games once wrong', () => {
       10033,
       all(exact, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies in a Chess960 game with a clock (b4 a5 f4 Kf7 Bxg7 e6 e4 Bxh4), back with White's f4 pawn lifted: read as eight plies with the f2 pawn in the hand, then f4 put down read as White's next move. White then tried g2xh4 (illegal) and pressed: the press was taken for f4, the try put right unseen, and Black's press to start White's clock again was charged as a press without a move (2 minutes to White). A player makes one move a press: with another piece of White's moved, a capture of Black's piece included, f4 was the held pawn put back; no reading kept had it there, so the jump is searched again at its length to the board with it: eight plies with f4, marked, and no incident against Black",
+      power960(8, true),
+      11007,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
