@@ -205,7 +205,7 @@ function fromHandBoards(pos: Chess, seen: ArrayLike<number>, hand: HandMove, dep
   let nodes = 0;
   let exhausted = false;
   const fits: { moves: NormalMove[][]; more: boolean }[] = [];
-  for (const { codes, from } of handBoards(seen, hand, mover, held)) {
+  for (const { codes, from } of handBoards(pos, seen, hand, mover, held)) {
     // The budget is for all the boards together, and no board takes more than half of it: a board
     // nothing leads to can take a whole budget to tell.
     const budget = Math.min(depths.budget - nodes, Math.ceil(depths.budget / 2));
@@ -231,7 +231,7 @@ function fromHandBoards(pos: Chess, seen: ArrayLike<number>, hand: HandMove, dep
  * square it could move to `hand.to` from, or with a piece of the mover's opponent on `hand.to`
  * (en passant: a pawn beside `hand.from`) for the mover on `hand.from` to take.
  */
-function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color, held?: number): Generator<{ codes: Uint8Array; from: number }> {
+function* handBoards(start: Chess, seen: ArrayLike<number>, hand: HandMove, mover: Color, held?: number): Generator<{ codes: Uint8Array; from: number }> {
   const occupied = occupiedSquares(seen);
   const board = (square: number, code: number): Uint8Array => {
     const codes = Uint8Array.from(seen);
@@ -243,8 +243,16 @@ function* handBoards(seen: ArrayLike<number>, hand: HandMove, mover: Color, held
     // The square the reading's hand emptied first: the hand held a piece from there, if not the
     // one the reading said (seed 8111: a rook put down on a2, which it reaches from six squares;
     // searched in square order, the first two took the budget and a4, the hand's, was never reached).
+    // Then the squares where such a piece stood when the jump began: one that never moved while
+    // the board was away and was lifted as it came back (seed 10015: a bishop put down on a6,
+    // lifted from c8, where it stood; f1 and e2, first in square order, took the budget).
     const squares = held === undefined ? [] : [held];
-    for (let from = 0; from < 64; from++) if (from !== held) squares.push(from);
+    const stood = (sq: number): boolean => {
+      const there = start.board.get(sq);
+      return there !== undefined && there.color === piece.color && there.role === piece.role;
+    };
+    for (let from = 0; from < 64; from++) if (from !== held && stood(from)) squares.push(from);
+    for (let from = 0; from < 64; from++) if (from !== held && !stood(from)) squares.push(from);
     for (const from of squares) {
       if (from === hand.to || seen[from] !== PIECE.EMPTY || !reaches(piece, from, hand.to, occupied.with(from), seen[hand.to] !== PIECE.EMPTY)) continue;
       yield { codes: board(from, hand.code), from };

@@ -819,6 +819,12 @@ describe('outage table, games once wrong', () => {
       11007,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies while the clock was set by hand, 0 s given (Qf6 exf5 Bh6 Ba6 Qxc3+ Nxc3), back with Black's c8 bishop lifted to take on a6: read as seven plies with a bishop's trip (Ba6 Bxa6 …), no hand. The bishop was put down on a6, and the boards it may have been lifted from were searched in square order: f1 and e2 took the budget, and c8, where it stood when the board went away, was never reached. At White's next press the jump was read as eight plies with a bishop's retreat nobody made (Bf1) and a piece in a hand, and the record broke at Black's castling, a later move lost. The squares where such a piece stood when the jump began go first: every later move is kept",
+      { ...power(6, true), clockAdjustMs: 0 },
+      10015,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
