@@ -1735,8 +1735,11 @@ export class GameEngine {
     // record had taken, put back where a misread move took it).
     if (!differences.some((d) => codeToPiece(d.expected as PieceCode)?.color === by)) return;
     // Legal under another reading of inferred moves: held against nobody, and the record breaks.
-    if (this.enPassantUnderOtherReading(by)) {
-      if (this.breakBeforeEnPassant(by, at)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+    // Judged on the board as the press found it: the opponent may lift the next move's piece in
+    // the press's instant.
+    const pressed = this.boardAtPress(by, at) ?? this.board.seen;
+    if (this.enPassantUnderOtherReading(by, pressed)) {
+      if (this.breakBeforeEnPassant(by, at, pressed)) this.confirm(this.plyCount(), 'clock', at, seenAtPress);
       return;
     }
     const castling = this.castlingUnderOtherReading(by);
@@ -1787,13 +1790,13 @@ export class GameEngine {
   }
 
   /**
-   * The board shows `by` taking en passant a pawn the record has arriving by a second single step,
+   * `board` (as the press found it) shows `by` taking en passant a pawn the record has arriving by a second single step,
    * the first of which was inferred from a jump, not seen: read as one double step (the move the
    * jump has for the first another the search did not find), the capture is legal. The record
    * cannot say the player erred. The first step may be any of that side's plies before (g3 read
    * at the start of an eight-ply jump, where a4 was played, and g4 after the return).
    */
-  private enPassantUnderOtherReading(by: Color): boolean {
+  private enPassantUnderOtherReading(by: Color, board: Uint8Array): boolean {
     const n = this.plyCount();
     if (n < 3) return false;
     const last = this.history[n]!.move;
@@ -1811,7 +1814,7 @@ export class GameEngine {
     const top = this.top();
     const pos = this.posOf(top).clone();
     pos.epSquare = last.from;
-    const s = matchMove(pos, top.codes, this.board.seen, this.board.diffFrom(top.codes));
+    const s = matchMove(pos, top.codes, board, squaresApart(board, top.codes));
     return s !== undefined && s.move.to === last.from && top.codes[s.move.from] === (by === 'white' ? PIECE.WPAWN : PIECE.BPAWN);
   }
 
@@ -1822,14 +1825,14 @@ export class GameEngine {
    * is kept, where a break at the board after it would lose it. Else the break takes the board as
    * it stands.
    */
-  private breakBeforeEnPassant(by: Color, at: number): boolean {
+  private breakBeforeEnPassant(by: Color, at: number, board: Uint8Array): boolean {
     const top = this.top();
-    const capture = this.stepBoards.moveBetween(this.recordEnd(), top.codes, this.board.seen, by);
+    const capture = this.stepBoards.moveBetween(this.recordEnd(), top.codes, board, by);
     if (capture?.ep !== undefined && this.openBreak(other(by), at, 'unexplained', false, false, top.codes, undefined, capture.ep)) {
       this.makeMove(this.top(), capture, at);
       return true;
     }
-    return this.openBreak(by, at, 'unexplained');
+    return this.openBreak(by, at, 'unexplained', false, false, board);
   }
 
   /** The position after `sans` played from ply `base` of the record; undefined when one of them is not legal there. */

@@ -820,6 +820,12 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 8 plies with a clock (… f3 c5 g3 Be7 f4 h5 g4 a5), back with White's d2 pawn lifted: read as eight plies with d2-d3 and g2-g4 in one step, the d-pawn held on d3. It went to d4, read as d3-d4, and Black took it en passant (cxd3) while White lifted the e3 pawn for the next move in the press's instant: on that board, a piece short, the capture under another reading of the pawn's steps was not seen, and Black was charged with an illegal move. Judged on the board as the press found it, the capture is legal under the other reading: the record breaks before it, held against nobody, and cxd3 is kept",
+      power(8, true),
+      12062,
+      all(keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 6 plies while the clock was set by hand, 0 s given (Qf6 exf5 Bh6 Ba6 Qxc3+ Nxc3), back with Black's c8 bishop lifted to take on a6: read as seven plies with a bishop's trip (Ba6 Bxa6 …), no hand. The bishop was put down on a6, and the boards it may have been lifted from were searched in square order: f1 and e2 took the budget, and c8, where it stood when the board went away, was never reached. At White's next press the jump was read as eight plies with a bishop's retreat nobody made (Bf1) and a piece in a hand, and the record broke at Black's castling, a later move lost. The squares where such a piece stood when the jump began go first: every later move is kept",
       { ...power(6, true), clockAdjustMs: 0 },
       10015,
