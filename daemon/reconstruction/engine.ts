@@ -1682,6 +1682,7 @@ export class GameEngine {
       if (this.outOfStep) return;
       if (this.rebreak(by, at, seenAtPress)) return;
       if (this.movedSinceClockStarted(by)) return;
+      if (this.pressTellsTurnAfterConfirmedJump(by, at, seenAtPress)) return;
       this.illegal('clock-without-move', by, at, []);
       return;
     }
@@ -1935,6 +1936,25 @@ export class GameEngine {
     const top = this.top();
     if (!this.openBreak(other(by), at, 'unexplained', false, false, top.codes, undefined, undefined, found.rook)) return false;
     this.makeMove(this.top(), found.castling, at);
+    return true;
+  }
+
+  /**
+   * A press with no move right after the opponent's move that confirmed a jump read in more than
+   * one way (the first move after it): that move's piece may have been one of the jump's put back
+   * where it stood (a hand held at the return), the jump then leaving the other side to move. Seed
+   * 11045 (8 plies with a hand, the clock set by hand): c6 read in a hand and put back, taken for
+   * Black's move; Black tried a5-b7 and pressed, the try was put right and White pressed to start
+   * Black's clock again. The jump is searched again from its start with `by`'s opponent to move;
+   * when a sequence fits, the record is read again to it and nothing is held against `by`.
+   */
+  private pressTellsTurnAfterConfirmedJump(by: Color, at: number, seenAtPress: boolean): boolean {
+    const confirmed = this.confirmedJump;
+    const n = this.plyCount();
+    if (!confirmed || confirmed.jump.trusted || confirmed.by !== n || n !== confirmed.jump.end + 1 || this.top().record?.by === by) return false;
+    if (!this.firstSearch(`${this.board.hash}/${by}/confirmed-jump`)) return false;
+    if (!this.fromJumpStart(confirmed.jump.base, at, by, false)) return false;
+    this.confirm(this.plyCount(), 'clock', at, seenAtPress);
     return true;
   }
 

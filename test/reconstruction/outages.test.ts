@@ -826,6 +826,12 @@ describe('outage table, games once wrong', () => {
       all(keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 8 plies while Black was given a minute by hand (h5 g3 c6 f3 Na6 f4 g6 Rg1), back with Black's c6 pawn lifted: read as six plies with the c7 pawn held, and its landing on c6 taken for Black's move, marked. Black then tried a5-b7 and pressed (read as the press for c6), the try was put right, and White pressed to start Black's clock again: charged as a press without a move, White's second irregularity, the game lost. Right after the move that confirmed a jump read in more than one way, a press with no move says the jump may have left the other side to move: searched again from its start with Black to move, eight plies, marked, and nothing held against White",
+      { ...power(8, true), clockAdjustMs: 60_000 },
+      11045,
+      all(keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 6 plies while the clock was set by hand, 0 s given (Qf6 exf5 Bh6 Ba6 Qxc3+ Nxc3), back with Black's c8 bishop lifted to take on a6: read as seven plies with a bishop's trip (Ba6 Bxa6 …), no hand. The bishop was put down on a6, and the boards it may have been lifted from were searched in square order: f1 and e2 took the budget, and c8, where it stood when the board went away, was never reached. At White's next press the jump was read as eight plies with a bishop's retreat nobody made (Bf1) and a piece in a hand, and the record broke at Black's castling, a later move lost. The squares where such a piece stood when the jump began go first: every later move is kept",
       { ...power(6, true), clockAdjustMs: 0 },
       10015,
