@@ -2204,10 +2204,6 @@ export class GameEngine {
     // after an inferred jump nothing has confirmed: the jump may have left the wrong side to move
     // (without a clock nothing else will tell), so search again from where it began.
     const jump = this.provisional;
-    // A capture of the held piece under way (heldTakenWhereItWent): searched when the taker lands.
-    // Also as the taker is lifted again on its way (the board before that lift is the one judged).
-    const put = this.lastPlaced;
-    if (source === 'field' && jump?.inHand !== undefined && this.board.seen[jump.inHand] === PIECE.EMPTY && put && this.heldTakenWhereItWent(jump.inHand, put.sq, put.code)) return;
     // Not while a move is being taken back, one made after the jump or the jump's own: its piece
     // put back first, the piece it took still in the hand (Bxe4 taken back, the bishop on g2 and
     // e4 still empty; cxd4, the jump's last ply, taken back, the rook not yet back on d4). Nor
@@ -2534,53 +2530,11 @@ export class GameEngine {
    */
   private slidingToHand(square: number, landing: number): boolean {
     const top = this.top();
-    return top.codes[landing] === PIECE.EMPTY && this.slidingToTake(this.posOf(top), top.codes, square, landing);
-  }
-
-  /**
-   * The piece the jump's hand holds is of the side to move: it may have made its move while the
-   * board was away and been lifted where it landed, for the opponent to take it there. The piece
-   * put down on `landing` is then the taker sliding on its way (slidingToTake after one of the held
-   * piece's moves): a capture under way, searched when it lands (seed 10090: the c8 bishop read in
-   * a hand had gone to a6, and White's bishop slid e2-d3-b5 to take it; each square of the slide
-   * read a bishop's trip into the jump, Ba6 … Bd3 Bxd3, and Bxa6 was lost).
-   */
-  private heldTakenWhereItWent(square: number, landing: number, code: number): boolean {
-    const top = this.top();
-    const pos = this.posOf(top);
-    const held = pos.board.get(square);
-    if (held === undefined || held.color !== pos.turn || top.codes[landing] !== PIECE.EMPTY) return false;
-    const placed = codeToPiece(code as PieceCode);
-    if (placed === undefined || placed.color === pos.turn) return false;
+    if (top.codes[landing] !== PIECE.EMPTY) return false;
     const board = this.board.seen.slice();
-    board[landing] = code;
-    const dests = pos.dests(square);
-    // The taker landed where the held piece may have gone: the capture is made, not under way.
-    if (dests.has(landing)) {
-      const after = pos.clone();
-      after.play({ from: square, to: landing });
-      const codes = positionCodes(after);
-      const s = matchMove(after, codes, board, squaresApart(codes, board));
-      if (s?.move.to === landing) return false;
-    }
-    for (const to of dests) {
-      if (to === landing || (held.role === 'pawn' && (to >> 3 === 0 || to >> 3 === 7))) continue;
-      const after = pos.clone();
-      after.play({ from: square, to });
-      if (this.slidingToTake(after, positionCodes(after), to, landing, board)) return true;
-    }
-    return false;
-  }
-
-  /**
-   * The board, `square` given back the piece `codes` have there, is `codes` with one quiet move of
-   * the side to move in `pos` made, to `landing`, and from there that piece attacks `square`, a
-   * piece of the other side's on it.
-   */
-  private slidingToTake(pos: Chess, codes: Uint8Array, square: number, landing: number, seen: Uint8Array = this.board.seen): boolean {
-    const board = seen.slice();
-    board[square] = codes[square]!;
-    const s = matchMove(pos, codes, board, squaresApart(codes, board));
+    board[square] = top.codes[square]!;
+    const pos = this.posOf(top);
+    const s = matchMove(pos, top.codes, board, squaresApart(top.codes, board));
     if (!s || s.move.to !== landing) return false;
     const after = pos.clone();
     after.play(s.move);
