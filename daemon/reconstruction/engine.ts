@@ -1791,10 +1791,10 @@ export class GameEngine {
   }
 
   /**
-   * `board` (as the press found it) shows `by` taking en passant a pawn the record has arriving by a second single step,
-   * the first of which was inferred from a jump, not seen: read as one double step (the move the
-   * jump has for the first another the search did not find), the capture is legal. The record
-   * cannot say the player erred. The first step may be any of that side's plies before (g3 read
+   * `board` (as the press found it) shows `by` taking en passant a pawn the record has arriving by
+   * a second single step, the first of which was inferred from a jump, not seen: read as one double
+   * step (the move the jump has for the first another the search did not find), the capture is
+   * legal. The record cannot say the player erred. The first step may be any of that side's plies before (g3 read
    * at the start of an eight-ply jump, where a4 was played, and g4 after the return).
    */
   private enPassantUnderOtherReading(by: Color, board: Uint8Array): boolean {

@@ -247,12 +247,9 @@ function* handBoards(start: Chess, seen: ArrayLike<number>, hand: HandMove, move
     // the board was away and was lifted as it came back (seed 10015: a bishop put down on a6,
     // lifted from c8, where it stood; f1 and e2, first in square order, took the budget).
     const squares = held === undefined ? [] : [held];
-    const stood = (sq: number): boolean => {
-      const there = start.board.get(sq);
-      return there !== undefined && there.color === piece.color && there.role === piece.role;
-    };
-    for (let from = 0; from < 64; from++) if (from !== held && stood(from)) squares.push(from);
-    for (let from = 0; from < 64; from++) if (from !== held && !stood(from)) squares.push(from);
+    const stood = start.board.pieces(piece.color, piece.role);
+    for (const from of stood) if (from !== held) squares.push(from);
+    for (let from = 0; from < 64; from++) if (from !== held && !stood.has(from)) squares.push(from);
     for (const from of squares) {
       if (from === hand.to || seen[from] !== PIECE.EMPTY || !reaches(piece, from, hand.to, occupied.with(from), seen[hand.to] !== PIECE.EMPTY)) continue;
       yield { codes: board(from, hand.code), from };
