@@ -2175,6 +2175,7 @@ export class GameEngine {
       }
       const s = matchMove(this.posOf(parent), parent.codes, this.board.seen, diff);
       if (s && !sameMove(s.move, top.move!)) {
+        if (this.shorterFromJumpStart(n, at)) return;
         this.amend(parent, s, at);
         return;
       }
@@ -3408,6 +3409,24 @@ export class GameEngine {
     }
     this.checkCastlingOrder(s, next, at);
     this.checkEnd(next, at);
+  }
+
+  /**
+   * The first move after a doubted jump goes on to another square (a slide, a piece moved on):
+   * the jump was read with that move's first square as its end, and the board at the new one is
+   * a board of its own. A sequence from the jump's start shorter than the jump and the move
+   * amended is the reading, as it would have been had the hand gone there at once (seed 10090, no
+   * clock: White's bishop sliding e2-d3-b5-a6 to take Black's, lifted on a6 at the return; read on
+   * b5 as Black's bishop gone c8-a6-d3 and taken there, and Bb5-a6 amended onto that, Bxa6 lost).
+   */
+  private shorterFromJumpStart(ply: number, at: number): boolean {
+    const jump = this.provisional;
+    if (jump === undefined || !this.madeRightAfterDoubtedJump(ply)) return false;
+    // The piece put down is the mover's: the reading ends with a move of theirs, as the record
+    // does. A clock that counted the jump's plies pressed (the move under way is not) backs the record.
+    const recorded = ply - jump.base;
+    if (recorded <= 2 || (this.clockCount !== undefined && this.clockCount - jump.base >= recorded - 1)) return false;
+    return this.jumpFrom(jump.base, at, this.history[ply]!.record!.by, { maxDepth: recorded - 2, minDepth: 1 });
   }
 
   /**

@@ -837,6 +837,12 @@ describe('outage table, games once wrong', () => {
       10015,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies without a clock (Nxe4 bxa2 c3 gxf4 Nxf4 Ba6), back with Black's a6 bishop lifted for White's to take it: read as five plies with the c8 bishop in the hand, marked. White's bishop slid e2-d3-b5-a6: on b5 the jump was read as eight plies with Black's bishop gone c8-a6-d3 and taken there (Ba6 Bd3 Bxd3), Bb5 after them, and its going on to a6 was amended onto that reading (Ba6), Bxa6 lost and two plies nobody made kept. The first move after a doubted jump, moved on, leaves a board of its own: from the jump's start a shorter sequence reaches it, six plies and Bxa6, as played, and every later move is kept",
+      power(6, true),
+      10090,
+      all(asPlayed, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
