@@ -1671,6 +1671,7 @@ export class GameEngine {
       }
       return;
     }
+    if (this.ownBoardAsPressed(by, at, seenAtPress)) return;
     if (this.board.mismatches === 0) {
       if (this.reviseJump(at, by, seenAtPress)) return;
       // The record's own board, pressed by the side it has to move, right after a jump no sequence
@@ -1993,6 +1994,25 @@ export class GameEngine {
     }
     if (!this.outOfStep) this.outOfStep = 'silent';
     return false;
+  }
+
+  /**
+   * The record's own board as the press landed, a piece of the opponent's put down for the next
+   * move in its instant, pressed by the side the record has to move: as on that board whole
+   * (reviseJump), the jump may have left the wrong side to move, and is searched again from its
+   * start with the presser's move last (seed 13056: White's Kd1 and Ke2 while the board was away,
+   * the king put back on e2 as it came back, read as eight plies with Black to move; White's press
+   * for Ke2, Black's king put down on e7 in its instant, broke the record and lost Ke2). When
+   * nothing is found the press goes on as before, on the board as it stands.
+   */
+  private ownBoardAsPressed(by: Color, at: number, seenAtPress: boolean): boolean {
+    const jump = this.provisional;
+    if (!jump || this.board.mismatches === 0) return false;
+    const pressed = this.boardAtPress(by, at);
+    if (!pressed || squaresApart(pressed, this.top().codes).length > 0 || !this.firstSearch(`${this.board.hash}/${by}/pressed`)) return false;
+    if (!this.seenMoveTellsTurn(jump.base, by, at, pressed) && !this.fromJumpStart(jump.base, at, by, false, undefined, undefined, { target: pressed })) return false;
+    this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+    return true;
   }
 
   /**
@@ -2339,7 +2359,7 @@ export class GameEngine {
     inHand: boolean,
     liftedLast?: number,
     readThroughHand?: JumpQuery['readThroughHand'],
-    wider?: { budget: number; maxDepth: number },
+    wider?: Partial<Pick<JumpQuery, 'budget' | 'maxDepth' | 'target'>>,
   ): boolean {
     // Without a clock nothing presses, but the piece just put down tells who moved last. When it
     // is of the side the record does not have to move and a move of theirs was seen made, the jump

@@ -843,6 +843,12 @@ describe('outage table, games once wrong', () => {
       10090,
       all(asPlayed, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies while the clock was set by hand, 0 s given (axb6 c4 Kd1 gxh4 b5 c3 b4 h3), back with White's king lifted from d1 and put back on e2 as the board came back: read as eight plies with b3 and b4 for b4 and the king's trip, Black to move. White pressed for Ke2 in the instant Black put the king down on e7 for Ke7: the board had a king too many, nothing reached it, and the record broke at the press, Ke2 lost. As the press landed the board was the record's own, pressed by the side the record does not have to move, which asks the jump again with White's move last: eight plies with Kd1 (the one played offered) and Ke2, and every later move is kept",
+      { ...power(8, true), clockAdjustMs: 0 },
+      13056,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
