@@ -1023,6 +1023,7 @@ export class GameEngine {
     this.lastPlaced = undefined;
     let result: PieceCode | undefined;
     const before = this.board.hash;
+    const readBefore = this.board.raw.slice();
     for (let f = 0; f < 64; f++) {
       const code = board[f]!;
       if (!Number.isInteger(code) || code < 0 || code > 15) continue;
@@ -1031,7 +1032,7 @@ export class GameEngine {
     }
     for (let f = 0; f < 64; f++) {
       const sq = this.board.orient(f);
-      this.board.set(sq, this.normalise(sq, this.board.raw[f]!), this.seq, at);
+      this.board.set(sq, this.normalise(sq, this.board.raw[f]!, this.board.raw[f] !== readBefore[f]), this.seq, at);
     }
     // A dump is no hand at work: nothing of it was done at a press (boardAtPress).
     this.board.lastChange.sq = -1;
@@ -1166,8 +1167,13 @@ export class GameEngine {
     this.end(result, 'result-pieces', at);
   }
 
-  /** 7.5.2: a pawn left on the last rank is a queen, wherever that pawn is put next. */
-  private normalise(sq: number, code: number): number {
+  /**
+   * 7.5.2: a pawn left on the last rank is a queen, wherever that pawn is put next. `put`: the
+   * square changed here; a dump reads every square again, and a pawn that stood where it stands
+   * is not the one in the hand (seed 15125, Chess960: gxf8=Q+ pressed with the pawn, lifted to be
+   * replaced, and the next periodic dump made the c5 pawn the queen; the record never moved again).
+   */
+  private normalise(sq: number, code: number, put = true): number {
     const a = this.alias;
     if (!a) return code;
     if (a.sq === sq) {
@@ -1176,7 +1182,7 @@ export class GameEngine {
       else this.alias = undefined;
       return code;
     }
-    if (a.sq === -1 && code === a.pawn) {
+    if (a.sq === -1 && code === a.pawn && put) {
       a.sq = sq;
       return a.queen;
     }

@@ -849,6 +849,12 @@ describe('outage table, games once wrong', () => {
       13056,
       all(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 2 plies in a Chess960 game with a clock, read exactly; later White pressed with the pawn left on f8 (gxf8=Q+, 7.5.2: the pawn is a queen) and lifted it to put a queen there. The board's periodic dump in between read White's c5 pawn again, and it was taken for the pawn in the hand, a queen on c5: every board since differed from the record there, and the record stopped at gxf8=Q+, eleven later moves lost. A dump reads squares again; only a pawn put down is the one in the hand: every later move is kept",
+      power960(2, true),
+      15125,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {

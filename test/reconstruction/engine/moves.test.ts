@@ -103,4 +103,17 @@ describe('engine: how hands make moves', () => {
     s.move('e8', 'd7').press('black').lift('b8').place('b5', 'P').press('white');
     expect(s.sans()).toEqual(['b8=Q+', 'Kd7', 'Qb5+']);
   });
+
+  it('the pawn lifted from the last rank to be replaced: a periodic dump meanwhile makes no other pawn the queen', () => {
+    // Seed 15125: the dump read the pawn standing on h2 again while the b8 pawn was in the hand,
+    // and that pawn became the queen; the real queen put on b8 then left the board out of step
+    // with the record for the rest of the game.
+    const fen = '4k3/1P6/8/8/8/8/7P/4K3 w - - 0 1';
+    const s = new Script({ start: { fen } }).setUp(fen);
+    s.move('b7', 'b8').press('white');
+    expect(s.sans()).toEqual(['b8=Q+']);
+    s.lift('b8').dump().place('b8', 'Q').move('e8', 'd7').press('black').move('h2', 'h4').press('white');
+    expect(s.sans()).toEqual(['b8=Q+', 'Kd7', 'h4']);
+    expect(s.engine.snapshot().incidents.map((i) => i.kind)).toEqual(['pawn-not-replaced']);
+  });
 });
