@@ -615,6 +615,13 @@ export class GameEngine {
     // Taken again in place of a break nothing followed yet: the arbiter was told of it already.
     const replacing = ply === this.plyCount();
     const broken = this.history[ply]!;
+    // A board no position can be set up from (a king in check with the other side to move) breaks
+    // nothing: the break stands rather than be taken back with nothing in its place, which would
+    // take the record back and forth at every press.
+    if (replacing && !breakPosition(this.recordEndBefore(), this.board.seen, other(by))) {
+      if (!this.outOfStep) this.outOfStep = 'silent';
+      return true;
+    }
     if (replacing) this.takeback(ply - 1, at);
     if (!this.openBreak(by, at, gap.reason, false, replacing)) {
       if (!this.outOfStep) this.outOfStep = 'silent';

@@ -148,6 +148,18 @@ describe('engine: disconnection and jumps', () => {
     expect(accepted).toEqual([expect.objectContaining({ type: 'move-amended', ply: 2, gap: { reason: 'unexplained', accepted: true } })]);
   });
 
+  it('a press on a board no position can be set up from keeps the break where it stands: the record does not go back behind it', () => {
+    const s = new Script().setUp().play('e2e4').unplug().lift('a1').lift('h8').lift('d1').place('h5', 'Q').plug();
+    s.press('black').move('b8', 'c6').press('white');
+    expect(s.sans()).toEqual(['e4', '--']);
+    // Black's f-pawn put on f4 (no move), and Black presses: with White to move, Black's king
+    // stands in check from h5, so no break can be taken at this board. The break stood taken
+    // back, and the next press made it again: the record went back and forth at every press.
+    s.lift('f7').place('f4', 'p').press('black');
+    expect(s.sans()).toEqual(['e4', '--']);
+    expect(s.engine.snapshot().illegalCounts).toEqual({ white: 0, black: 0 });
+  });
+
   it('a break the search cannot reach is filled by the arbiter with the moves it hid; the later moves and their presses follow', () => {
     const s = tenPliesAway();
     // White pressed while the board was away; Black plays on and presses.
