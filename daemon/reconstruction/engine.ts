@@ -618,12 +618,9 @@ export class GameEngine {
     // A board no position can be set up from (a king in check with the other side to move) breaks
     // nothing: the break stands rather than be taken back with nothing in its place, which would
     // take the record back and forth at every press.
-    if (replacing && !breakPosition(this.recordEndBefore(), this.board.seen, other(by))) {
-      if (!this.outOfStep) this.outOfStep = 'silent';
-      return true;
-    }
-    if (replacing) this.takeback(ply - 1, at);
-    if (!this.openBreak(by, at, gap.reason, false, replacing)) {
+    const settable = !replacing || breakPosition(this.recordEndBefore(), this.board.seen, other(by)) !== undefined;
+    if (settable && replacing) this.takeback(ply - 1, at);
+    if (!settable || !this.openBreak(by, at, gap.reason, false, replacing)) {
       if (!this.outOfStep) this.outOfStep = 'silent';
       return true;
     }
@@ -1030,7 +1027,6 @@ export class GameEngine {
     this.lastPlaced = undefined;
     let result: PieceCode | undefined;
     const before = this.board.hash;
-    const readBefore = this.board.raw.slice();
     for (let f = 0; f < 64; f++) {
       const code = board[f]!;
       if (!Number.isInteger(code) || code < 0 || code > 15) continue;
@@ -1039,7 +1035,7 @@ export class GameEngine {
     }
     for (let f = 0; f < 64; f++) {
       const sq = this.board.orient(f);
-      this.board.set(sq, this.normalise(sq, this.board.raw[f]!, this.board.raw[f] !== readBefore[f]), this.seq, at);
+      this.board.set(sq, this.normalise(sq, this.board.raw[f]!), this.seq, at);
     }
     // A dump is no hand at work: nothing of it was done at a press (boardAtPress).
     this.board.lastChange.sq = -1;
@@ -1175,12 +1171,13 @@ export class GameEngine {
   }
 
   /**
-   * 7.5.2: a pawn left on the last rank is a queen, wherever that pawn is put next. `put`: the
-   * square changed here; a dump reads every square again, and a pawn that stood where it stands
-   * is not the one in the hand (seed 15125, Chess960: gxf8=Q+ pressed with the pawn, lifted to be
-   * replaced, and the next periodic dump made the c5 pawn the queen; the record never moved again).
+   * 7.5.2: a pawn left on the last rank is a queen, wherever that pawn is put next: on a square
+   * that did not show it already. A dump reads every square again, and a pawn that stood where it
+   * stands is not the one in the hand (seed 15125, Chess960: gxf8=Q+ pressed with the pawn, lifted
+   * to be replaced, and the next periodic dump made the c5 pawn the queen; the record never moved
+   * again). Called before the square is set.
    */
-  private normalise(sq: number, code: number, put = true): number {
+  private normalise(sq: number, code: number): number {
     const a = this.alias;
     if (!a) return code;
     if (a.sq === sq) {
@@ -1189,7 +1186,7 @@ export class GameEngine {
       else this.alias = undefined;
       return code;
     }
-    if (a.sq === -1 && code === a.pawn && put) {
+    if (a.sq === -1 && code === a.pawn && this.board.seen[sq] !== code) {
       a.sq = sq;
       return a.queen;
     }
@@ -1808,8 +1805,9 @@ export class GameEngine {
    * `board` (as the press found it) shows `by` taking en passant a pawn the record has arriving by
    * a second single step, the first of which was inferred from a jump, not seen: read as one double
    * step (the move the jump has for the first another the search did not find), the capture is
-   * legal. The record cannot say the player erred. The first step may be any of that side's plies before (g3 read
-   * at the start of an eight-ply jump, where a4 was played, and g4 after the return).
+   * legal. The record cannot say the player erred. The first step may be any of that side's plies
+   * before (g3 read at the start of an eight-ply jump, where a4 was played, and g4 after the
+   * return).
    */
   private enPassantUnderOtherReading(by: Color, board: Uint8Array): boolean {
     const n = this.plyCount();
@@ -2000,13 +1998,21 @@ export class GameEngine {
     if (this.firstSearch(`${this.board.hash}/${by}/revise`)) {
       // A board that is the record's own, whole, was not read mid-move: no piece is in a hand
       // there (a piece out and back, which the press asks for, is: see jumpFrom).
-      if (this.seenMoveTellsTurn(jump.base, by, at) || this.fromJumpStart(jump.base, at, by, this.board.mismatches > 0)) {
-        this.confirm(this.plyCount(), 'clock', at, seenAtPress);
-        return true;
-      }
+      if (this.presserMovedLast(jump.base, by, at, seenAtPress)) return true;
     }
     if (!this.outOfStep) this.outOfStep = 'silent';
     return false;
+  }
+
+  /**
+   * The jump from `base` searched again with `by`'s move last, to `board` (default: the board as
+   * it stands, read with a piece in a hand where it differs from the record), the press confirming it.
+   */
+  private presserMovedLast(base: number, by: Color, at: number, seenAtPress: boolean, board?: Uint8Array): boolean {
+    const inHand = board === undefined && this.board.mismatches > 0;
+    if (!this.seenMoveTellsTurn(base, by, at, board) && !this.fromJumpStart(base, at, by, inHand, undefined, undefined, board ? { target: board } : undefined)) return false;
+    this.confirm(this.plyCount(), 'clock', at, seenAtPress);
+    return true;
   }
 
   /**
@@ -2023,9 +2029,7 @@ export class GameEngine {
     if (!jump || this.board.mismatches === 0) return false;
     const pressed = this.boardAtPress(by, at);
     if (!pressed || squaresApart(pressed, this.top().codes).length > 0 || !this.firstSearch(`${this.board.hash}/${by}/pressed`)) return false;
-    if (!this.seenMoveTellsTurn(jump.base, by, at, pressed) && !this.fromJumpStart(jump.base, at, by, false, undefined, undefined, { target: pressed })) return false;
-    this.confirm(this.plyCount(), 'clock', at, seenAtPress);
-    return true;
+    return this.presserMovedLast(jump.base, by, at, seenAtPress, pressed);
   }
 
   /**
