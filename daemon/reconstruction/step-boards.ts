@@ -9,7 +9,11 @@ import { placementOf } from './fen.ts';
 import { squaresApart } from './observed-board.ts';
 import { matchMove, type Successor } from './successors.ts';
 
-/** Boards kept while out of step. */
+/**
+ * Boards kept while out of step: the first (where the record lost the board, as a rule the board
+ * read whole at a return) and the latest. A piece adjusted back and forth makes a board per
+ * change, and the first must outlast them: play that went on from it is recorded from it.
+ */
 const STEP_BOARDS = 12;
 
 /** The record's last position, which the boards kept while out of step are judged against. */
@@ -125,12 +129,12 @@ export class StepBoards {
     this.boards = [codes.slice(), ...(keep ? this.boards.slice(-(STEP_BOARDS - 1)) : [])];
   }
 
-  /** Keeps `seen` (copied) unless it is the last board kept. */
+  /** Keeps `seen` (copied) unless it is the last board kept; past the limit, the second oldest goes (the first stays). */
   note(seen: Uint8Array): void {
     const last = this.boards[this.boards.length - 1];
     if (last && squaresApart(last, seen).length === 0) return;
     this.boards.push(seen.slice());
-    if (this.boards.length > STEP_BOARDS) this.boards.shift();
+    if (this.boards.length > STEP_BOARDS) this.boards.splice(1, 1);
   }
 
   /**

@@ -855,6 +855,12 @@ describe('outage table, games once wrong', () => {
       15125,
       all(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies in a Chess960 game without a clock (Qxb3 b5 h5 Rd8 Qd1 h6: the queen out to take the b3 pawn and back), which no search reaches (a queen's trip from a square the board shows unchanged, six plies). Play went on from the board read at the return (cxb5, then exf4 with its pieces adjusted several times, and Qb3): the boards kept while out of step were the last twelve, the return's board gone among the adjustments, and the record broke after cxb5 and lost it. The first board kept stays: the break is at the return's board and cxb5 is recorded after it",
+      power960(6, false),
+      15164,
+      all(keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {

@@ -261,3 +261,32 @@ describe('a piece moved in full where no legal move takes it (StepBoards.displac
     expect(new StepBoards().displaced(end, three)).toBeUndefined();
   });
 });
+
+describe('the boards kept while out of step (StepBoards.note)', () => {
+  // Boards alternate between two readings of a square being adjusted, after a first board the
+  // record went out of step at (a board read whole at a return).
+  const first = new Uint8Array(64).fill(PIECE.EMPTY);
+  first[0] = PIECE.WROOK;
+  const adjusted = (n: number): Uint8Array => {
+    const b = first.slice();
+    b[8 + (n % 2)] = PIECE.WPAWN;
+    return b;
+  };
+
+  it('keeps the first board however many come after it, and the latest ones', () => {
+    const boards = new StepBoards();
+    boards.note(first);
+    for (let n = 0; n < 40; n++) boards.note(adjusted(n));
+    const list = boards.list;
+    expect(list[0]).toEqual(first);
+    expect(list[list.length - 1]).toEqual(adjusted(39));
+    expect(list.length).toBeLessThan(40);
+  });
+
+  it('keeps no repeat of the last board', () => {
+    const boards = new StepBoards();
+    boards.note(first);
+    boards.note(first.slice());
+    expect(boards.list.length).toBe(1);
+  });
+});
