@@ -2064,9 +2064,15 @@ export class GameEngine {
     // lifted, and its move is what the board showed (a wrong one is the player's, not a hand's).
     const origin = this.history[base]!.codes;
     let origins = 0;
+    let takenOff = 0;
     const boards = function* (engine: GameEngine): Generator<Uint8Array> {
       if (held) yield engine.top().codes.slice();
       for (const seen of engine.seenBoards.latest()) {
+        const restored = engine.takenOffFirst(base, seen, current, by);
+        if (restored) {
+          takenOff++;
+          yield restored;
+        }
         yield seen;
         if (origins > 0) continue;
         const landing = squaresApart(seen, current);
@@ -2077,7 +2083,7 @@ export class GameEngine {
       }
     };
     for (const before of boards(this)) {
-      if (tried >= SEEN_MOVE_BOARDS + Number(held) + origins) break;
+      if (tried >= SEEN_MOVE_BOARDS + Number(held) + origins + takenOff) break;
       if (squaresApart(before, current).length === 0) continue;
       tried++;
       const seenMove = this.stepBoards.moveBetween(end, before, current, by);
@@ -2089,6 +2095,30 @@ export class GameEngine {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Board `seen` with the piece the jump's start had on the square `by` moved onto since (empty on
+   * `seen`): a capture made the usual way, the taken piece lifted first, the board read between
+   * the two. Only when a jump no longer than the record's reaches it with `by` to move and none
+   * reaches `seen` itself: the piece may have been taken while the board was away, and then the
+   * move onto its square is a move onto an empty one (seed 15098: the board came back with Black's
+   * h8 queen lifted for Qxh8, read as the white queen's trip to h8 and back; White's press after
+   * Qxh8 asked the jump again, to the board without that queen, and eight plies were found with
+   * her taken on a1 by a knight out and back).
+   */
+  private takenOffFirst(base: number, seen: Uint8Array, current: Uint8Array, by: Color): Uint8Array | undefined {
+    const apart = squaresApart(seen, current);
+    if (apart.length !== 2) return undefined;
+    const landing = apart.find((sq) => seen[sq] === PIECE.EMPTY && current[sq] !== PIECE.EMPTY);
+    const left = apart.find((sq) => sq !== landing);
+    if (landing === undefined || left === undefined || current[left] !== PIECE.EMPTY || seen[left] !== current[landing]) return undefined;
+    const taken = codeToPiece(this.history[base]!.codes[landing]! as PieceCode);
+    if (!taken || taken.color === by || taken.role === 'king' || codeToPiece(current[landing]! as PieceCode)?.color !== by) return undefined;
+    const before = seen.slice();
+    before[landing] = this.history[base]!.codes[landing]!;
+    if (this.byJumpLength(base, [seen], by).length > 0) return undefined;
+    return this.byJumpLength(base, [before], by)[0];
   }
 
   /**

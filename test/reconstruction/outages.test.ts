@@ -861,6 +861,12 @@ describe('outage table, games once wrong', () => {
       15164,
       all(keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies in a Chess960 game with a clock (Qg4 a6 a4 d5 Qxh3 d4), back with Black's h8 queen lifted for White's Qxh8: read as seven plies with the white queen's trip to h8 and back (Qxh8 d4 Qh3), an exact reading a ply longer going before a hand. White's press after Qxh8 said White had moved last; the jump was asked again to the board before the move, the one without the queen, and eight plies were found with the queen taken on a1 by a knight out and back (Nc2 … Qa1 Nxa1), Qxh8 read as Qh8 and lost. The board before a move onto a square the jump's start had an opponent's piece on is also that board with the piece back (a capture made the usual way, the taken piece lifted first): six plies reach it, the one played offered, and Qxh8 is kept",
+      power960(6, true),
+      15098,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
