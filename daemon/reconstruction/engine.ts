@@ -285,6 +285,8 @@ interface JumpQuery {
   readThroughHand?: JumpReading;
   /** The move seen made after the jump's board: every sequence must leave it legal (an en passant capture needs the double step last). */
   moveAfter?: NormalMove;
+  /** No piece out and back: the sequences the pruned search finds, and only those. */
+  plain?: boolean;
 }
 
 /**
@@ -2052,7 +2054,7 @@ export class GameEngine {
    * again to the board seen before the move, with `by` to move after it, and the move is played.
    * Boards seen latest first (the move just made).
    */
-  private seenMoveTellsTurn(base: number, by: Color, at: number, current: Uint8Array = this.board.seen, budget = this.jumpBudget): boolean {
+  private seenMoveTellsTurn(base: number, by: Color, at: number, current: Uint8Array = this.board.seen, budget = this.jumpBudget, plain = false): boolean {
     const end = this.recordEnd();
     let tried = 0;
     // A jump read through a piece in a hand: the board before that piece's move is the record's
@@ -2090,7 +2092,7 @@ export class GameEngine {
       if (!seenMove) continue;
       // The move seen is played after the jump: a reading under which it is illegal would lose it
       // (seed 4012: bxa3 en passant after a jump read with a4 before c6 cxd5).
-      if (!this.jumpFrom(base, at, other(by), { ...this.fromStart(base), target: before, budget, moveAfter: seenMove.move })) continue;
+      if (!this.jumpFrom(base, at, other(by), { ...this.fromStart(base), target: before, budget, moveAfter: seenMove.move, plain })) continue;
       this.playMoveShown(at, current);
       return true;
     }
@@ -2411,13 +2413,20 @@ export class GameEngine {
     // Without a clock nothing presses, but the piece just put down tells who moved last. When it
     // is of the side the record does not have to move and a move of theirs was seen made, the jump
     // left the wrong side to move: it runs to the board before that move, which is then played
-    // (the shortest sequence to the board now would reorder the moves seen since the return). Not
-    // for a piece put back where the record had it since the jump began: that is a move being
-    // taken back (a queen going home before the pawn it took), and a detour would explain it.
+    // (the shortest sequence to the board now would reorder the moves seen since the return). A
+    // piece put back where the record had it since the jump began may be a move being taken back
+    // (a queen going home before the pawn it took), which a detour would explain as moves: for it,
+    // only a jump no piece goes out and back in (seed 16022: White's knight d4-e2 seen made after
+    // the return, home where the jump began; read as never having left, the jump lost a ply
+    // (b6 b5 as b5) and the record broke at Black's next move, Ne2 lost).
     const placed = this.lastPlaced;
-    if (lastBy === undefined && !this.clockSeen && placed && !this.history.slice(base).some((p) => p.codes[placed.sq] === placed.code)) {
+    if (lastBy === undefined && !this.clockSeen && placed) {
       const by = codeToPiece(placed.code as PieceCode)?.color;
-      if (by && by !== this.posOf(this.top()).turn && (this.readThroughHeld(base, at) || this.seenMoveTellsTurn(base, by, at) || this.seenMoveBeforeLift(base, by, at))) return true;
+      const home = this.history.slice(base).some((p) => p.codes[placed.sq] === placed.code);
+      if (by && by !== this.posOf(this.top()).turn) {
+        if (!home && (this.readThroughHeld(base, at) || this.seenMoveTellsTurn(base, by, at) || this.seenMoveBeforeLift(base, by, at))) return true;
+        if (home && this.seenMoveTellsTurn(base, by, at, this.board.seen, this.jumpBudget, true)) return true;
+      }
     }
     // Without a clock, the board of a move seen made since the jump (not inferred) was seen whole:
     // a reading from the jump's start must pass through it (a knight knocked from c8 onto d7 was
@@ -2866,7 +2875,7 @@ export class GameEngine {
    * by field (a hand at work, a burst being applied) is short of pieces on its way and is not.
    */
   private jumpFrom(base: number, at: number, lastBy: Color | undefined, query: JumpQuery): boolean {
-    const { maxDepth, minDepth = 2, inHand = false, target = this.board.seen, through = [], budget = this.jumpBudget } = query;
+    const { maxDepth, minDepth = 2, inHand = false, target = this.board.seen, through = [], budget = this.jumpBudget, plain = false } = query;
     const pos = this.posOf(this.history[base]!).clone();
     // The press that completed the jump tells whose turn it is now. The running side alone does not:
     // a player who has moved and not yet pressed leaves it one ply behind the board.
@@ -2885,7 +2894,8 @@ export class GameEngine {
     // piece put down was the one in the hand, or the hand held the piece taken where one was put
     // down, whichever the reading took to be in the hand.
     if (readAt && this.adoptThroughHand(pos, base, readAt, target, options, at, lifted)) return true;
-    let found = seenDetourFirst(pos, target, options, searchSequences(pos, target, options), lifted);
+    const plainly = searchSequences(pos, target, options);
+    let found = plain ? plainly : seenDetourFirst(pos, target, options, plainly, lifted);
     // Searched again from an inferred jump's start at a press, with the clock's count of the plies
     // pressed for: a sequence of that length, when the shortest is up to two plies shorter (a
     // queen exchange on d8 and the other queen gone on to c7 read as her taking on c7).
@@ -2893,14 +2903,15 @@ export class GameEngine {
     const counted = lastBy !== undefined && this.clockCount !== undefined && held?.base === base ? this.clockCount - base : undefined;
     if (counted !== undefined && shortest !== undefined && counted > shortest && counted - shortest <= COUNTED_PLIES_OFF && counted <= maxDepth + 2) {
       const atCount = { ...options, minDepth: counted, maxDepth: counted };
-      const longer = seenDetourFirst(pos, target, atCount, searchSequences(pos, target, atCount), lifted);
+      const atLength = searchSequences(pos, target, atCount);
+      const longer = plain ? atLength : seenDetourFirst(pos, target, atCount, atLength, lifted);
       if (longer.sequences.length > 0) found = longer;
     }
     // Searched again from a jump read through a piece in a hand, and the hand is still empty: a
     // piece that took the one missing and went back where it stood (Qxc7 … Qc4) leaves the same
     // board as a hand, and its square unchanged, which the pruned search leaves out. One such
     // detour is allowed.
-    if (found.sequences.length === 0 && held?.inHand !== undefined && held.base === base && target[held.inHand] === PIECE.EMPTY) {
+    if (!plain && found.sequences.length === 0 && held?.inHand !== undefined && held.base === base && target[held.inHand] === PIECE.EMPTY) {
       found = withExcursion(pos, target, options, lifted);
     }
     // Nothing leads to the board exactly: it may have been read with a piece in a hand (a player
@@ -2920,7 +2931,7 @@ export class GameEngine {
     // parity does: a piece may have gone out and back (a tempo), which the pruned search leaves
     // out. One such detour is allowed, one ply longer than that sequence and no more (a detour
     // searched any deeper "explains" a board the record lost long before, by wandering pieces).
-    if (found.sequences.length === 0 && lastBy !== undefined) {
+    if (!plain && found.sequences.length === 0 && lastBy !== undefined) {
       const wrongTurn = searchSequences(pos, target, { minDepth, maxDepth: maxDepth - 1, budget: JUMP_BUDGET, keep: 1, meter: this.meter });
       const plies = wrongTurn.sequences[0]?.length;
       if (plies !== undefined) found = withExcursion(pos, target, { ...options, minDepth: plies + 1, maxDepth: plies + 1 }, lifted);
@@ -2934,7 +2945,7 @@ export class GameEngine {
     // mover's knight lifted while the board came back, a bishop gone b7xe4-b7 meanwhile). Not on
     // a board seen change by change: a bishop sliding c8-d7-…-g4 to take a pawn already lifted
     // passes through boards a detour "explains" (Bxg4 Ra2 Bd7 Ra1).
-    if (found.sequences.length === 0 && inHand && lastBy === undefined && !this.clockSeen && maxDepth >= DETOUR_WITHOUT_CLOCK_PLIES) {
+    if (!plain && found.sequences.length === 0 && inHand && lastBy === undefined && !this.clockSeen && maxDepth >= DETOUR_WITHOUT_CLOCK_PLIES) {
       found = withExcursion(pos, target, { ...options, maxDepth: DETOUR_WITHOUT_CLOCK_PLIES }, lifted);
       if (found.sequences.length === 0) found = withExcursion(pos, target, { ...options, maxDepth: DETOUR_WITHOUT_CLOCK_PLIES, pieceInHand: true }, lifted);
     }
@@ -2953,7 +2964,7 @@ export class GameEngine {
     // king home taking the rook that checked it, read at the return as that rook in a hand; Black's
     // a6 then fitted nothing and the record broke with it).
     const pressless = lastBy === undefined && !this.clockSeen && found.sequences.length === 0 && this.placedOutOfTurn();
-    if ((lastBy !== undefined || pressless) && returned && !found.sequences.some((moves) => passesThrough(pos, moves, returned))) {
+    if (!plain && (lastBy !== undefined || pressless) && returned && !found.sequences.some((moves) => passesThrough(pos, moves, returned))) {
       const detour = { ...options, maxDepth: Math.min(maxDepth, DETOUR_WITHOUT_CLOCK_PLIES + 1) };
       let detoured = withExcursionThrough(pos, returned, target, detour, lifted);
       if (detoured.sequences.length === 0) detoured = withExcursion(pos, target, detour, lifted);

@@ -867,6 +867,12 @@ describe('outage table, games once wrong', () => {
       15098,
       all(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies without a clock (bxa5 b6 Nd4 Rxa5 cxd6 b5), read at the return as five (b6 b5 as b5), White to move. White's knight went d4-e2 after the return, home where the jump began: taken for a move being taken back, the jump was read again as four plies with the knight never gone, and Black's next move broke the record, Ne2 lost. A piece put home out of turn asks the jump again to the board before its move, with no piece out and back: six plies, the one played offered, then Ne2, and every later move is kept",
+      power(6, false),
+      16022,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
