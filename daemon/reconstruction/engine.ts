@@ -2100,10 +2100,11 @@ export class GameEngine {
   }
 
   /**
-   * Board `seen` with the piece the jump's start had on the square `by` moved onto since (empty on
+   * Board `seen` with an opponent's piece back on the square `by` moved onto since (empty on
    * `seen`): a capture made the usual way, the taken piece lifted first, the board read between
-   * the two. Only when a jump no longer than the record's reaches it with `by` to move and none
-   * reaches `seen` itself: the piece may have been taken while the board was away, and then the
+   * the two. The record's piece there when that board was seen whole (below); else the piece the
+   * jump's start had there, only when a jump no longer than the record's reaches it with `by` to
+   * move and none reaches `seen` itself: the piece may have been taken while the board was away, and then the
    * move onto its square is a move onto an empty one (seed 15098: the board came back with Black's
    * h8 queen lifted for Qxh8, read as the white queen's trip to h8 and back; White's press after
    * Qxh8 asked the jump again, to the board without that queen, and eight plies were found with
@@ -2115,10 +2116,26 @@ export class GameEngine {
     const landing = apart.find((sq) => seen[sq] === PIECE.EMPTY && current[sq] !== PIECE.EMPTY);
     const left = apart.find((sq) => sq !== landing);
     if (landing === undefined || left === undefined || current[left] !== PIECE.EMPTY || seen[left] !== current[landing]) return undefined;
-    const taken = codeToPiece(this.history[base]!.codes[landing]! as PieceCode);
-    if (!taken || taken.color === by || taken.role === 'king' || codeToPiece(current[landing]! as PieceCode)?.color !== by) return undefined;
+    if (codeToPiece(current[landing]! as PieceCode)?.color !== by) return undefined;
+    const takeable = (code: number): boolean => {
+      const taken = codeToPiece(code as PieceCode);
+      return taken !== undefined && taken.color !== by && taken.role !== 'king';
+    };
+    // That board seen whole before (the record's piece on the landing, as the board read at the
+    // return showed it): the capture's taken piece was lifted from it, whatever jump reaches the
+    // board without that piece (seed 17255: the white queen read on c4 at the return, lifted for
+    // Bxc4, and the board without her read as her taken on e6 by moves nobody saw). A press says
+    // the other side moved last, so a jump a ply longer than the record's may reach it.
+    const recorded = this.top().codes[landing]!;
+    if (takeable(recorded)) {
+      const before = seen.slice();
+      before[landing] = recorded;
+      if (this.seenBoards.hasSeen(before) && this.byJumpLength(base, [before], by, this.plyCount() - base + 1).length > 0) return before;
+    }
+    const start = this.history[base]!.codes[landing]!;
+    if (!takeable(start)) return undefined;
     const before = seen.slice();
-    before[landing] = this.history[base]!.codes[landing]!;
+    before[landing] = start;
     if (this.byJumpLength(base, [seen], by).length > 0) return undefined;
     return this.byJumpLength(base, [before], by)[0];
   }
@@ -2128,8 +2145,8 @@ export class GameEngine {
    * a longer jump than the record's reaches are left out: a piece whose lift nobody saw is no
    * licence to send it on a detour (a queen put down on the wrong square, then corrected).
    */
-  private byJumpLength(base: number, boards: Uint8Array[], turn: Color): Uint8Array[] {
-    return boards.length === 0 ? boards : bySequenceLength(this.posOf(this.history[base]!), boards, turn, this.plyCount() - base, JUMP_BUDGET, this.meter);
+  private byJumpLength(base: number, boards: Uint8Array[], turn: Color, plies = this.plyCount() - base): Uint8Array[] {
+    return boards.length === 0 ? boards : bySequenceLength(this.posOf(this.history[base]!), boards, turn, plies, JUMP_BUDGET, this.meter);
   }
 
   private outOfStepReport(at: number): void {

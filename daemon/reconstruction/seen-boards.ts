@@ -29,6 +29,14 @@ export class SeenBoards {
     if (this.order.length > this.limit) this.boards.delete(this.order.shift()!);
   }
 
+  /** `codes` was among the boards seen. */
+  hasSeen(codes: ArrayLike<number>): boolean {
+    const seen = this.boards.get(placementHash(codes));
+    if (!seen) return false;
+    for (let sq = 0; sq < 64; sq++) if (seen[sq] !== codes[sq]) return false;
+    return true;
+  }
+
   /** The boards seen, latest first. */
   *latest(): Generator<Uint8Array> {
     for (let i = this.order.length - 1; i >= 0; i--) {

@@ -873,6 +873,12 @@ describe('outage table, games once wrong', () => {
       16022,
       all(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies while the clock was set by hand, 60 s given (exd4 Qc3 Be6 e4 bxc4 Qxc4), read at the return as five (the queen's c2-c3xc4 as Qxc4), White's queen on c4. Black lifted her to take her with the bishop (Bxc4) and pressed: the board before the move was read as the one without her, and six plies were found with her taken on e6 by moves nobody saw (Qe6+ Bxe6), Bxc4 recorded as Bc4. That board with the record's queen back on c4 was seen whole at the return: the board before the capture is that one, six plies reach it (the one played offered), and Bxc4 is kept",
+      { ...power(6, false), clockAdjustMs: 60_000 },
+      17255,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
