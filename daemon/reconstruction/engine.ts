@@ -2104,8 +2104,8 @@ export class GameEngine {
    * `seen`): a capture made the usual way, the taken piece lifted first, the board read between
    * the two. The record's piece there when that board was seen whole (below); else the piece the
    * jump's start had there, only when a jump no longer than the record's reaches it with `by` to
-   * move and none reaches `seen` itself: the piece may have been taken while the board was away, and then the
-   * move onto its square is a move onto an empty one (seed 15098: the board came back with Black's
+   * move and none reaches `seen` itself: the piece may have been taken while the board was away,
+   * and then the move onto its square is a move onto an empty one (seed 15098: the board came back with Black's
    * h8 queen lifted for Qxh8, read as the white queen's trip to h8 and back; White's press after
    * Qxh8 asked the jump again, to the board without that queen, and eight plies were found with
    * her taken on a1 by a knight out and back).
@@ -2439,10 +2439,12 @@ export class GameEngine {
     const placed = this.lastPlaced;
     if (lastBy === undefined && !this.clockSeen && placed) {
       const by = codeToPiece(placed.code as PieceCode)?.color;
-      const home = this.history.slice(base).some((p) => p.codes[placed.sq] === placed.code);
       if (by && by !== this.posOf(this.top()).turn) {
-        if (!home && (this.readThroughHeld(base, at) || this.seenMoveTellsTurn(base, by, at) || this.seenMoveBeforeLift(base, by, at))) return true;
-        if (home && this.seenMoveTellsTurn(base, by, at, this.board.seen, this.jumpBudget, true)) return true;
+        const home = this.history.slice(base).some((p) => p.codes[placed.sq] === placed.code);
+        const told = home
+          ? this.seenMoveTellsTurn(base, by, at, this.board.seen, this.jumpBudget, true)
+          : this.readThroughHeld(base, at) || this.seenMoveTellsTurn(base, by, at) || this.seenMoveBeforeLift(base, by, at);
+        if (told) return true;
       }
     }
     // Without a clock, the board of a move seen made since the jump (not inferred) was seen whole:
