@@ -37,6 +37,22 @@ export class SeenBoards {
     return true;
   }
 
+  /**
+   * `codes` was seen with a piece of `next` (the move played from it) in a hand: the mover lifted
+   * for its move, or the piece it takes lifted first (a listing taken as the move began).
+   */
+  private seenLifted(codes: Uint8Array, next: NormalMove): boolean {
+    return this.seenWithout(codes, next.from) || this.seenWithout(codes, takenSquare(codes, next));
+  }
+
+  /** `codes` with `square` emptied was seen (never when the square is empty already: that is `codes` itself). */
+  private seenWithout(codes: Uint8Array, square: number): boolean {
+    if (codes[square] === PIECE.EMPTY) return false;
+    const lifted = codes.slice();
+    lifted[square] = PIECE.EMPTY;
+    return this.hasSeen(lifted);
+  }
+
   /** The boards seen, latest first. */
   *latest(): Generator<Uint8Array> {
     for (let i = this.order.length - 1; i >= 0; i--) {
@@ -69,10 +85,13 @@ export class SeenBoards {
   /**
    * The sequences that explain a jump, those passing through a board seen first (the later that
    * board, the better: the moves seen made go last), the search's order otherwise. Several orders
-   * often leave the same board; the board seen on the way tells which. Among those alike, the
-   * sequences that move a piece seen lifted (`lifted`, from emptied) come first: that
-   * piece went out and came back (a rook seen lifted from a4 and put back made the tempo, not
-   * the king), where another piece's detour would explain the same board.
+   * often leave the same board; the board seen on the way tells which. A board seen with a piece
+   * in a hand is passed through where it is a position without the piece the next move moves or
+   * takes (seed 16215: a listing taken with a bishop lifted for Ba6 tells Bxa6 … Ba6 from
+   * Be2 … Bxa6, which needs the taken piece off too). Among those alike, the sequences that move
+   * a piece seen lifted (`lifted`, from emptied) come first: that piece went out and came back (a
+   * rook seen lifted from a4 and put back made the tempo, not the king), where another piece's
+   * detour would explain the same board.
    */
   bySeen(pos: Chess, sequences: NormalMove[][], lifted: ReadonlySet<number>): NormalMove[][] {
     if (sequences.length < 2 || this.boards.size === 0) return sequences;
@@ -81,7 +100,8 @@ export class SeenBoards {
       let seen = 0;
       for (let k = 0; k < moves.length - 1; k++) {
         probe.play(moves[k]!);
-        if (this.boards.has(placementHash(positionCodes(probe)))) seen = k + 1;
+        const codes = positionCodes(probe);
+        if (this.boards.has(placementHash(codes)) || this.seenLifted(codes, moves[k + 1]!)) seen = k + 1;
       }
       return seen;
     };
@@ -90,4 +110,11 @@ export class SeenBoards {
     scored.sort((a, b) => b.seen - a.seen || b.moved - a.moved || a.i - b.i);
     return scored.map((x) => x.moves);
   }
+}
+
+/** The square whose piece `move` takes on `codes` (its landing, or beside it for a pawn taking en passant). */
+function takenSquare(codes: ArrayLike<number>, move: NormalMove): number {
+  const pawn = codes[move.from] === PIECE.WPAWN || codes[move.from] === PIECE.BPAWN;
+  const enPassant = pawn && codes[move.to] === PIECE.EMPTY && (move.from & 7) !== (move.to & 7);
+  return enPassant ? (move.from & 56) + (move.to & 7) : move.to;
 }

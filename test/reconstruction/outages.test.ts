@@ -879,6 +879,12 @@ describe('outage table, games once wrong', () => {
       17255,
       all(exactOrTruthOffered, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 4 plies without a clock (Bxa6 Ra7 Bd3 Rh6), back with White's bishop lifted from d3 and put on a6 (Ba6) as the board listed its pieces: read at the return as four plies, the bishop in the hand. Black's next move said White had moved last, and the jump was asked again a ply longer, to the board with the bishop on a6: 32 sequences reach it, and the first published went Be2 … Bd3 … Bxa6, Ba6 recorded as Bxa6. The board listed at the return is the one before the move back with the bishop in the hand: a sequence passing through it so (Bxa6 first, the a6 square empty when the bishop came back to it) goes before one that needs the taken piece lifted too, and every later move is kept",
+      power(4, true),
+      16215,
+      all(marked(exactOrTruthOffered), keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
