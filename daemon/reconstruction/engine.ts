@@ -83,6 +83,8 @@ const COUNT_FILL_NODES = 16_000_000;
 const SEEN_BOARDS = 256;
 /** Boards seen latest, tried as the one before a move that tells a jump's parity (seenMoveTellsTurn). */
 const SEEN_MOVE_BOARDS = 4;
+/** The plies a takeback into an inferred span may take back: the noise model's and the players' (1–3). */
+const TAKEBACK_INTO_SPAN_PLIES = 3;
 /** Squares tried as where a piece read in a hand came from, when its landing is seen (seenMoveTellsTurn). */
 const HAND_ORIGINS = 3;
 /** Sequences kept for the arbiter when several explain one jump. */
@@ -370,6 +372,8 @@ export class GameEngine {
   private alias: Alias | undefined;
   /** Board hash and clock side of the last jump search (a board is searched once per reading). */
   private lastSearchKey: string | undefined;
+  /** The board takebackIntoUnkeptOrder last searched for (by hash): a press again on it searches nothing more. */
+  private unkeptSearched: number | undefined;
   /**
    * The plies pressed for since the game began, as the clock's times counted them after the board
    * was last away (press-count.ts) and every press since: a search again from an inferred jump's
@@ -1730,6 +1734,7 @@ export class GameEngine {
     }
     if (this.takebackIntoOtherOrder(at)) return;
     if (this.reviseJump(at, by, seenAtPress)) return;
+    if (this.takebackIntoUnkeptOrder(at)) return;
     // The board lost the thread before this move (an outage, a dump nothing explained): what the
     // player did cannot be told from what the engine missed, so nothing is held against anyone.
     // Play goes on, and so does the record: it breaks here and follows the board from now on (the
@@ -2552,16 +2557,83 @@ export class GameEngine {
   }
 
   /**
+   * takebackIntoOtherOrder where no order kept passes through the board (a span with more orders
+   * than were kept, or one whose last moves go out and back): the board is searched for as the
+   * record taken back by up to TAKEBACK_INTO_SPAN_PLIES plies, an order of the span's plies (and
+   * the moves since) that reaches it from where the span began and then the record's board.
+   * Seed 18202 (8 plies with a queen in the hand, 64 orders kept, g3 first in all of them): the
+   * players took back Qd8, g3 and Qc7 and White pressed, and the record held it against White as
+   * g3-g2 (7.5.1, two minutes to Black). Now the span is read again in an order through that
+   * board and taken back to it, the moves replayed are recorded again, and nothing is held
+   * against anyone. Marked as the span was.
+   */
+  private takebackIntoUnkeptOrder(at: number): boolean {
+    const span = this.lastUncertainSpan();
+    if (!span || span.candidates.length < 2 || this.unkeptSearched === this.board.hash) return false;
+    this.unkeptSearched = this.board.hash;
+    const base = span.firstPly - 1;
+    const end = this.plyCount();
+    const board = this.board.seen;
+    const start = this.posOf(this.history[base]!);
+    for (let back = 1; back <= TAKEBACK_INTO_SPAN_PLIES && end - back > base; back++) {
+      const plies = end - back - base;
+      const toBoard = this.exactSequences(start, board, plies, { keep: JUMP_ALTERNATIVES });
+      for (const prefix of toBoard) {
+        const mid = start.clone();
+        for (const m of prefix) mid.play(m);
+        const redo = this.exactSequences(mid, this.top().codes, back, { excursions: 1, keep: 1 })[0];
+        if (!redo) continue;
+        const sans = (moves: readonly NormalMove[]): string[] => {
+          const pos = start.clone();
+          return moves.map((m) => makeSanAndPlay(pos, m));
+        };
+        const reading = sans([...prefix, ...redo]);
+        const alike = toBoard.map((other) => sans([...other, ...redo])).filter((c) => c.length === reading.length);
+        const uncertain = { firstPly: span.firstPly, plies: reading.length, candidates: alike };
+        this.replaceMoves(base, reading, at, end - base, uncertain);
+        this.takeback(end - back, at);
+        const jump = this.provisional;
+        if (jump) this.provisional = { ...jump, end: Math.min(jump.end, this.plyCount()) };
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The sequences of exactly `plies` plies from `pos` to `target` (one ply: the legal moves that reach it). */
+  private exactSequences(pos: Chess, target: Uint8Array, plies: number, options: Partial<JumpSearchOptions>): NormalMove[][] {
+    if (plies === 1) {
+      const found: NormalMove[][] = [];
+      for (const [from, dests] of pos.allDests()) {
+        for (const to of dests) {
+          const after = pos.clone();
+          const move = normalizeMove(after, { from, to, ...(after.board.get(from)?.role === 'pawn' && (to >> 3 === 0 || to >> 3 === 7) ? { promotion: 'queen' as const } : {}) }) as NormalMove;
+          after.play(move);
+          if (squaresApart(positionCodes(after), target).length === 0) found.push([move]);
+        }
+      }
+      return found;
+    }
+    return searchSequences(pos, target, { ...options, minDepth: plies, maxDepth: plies, budget: this.jumpBudget }).sequences;
+  }
+
+  /** The record's last uncertain span, when the record ends with it or with moves made since. */
+  private lastUncertainSpan(): Uncertainty | undefined {
+    let p = this.plyCount();
+    while (p > 0 && !this.history[p]!.record?.uncertain) p--;
+    const span = this.history[p]?.record?.uncertain;
+    return span && p === span.firstPly - 1 + span.plies ? span : undefined;
+  }
+
+  /**
    * The record's last uncertain span, and a candidate order of it (not the one published) that
    * passes through the board: the plies of it the board shows played.
    */
   private otherOrderShown(): { span: Uncertainty; candidate: readonly string[]; plies: number; alike: string[][] } | undefined {
-    let p = this.plyCount();
-    while (p > 0 && !this.history[p]!.record?.uncertain) p--;
-    const span = this.history[p]?.record?.uncertain;
+    const span = this.lastUncertainSpan();
     if (!span || span.candidates.length < 2) return undefined;
     const base = span.firstPly - 1;
-    if (p !== base + span.plies) return undefined;
+    const p = base + span.plies;
     const published = this.history.slice(base + 1, p + 1).map((h) => h.record!.san);
     // A span read through a piece in a hand has candidates that end on different boards (which
     // piece was held): the board where another one ends, the moves since taken back (or never

@@ -885,6 +885,12 @@ describe('outage table, games once wrong', () => {
       16215,
       all(marked(exactOrTruthOffered), keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies while the clock was set by hand, 0 s given (h5 c4 cxd4 h4 exd6 exd6 Qc7 g3), back with Black's queen lifted for Qd8: read as eight plies in 64 orders kept, g3 second in all of them, the queen's stop unknown (Qa5). The players then took back Qd8, g3 and Qc7, and White pressed (the wrong clock running after three plies taken back): no order kept passes through that board, and the record held it against White as g3-g2, 7.5.1, two minutes to Black. The board is searched for as the record taken back by up to three plies, an order of the span reaching it and then the record's board: the span is read again through it and taken back to it, the moves replayed are recorded again, nothing is held against anyone, and every later move is kept",
+      { ...power(8, true), clockAdjustMs: 0 },
+      18202,
+      all(asPlayed, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
