@@ -2561,7 +2561,7 @@ export class GameEngine {
    * than were kept, or one whose last moves go out and back): the board is searched for as the
    * record taken back by up to TAKEBACK_INTO_SPAN_PLIES plies, an order of the span's plies (and
    * the moves since) that reaches it from where the span began and then the record's board.
-   * Seed 18202 (8 plies with a queen in the hand, 64 orders kept, g3 first in all of them): the
+   * Seed 18202 (8 plies with a queen in the hand, 64 orders kept, g3 second in all of them): the
    * players took back Qd8, g3 and Qc7 and White pressed, and the record held it against White as
    * g3-g2 (7.5.1, two minutes to Black). Now the span is read again in an order through that
    * board and taken back to it, the moves replayed are recorded again, and nothing is held
