@@ -2583,12 +2583,8 @@ export class GameEngine {
         for (const m of prefix) mid.play(m);
         const redo = this.exactSequences(mid, this.top().codes, back, { excursions: 1, keep: 1 })[0];
         if (!redo) continue;
-        const sans = (moves: readonly NormalMove[]): string[] => {
-          const pos = start.clone();
-          return moves.map((m) => makeSanAndPlay(pos, m));
-        };
-        const reading = sans([...prefix, ...redo]);
-        const alike = toBoard.map((other) => sans([...other, ...redo])).filter((c) => c.length === reading.length);
+        const reading = sansOf(start, [...prefix, ...redo]);
+        const alike = toBoard.map((other) => sansOf(start, [...other, ...redo]));
         const uncertain = { firstPly: span.firstPly, plies: reading.length, candidates: alike };
         this.replaceMoves(base, reading, at, end - base, uncertain);
         this.takeback(end - back, at);
@@ -2600,19 +2596,12 @@ export class GameEngine {
     return false;
   }
 
-  /** The sequences of exactly `plies` plies from `pos` to `target` (one ply: the legal moves that reach it). */
+  /** The sequences of exactly `plies` plies from `pos` to `target` (one ply: the matcher's move). */
   private exactSequences(pos: Chess, target: Uint8Array, plies: number, options: Partial<JumpSearchOptions>): NormalMove[][] {
     if (plies === 1) {
-      const found: NormalMove[][] = [];
-      for (const [from, dests] of pos.allDests()) {
-        for (const to of dests) {
-          const after = pos.clone();
-          const move = normalizeMove(after, { from, to, ...(after.board.get(from)?.role === 'pawn' && (to >> 3 === 0 || to >> 3 === 7) ? { promotion: 'queen' as const } : {}) }) as NormalMove;
-          after.play(move);
-          if (squaresApart(positionCodes(after), target).length === 0) found.push([move]);
-        }
-      }
-      return found;
+      const codes = positionCodes(pos);
+      const move = matchMove(pos, codes, target, squaresApart(codes, target));
+      return move ? [[move.move]] : [];
     }
     return searchSequences(pos, target, { ...options, minDepth: plies, maxDepth: plies, budget: this.jumpBudget }).sequences;
   }
