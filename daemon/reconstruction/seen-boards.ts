@@ -38,19 +38,42 @@ export class SeenBoards {
   }
 
   /**
-   * `codes` was seen with a piece of `next` (the move played from it) in a hand: the mover lifted
-   * for its move, or the piece it takes lifted first (a listing taken as the move began).
+   * The boards seen that `codes` stands on, `next` the move played from it, each with its weight
+   * (`credit`, by the board's hash, the most it has earned): 2 for `codes` itself, `codes` with the
+   * mover lifted for its move, or `codes` with the piece it takes lifted first (a listing taken as
+   * the move began); 1 for both up at once, as a capture is made, a reading that leaves more in a
+   * hand than the others (seed 16215: the bishop seen lifted for Ba6 with a6 empty is Bxa6 … Ba6,
+   * where Be2 … Bxa6 needs a6's piece up too). True when any was seen.
    */
-  private seenLifted(codes: Uint8Array, next: NormalMove): boolean {
-    return this.seenWithout(codes, next.from) || this.seenWithout(codes, takenSquare(codes, next));
+  private seenAround(codes: Uint8Array, next: NormalMove, credit: Map<number, number>): boolean {
+    const taken = takenSquare(codes, next);
+    const capture = codes[taken] !== PIECE.EMPTY && taken !== next.from;
+    const readings: [number[], number][] = [
+      [[], 2],
+      [[next.from], 2],
+      ...(capture
+        ? ([
+            [[taken], 2],
+            [[next.from, taken], 1],
+          ] as [number[], number][])
+        : []),
+    ];
+    let any = false;
+    for (const [lifted, weight] of readings) {
+      const hash = this.seenWithout(codes, lifted);
+      if (hash === undefined) continue;
+      any = true;
+      credit.set(hash, Math.max(credit.get(hash) ?? 0, weight));
+    }
+    return any;
   }
 
-  /** `codes` with `square` emptied was seen (never when the square is empty already: that is `codes` itself). */
-  private seenWithout(codes: Uint8Array, square: number): boolean {
-    if (codes[square] === PIECE.EMPTY) return false;
+  /** The hash of `codes` with `squares` emptied, when that board was seen (`squares` must hold pieces on `codes`). */
+  private seenWithout(codes: Uint8Array, squares: readonly number[]): number | undefined {
+    if (squares.some((sq) => codes[sq] === PIECE.EMPTY)) return undefined;
     const lifted = codes.slice();
-    lifted[square] = PIECE.EMPTY;
-    return this.hasSeen(lifted);
+    for (const sq of squares) lifted[sq] = PIECE.EMPTY;
+    return this.hasSeen(lifted) ? placementHash(lifted) : undefined;
   }
 
   /** The boards seen, latest first. */
@@ -88,26 +111,33 @@ export class SeenBoards {
    * often leave the same board; the board seen on the way tells which. A board seen with a piece
    * in a hand is passed through where it is a position without the piece the next move moves or
    * takes (seed 16215: a listing taken with a bishop lifted for Ba6 tells Bxa6 … Ba6 from
-   * Be2 … Bxa6, which needs the taken piece off too). Among those alike, the sequences that move
+   * Be2 … Bxa6, which needs the taken piece off too). At one depth, the sequences passing through
+   * more of the boards seen go first, each board counted once (seenAround: seed 18238, a listing
+   * with the d5 pawn up to take en passant and the next with the taken pawn up too both stand on
+   * dxe6's order, where e5 dxe5 … e6 stands on the second only; seed 20126, a listing with the d4
+   * pawn up is c4 fxe4 h4's board before d3 with the mover up and after it with the pawn up to be
+   * taken, one board still). Among those alike, the sequences that move
    * a piece seen lifted (`lifted`, from emptied) come first: that piece went out and came back (a
    * rook seen lifted from a4 and put back made the tempo, not the king), where another piece's
    * detour would explain the same board.
    */
   bySeen(pos: Chess, sequences: NormalMove[][], lifted: ReadonlySet<number>): NormalMove[][] {
     if (sequences.length < 2 || this.boards.size === 0) return sequences;
-    const depth = (moves: NormalMove[]): number => {
+    const passage = (moves: NormalMove[]): { seen: number; boards: number } => {
       const probe = pos.clone();
+      const credit = new Map<number, number>();
       let seen = 0;
       for (let k = 0; k < moves.length - 1; k++) {
         probe.play(moves[k]!);
-        const codes = positionCodes(probe);
-        if (this.boards.has(placementHash(codes)) || this.seenLifted(codes, moves[k + 1]!)) seen = k + 1;
+        if (this.seenAround(positionCodes(probe), moves[k + 1]!, credit)) seen = k + 1;
       }
-      return seen;
+      let boards = 0;
+      for (const weight of credit.values()) boards += weight;
+      return { seen, boards };
     };
     const moved = (moves: NormalMove[]): number => moves.filter((m) => lifted.has(m.from)).length;
-    const scored = sequences.map((moves, i) => ({ moves, i, seen: depth(moves), moved: lifted.size > 0 ? moved(moves) : 0 }));
-    scored.sort((a, b) => b.seen - a.seen || b.moved - a.moved || a.i - b.i);
+    const scored = sequences.map((moves, i) => ({ moves, i, ...passage(moves), moved: lifted.size > 0 ? moved(moves) : 0 }));
+    scored.sort((a, b) => b.seen - a.seen || b.boards - a.boards || b.moved - a.moved || a.i - b.i);
     return scored.map((x) => x.moves);
   }
 }

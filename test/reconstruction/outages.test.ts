@@ -891,6 +891,12 @@ describe('outage table, games once wrong', () => {
       18202,
       all(asPlayed, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies (e3 Ra7 d5 fxe3 fxe3 e5), back with White's d5 pawn lifted to take en passant (dxe6): the listing showed d5 empty and Black's pawn on e5, then e5 went up too and the pawn came down on e6. Of the 43 seven-ply orders to that board, the one published went e5 dxe5 … Ra7 e6, whose board before e6 with its pawn up is the second listing, as the en passant's board before it with its pawn up is the first: one board each, and dxe6 lost. The en passant's board stands on both listings, the second with both the capture's pieces up: it passes through more of what was seen, goes first, and every later move is kept",
+      power(6, true),
+      18238,
+      all(marked(exactOrTruthOffered), keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {

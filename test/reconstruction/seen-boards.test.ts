@@ -87,6 +87,45 @@ describe('the sequences of a jump ordered by the boards seen (SeenBoards.bySeen)
     expect(seen.bySeen(pos, [doubleStep, singleStep], new Set())).toEqual([doubleStep, singleStep]);
   });
 
+  it('puts first, at one depth, the one passing through more of the boards seen, a capture’s two pieces up counting', () => {
+    // Seed 18238 in small: Ra7 d5 e5 dxe6 (en passant) and e5 dxe5 Ra7 e6 leave one board. Read
+    // as the capture was made, d5 up, then e5 up too: the second board is the other order's
+    // position before e6 with its mover up, the first only the en passant's (its mover up), the
+    // second the en passant's too with both its pieces up.
+    const pos = fromFen('r3k3/4p3/8/8/3P4/8/8/4K3 b - - 0 1');
+    const enPassant = moves('a8a7', 'd4d5', 'e7e5', 'd5e6');
+    const straight = moves('e7e5', 'd4e5', 'a8a7', 'e5e6');
+    const seen = seenOnly(after(pos, ['a8a7', 'd4d5', 'e7e5'], ['d5']));
+    const both = after(pos, ['a8a7', 'd4d5', 'e7e5'], ['d5', 'e5']);
+    seen.note(placementHash(both), both);
+    expect(seen.bySeen(pos, [straight, enPassant], new Set())).toEqual([enPassant, straight]);
+  });
+
+  it('counts a board seen with the mover up for more than one with a capture’s two pieces up', () => {
+    // Seed 16215 in small: Bxa6 Kf8 Bd3 Kg8 Ba6 and Be2 Kf8 Bd3 Kg8 Bxa6 leave one board. Read
+    // with the d3 bishop up and a6 empty, it is the first's board before Ba6 with the mover up,
+    // and the second's before Bxa6 with the bishop and the a6 pawn both up.
+    const pos = fromFen('4k3/8/p7/8/8/3B4/8/4K3 w - - 0 1');
+    const outAndBack = moves('d3a6', 'e8f8', 'a6d3', 'f8g8', 'd3a6');
+    const takenLast = moves('d3e2', 'e8f8', 'e2d3', 'f8g8', 'd3a6');
+    const seen = seenOnly(after(pos, ['d3a6', 'e8f8', 'a6d3', 'f8g8'], ['d3']));
+    expect(seen.bySeen(pos, [takenLast, outAndBack], new Set())).toEqual([outAndBack, takenLast]);
+  });
+
+  it('counts a board seen once, however many positions of an order stand on it', () => {
+    // Seed 20126 in small: c4 d3 h4 fxe4 Bxd3 and c4 fxe4 h4 d3 Bxd3 leave one board. Read with
+    // the pawn taken on d3 lifted first, then the bishop up too: the first stands on each once.
+    // The second stands on the first listing twice (before d3 with the mover up, after it with
+    // the pawn up to be taken), which is no more seen than once: the search's order stays.
+    const pos = fromFen('4k3/8/8/5p2/3pP3/8/2P4P/4KB2 w - - 0 1');
+    const played = moves('c2c4', 'd4d3', 'h2h4', 'f5e4', 'f1d3');
+    const pawnLate = moves('c2c4', 'f5e4', 'h2h4', 'd4d3', 'f1d3');
+    const seen = seenOnly(after(pos, ['c2c4', 'd4d3', 'h2h4', 'f5e4'], ['d3']));
+    const both = after(pos, ['c2c4', 'd4d3', 'h2h4', 'f5e4'], ['d3', 'f1']);
+    seen.note(placementHash(both), both);
+    expect(seen.bySeen(pos, [played, pawnLate], new Set())).toEqual([played, pawnLate]);
+  });
+
   it('keeps the search’s order when the piece missing is not the next move’s', () => {
     // The same board with White's b1 knight off: no order lifts it for its next move.
     const seen = seenOnly(after(start, ['e2e4', 'e7e5'], ['b1']));
