@@ -2565,7 +2565,10 @@ export class GameEngine {
    * players took back Qd8, g3 and Qc7 and White pressed, and the record held it against White as
    * g3-g2 (7.5.1, two minutes to Black). Now the span is read again in an order through that
    * board and taken back to it, the moves replayed are recorded again, and nothing is held
-   * against anyone. Marked as the span was.
+   * against anyone. Marked as the span was. Into the span only: the moves recorded since it were
+   * seen made, so all of them are taken back (seed 20137: an illegal pawn move back to h2, four
+   * moves after a span, was read as three plies taken back from an order of the span and those
+   * four moves together, eight plies read again).
    */
   private takebackIntoUnkeptOrder(at: number): boolean {
     const span = this.lastUncertainSpan();
@@ -2575,7 +2578,9 @@ export class GameEngine {
     const end = this.plyCount();
     const board = this.board.seen;
     const start = this.posOf(this.history[base]!);
-    for (let back = 1; back <= TAKEBACK_INTO_SPAN_PLIES && end - back > base; back++) {
+    // Into the span: the moves recorded since it were seen made, and are taken back whole.
+    const since = end - (base + span.plies);
+    for (let back = since + 1; back <= TAKEBACK_INTO_SPAN_PLIES && end - back > base; back++) {
       const plies = end - back - base;
       const toBoard = this.exactSequences(start, board, plies, { keep: JUMP_ALTERNATIVES });
       for (const prefix of toBoard) {

@@ -897,6 +897,12 @@ describe('outage table, games once wrong', () => {
       18238,
       all(marked(exactOrTruthOffered), keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 4 plies while the clock was set by hand, 0 s given (e5 h4 h3 Rf6), read at the return in one of four orders (h3 h4 e5 Rf6; the one played offered). Four moves later (g4 hxg3 c4 Rh6, each seen made) White put the h3 pawn back on h2 and pressed, an illegal move: it was read as a takeback into the span, eight plies read again (c4 h4 g3 hxg3 e5 Rh4 h3 Rh6, three of them taken back) with the moves seen made among them, and three later moves lost. A takeback into the span takes back every move made since it: four here, more than the search reaches back, so no reading; the illegal move is White's, and every later move is kept",
+      { ...power(4, false), clockAdjustMs: 0 },
+      20137,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident, (r) => expect(r.incidents.filter((i) => i.kind === 'illegal-move').map((i) => i.by)).toEqual(['white'])),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
