@@ -100,9 +100,11 @@ const HAND_READING_BUDGET = 300_000;
  * The most plies by which the clock's count of presses (press-count.ts) may correct a jump: a
  * tempo or a hand misread is two plies. More is likelier a clock the arbiter set meanwhile (two
  * minutes added for an illegal move look like four presses under a 30 s increment), unless the
- * jump was read through a piece in a hand (countPressesSince).
+ * jump was read through a piece in a hand: then up to HAND_HIDES_PLIES (countPressesSince).
  */
 const COUNTED_PLIES_OFF = 2;
+/** The most plies a piece in a hand can hide from a reading: its trip out and back, and the replies. */
+const HAND_HIDES_PLIES = 4;
 /**
  * Without a clock, the longest jump read with one piece out and back when no sequence reaches the
  * board (it shows moves of one side only: the other's tempo left no trace). Deeper, wandering
@@ -1334,7 +1336,11 @@ export class GameEngine {
     // let the search skip that piece's moves, and the shortest sequences it was preferred to may
     // have lacked only a tempo the players made (a rook a8-a5-a8 while the board was off). The
     // count is searched at however far it is off, with a piece allowed out and back (below).
-    const handReadShort = this.provisional?.inHand !== undefined && off > 0;
+    // No further than a hand can hide, though: one piece's trip out and back and the replies
+    // between (a count further off is a clock set by hand: seed 20121, a minute given while the
+    // board was away counted as six presses more than the four plies read with the h4 queen
+    // lifted to be taken, read as ten with that queen wandering to d2 to be taken by the king).
+    const handReadShort = this.provisional?.inHand !== undefined && off > 0 && off <= HAND_HIDES_PLIES;
     if (Math.abs(off) > COUNTED_PLIES_OFF && !handReadShort) {
       if (this.provisional) this.provisional.trusted = false;
       return;

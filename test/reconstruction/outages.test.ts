@@ -898,6 +898,12 @@ describe('outage table, games once wrong', () => {
       all(marked(exactOrTruthOffered), keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 4 plies while the clock was set by hand, 60 s given (Kd2 f5 axb4 Bb7), back with Black's h4 queen lifted to be taken (Rxh4): read as four plies with her in the hand. The clock's times counted ten presses (the minute given fitting as six more), and a jump read through a hand was searched at the count however far off: ten plies with the queen wandering to d2 to be taken by the king, six of them nobody made. A hand hides at most a piece's trip out and back and the replies between, four plies; a count further off is left alone, and the four plies stand, Rxh4 and every later move kept",
+      { ...power(4, true), clockAdjustMs: 60_000 },
+      20121,
+      all(exactOrTruthOffered, asPlayed, keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 4 plies while the clock was set by hand, 0 s given (e5 h4 h3 Rf6), read at the return in one of four orders (h3 h4 e5 Rf6; the one played offered). Four moves later (g4 hxg3 c4 Rh6, each seen made) White put the h3 pawn back on h2 and pressed, an illegal move: it was read as a takeback into the span, eight plies read again (c4 h4 g3 hxg3 e5 Rh4 h3 Rh6, three of them taken back) with the moves seen made among them, and three later moves lost. A takeback into the span takes back every move made since it: four here, more than the search reaches back, so no reading; the illegal move is White's, and every later move is kept",
       { ...power(4, false), clockAdjustMs: 0 },
       20137,
