@@ -39,31 +39,31 @@ export class SeenBoards {
 
   /**
    * The boards seen that `codes` stands on, `next` the move played from it, each with its weight
-   * (`credit`, by the board's hash, the most it has earned): 2 for `codes` itself, `codes` with the
-   * mover lifted for its move, or `codes` with the piece it takes lifted first (a listing taken as
-   * the move began); 1 for both up at once, as a capture is made, a reading that leaves more in a
-   * hand than the others (seed 16215: the bishop seen lifted for Ba6 with a6 empty is Bxa6 … Ba6,
-   * where Be2 … Bxa6 needs a6's piece up too). True when any was seen.
+   * (`credit`, by the board's hash): 2 for `codes` itself, `codes` with the mover lifted for its
+   * move, or `codes` with the piece it takes lifted first (a listing taken as the move began); 1
+   * for both up at once, and only where one of them was seen up alone: the capture seen under way,
+   * one piece lifted and then the other (seed 18238's en passant). Alone, two pieces up is the
+   * reading that leaves the most in a hand, and it fits captures nobody made (seed 217: a queen
+   * lifted for her next move read as taken on g4 by the knight, the knight up too; seed 16215: the
+   * bishop seen lifted for Ba6 with a6 empty is Bxa6 … Ba6, not Be2 … Bxa6 with a6's piece up too).
+   * True when any was seen.
    */
   private seenAround(codes: Uint8Array, next: NormalMove, credit: Map<number, number>): boolean {
     const taken = takenSquare(codes, next);
     const capture = codes[taken] !== PIECE.EMPTY && taken !== next.from;
-    const readings: [number[], number][] = [
-      [[], 2],
-      [[next.from], 2],
-      ...(capture
-        ? ([
-            [[taken], 2],
-            [[next.from, taken], 1],
-          ] as [number[], number][])
-        : []),
-    ];
+    const whole = this.seenWithout(codes, []);
+    const moverUp = this.seenWithout(codes, [next.from]);
+    const takenUp = capture ? this.seenWithout(codes, [taken]) : undefined;
+    const bothUp = moverUp !== undefined || takenUp !== undefined ? this.seenWithout(codes, [next.from, taken]) : undefined;
     let any = false;
-    for (const [lifted, weight] of readings) {
-      const hash = this.seenWithout(codes, lifted);
+    for (const hash of [whole, moverUp, takenUp]) {
       if (hash === undefined) continue;
+      credit.set(hash, 2);
       any = true;
-      credit.set(hash, Math.max(credit.get(hash) ?? 0, weight));
+    }
+    if (capture && bothUp !== undefined) {
+      credit.set(bothUp, Math.max(credit.get(bothUp) ?? 0, 1));
+      any = true;
     }
     return any;
   }

@@ -898,6 +898,12 @@ describe('outage table, games once wrong', () => {
       all(marked(exactOrTruthOffered), keepsLater, noFalseIncident),
     ],
     [
+      "USB pulled for 6 plies (h6 Nxh6 d4 Bf5 Qxh6 Bc8), back with White's h6 queen lifted for Qxg5: a board with the queen up fits a knight taking her on g4 with the knight up too (Qg4 Nxg4), a capture nobody made and nobody saw begin. Counted like a capture seen under way, it put that reading first, the record went on through other wrong readings, and Bxh3 eight plies later was recorded as Bh3. Two pieces up count only where one of them was seen up alone: every later move is kept",
+      power(6, true),
+      217,
+      all(exactOrTruthOffered, keepsLater, noFalseIncident),
+    ],
+    [
       "USB pulled for 4 plies while the clock was set by hand, 60 s given (Kd2 f5 axb4 Bb7), back with Black's h4 queen lifted to be taken (Rxh4): read as four plies with her in the hand. The clock's times counted ten presses (the minute given fitting as six more), and a jump read through a hand was searched at the count however far off: ten plies with the queen wandering to d2 to be taken by the king, six of them nobody made. A hand hides at most a piece's trip out and back and the replies between, four plies; a count further off is left alone, and the four plies stand, Rxh4 and every later move kept",
       { ...power(4, true), clockAdjustMs: 60_000 },
       20121,

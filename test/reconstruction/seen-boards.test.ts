@@ -126,6 +126,16 @@ describe('the sequences of a jump ordered by the boards seen (SeenBoards.bySeen)
     expect(seen.bySeen(pos, [played, pawnLate], new Set())).toEqual([played, pawnLate]);
   });
 
+  it('counts a capture’s two pieces up only where one of them was seen up alone', () => {
+    // Seed 217 in small: Kd2 h6 exd5 read with the e4 pawn and the d5 pawn both up is a capture
+    // nobody saw begin (neither seen up alone): it says nothing, and the search's order stays.
+    const pos = fromFen('4k3/7p/8/3p4/4P3/8/8/4K3 w - - 0 1');
+    const pawnFirst = moves('e4d5', 'h7h6', 'e1d2');
+    const kingFirst = moves('e1d2', 'h7h6', 'e4d5');
+    const seen = seenOnly(after(pos, ['e1d2', 'h7h6'], ['e4', 'd5']));
+    expect(seen.bySeen(pos, [pawnFirst, kingFirst], new Set())).toEqual([pawnFirst, kingFirst]);
+  });
+
   it('keeps the search’s order when the piece missing is not the next move’s', () => {
     // The same board with White's b1 knight off: no order lifts it for its next move.
     const seen = seenOnly(after(start, ['e2e4', 'e7e5'], ['b1']));
