@@ -2987,6 +2987,18 @@ export class GameEngine {
     if (readAt && this.adoptThroughHand(pos, base, readAt, target, options, at, lifted)) return true;
     const plainly = searchSequences(pos, target, options);
     let found = plain ? plainly : seenDetourFirst(pos, target, options, plainly, lifted);
+    // Searched again from a jump read through a hand (the hand refuted), where every reading found
+    // is shorter than that jump: none shows the board it was read at, and each says the pieces seen
+    // there never stood so. Readings that pass through that board whole go first, one piece out and
+    // back on the way where the hand stood in for a tempo (seed 20166, 4 plies while the clock was
+    // set by hand: Kd7 Qf1 Bxc1 Qd1 read as Kd7 Bb2 Bc1 with the b2 bishop in the hand; Black's
+    // king back to e8 was then read as Bxc1 alone, the king seen on d7 in two listings never
+    // there, and Ke8 was lost).
+    const readHeld = query.readThroughHand;
+    if (!plain && readHeld && found.sequences.length > 0 && found.sequences.every((m) => m.length < readHeld.plies)) {
+      const through = withExcursionThrough(pos, readHeld.codes, target, options, lifted);
+      if (through.sequences.length > 0) found = through;
+    }
     // Searched again from an inferred jump's start at a press, with the clock's count of the plies
     // pressed for: a sequence of that length, when the shortest is up to two plies shorter (a
     // queen exchange on d8 and the other queen gone on to c7 read as her taking on c7).

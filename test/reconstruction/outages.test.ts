@@ -915,6 +915,12 @@ describe('outage table, games once wrong', () => {
       20137,
       all(exactOrTruthOffered, keepsLater, noFalseIncident, (r) => expect(r.incidents.filter((i) => i.kind === 'illegal-move').map((i) => i.by)).toEqual(['white'])),
     ],
+    [
+      "USB pulled for 4 plies while the clock was set by hand, 60 s given (Kd7 Qf1 Bxc1 Qd1: White's queen out and back), read at the return as three plies with White's b2 bishop in the hand (Kd7 Bb2 Bc1), the clock's count too far off to correct it. Black then put the king back on e8 (Ke8), which refuted the hand, and the search from the jump's start read the board as Bxc1 alone: the king seen on d7 in two listings never there, four plies and Ke8 lost. Readings shorter than the jump never show the board it was read at; one through that board whole, a piece out and back on the way, goes first: five plies, the one played offered, and every later move kept",
+      { ...power(4, false), clockAdjustMs: 60_000 },
+      20166,
+      all(exactOrTruthOffered, asPlayed, keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
