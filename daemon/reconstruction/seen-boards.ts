@@ -54,14 +54,14 @@ export class SeenBoards {
     const whole = this.seenWithout(codes, []);
     const moverUp = this.seenWithout(codes, [next.from]);
     const takenUp = capture ? this.seenWithout(codes, [taken]) : undefined;
-    const bothUp = moverUp !== undefined || takenUp !== undefined ? this.seenWithout(codes, [next.from, taken]) : undefined;
+    const bothUp = capture && (moverUp ?? takenUp) !== undefined ? this.seenWithout(codes, [next.from, taken]) : undefined;
     let any = false;
     for (const hash of [whole, moverUp, takenUp]) {
       if (hash === undefined) continue;
       credit.set(hash, 2);
       any = true;
     }
-    if (capture && bothUp !== undefined) {
+    if (bothUp !== undefined) {
       credit.set(bothUp, Math.max(credit.get(bothUp) ?? 0, 1));
       any = true;
     }
