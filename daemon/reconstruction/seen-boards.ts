@@ -31,10 +31,16 @@ export class SeenBoards {
 
   /** `codes` was among the boards seen. */
   hasSeen(codes: ArrayLike<number>): boolean {
-    const seen = this.boards.get(placementHash(codes));
-    if (!seen) return false;
-    for (let sq = 0; sq < 64; sq++) if (seen[sq] !== codes[sq]) return false;
-    return true;
+    return this.seenHash(codes) !== undefined;
+  }
+
+  /** The hash `codes` was seen under, when it was among the boards seen. */
+  private seenHash(codes: ArrayLike<number>): number | undefined {
+    const hash = placementHash(codes);
+    const seen = this.boards.get(hash);
+    if (!seen) return undefined;
+    for (let sq = 0; sq < 64; sq++) if (seen[sq] !== codes[sq]) return undefined;
+    return hash;
   }
 
   /**
@@ -50,7 +56,7 @@ export class SeenBoards {
    */
   private seenAround(codes: Uint8Array, next: NormalMove, credit: Map<number, number>): boolean {
     const taken = takenSquare(codes, next);
-    const capture = codes[taken] !== PIECE.EMPTY && taken !== next.from;
+    const capture = codes[taken] !== PIECE.EMPTY;
     const whole = this.seenWithout(codes, []);
     const moverUp = this.seenWithout(codes, [next.from]);
     const takenUp = capture ? this.seenWithout(codes, [taken]) : undefined;
@@ -73,7 +79,7 @@ export class SeenBoards {
     if (squares.some((sq) => codes[sq] === PIECE.EMPTY)) return undefined;
     const lifted = codes.slice();
     for (const sq of squares) lifted[sq] = PIECE.EMPTY;
-    return this.hasSeen(lifted) ? placementHash(lifted) : undefined;
+    return this.seenHash(lifted);
   }
 
   /** The boards seen, latest first. */
