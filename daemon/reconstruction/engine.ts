@@ -2446,14 +2446,21 @@ export class GameEngine {
     // (a queen going home before the pawn it took), which a detour would explain as moves: for it,
     // only a jump no piece goes out and back in (seed 16022: White's knight d4-e2 seen made after
     // the return, home where the jump began; read as never having left, the jump lost a ply
-    // (b6 b5 as b5) and the record broke at Black's next move, Ne2 lost).
+    // (b6 b5 as b5) and the record broke at Black's next move, Ne2 lost). Such a piece is judged
+    // on the board as it came down too, when pieces were lifted since (the opponent already
+    // moving), as any piece out of turn is (seed 22038, Chess960: a queen completing Qxb6 after the
+    // return, the jump read whole with her taking on b6 and c6 the other way round; her landing
+    // waited as a takeback under way, Black lifted g7 for g5 before anything judged it, and with
+    // the board now short of that pawn no move of White's was found: g5 and Qb6 were recorded as
+    // Black's move and White's reply, and Qxe6 from b6 then reported against White as the queen
+    // released on b6 and moved on).
     const placed = this.lastPlaced;
     if (lastBy === undefined && !this.clockSeen && placed) {
       const by = codeToPiece(placed.code as PieceCode)?.color;
       if (by && by !== this.posOf(this.top()).turn) {
         const home = this.history.slice(base).some((p) => p.codes[placed.sq] === placed.code);
         const told = home
-          ? this.seenMoveTellsTurn(base, by, at, this.board.seen, this.jumpBudget, true)
+          ? this.seenMoveTellsTurn(base, by, at, this.board.seen, this.jumpBudget, true) || this.seenMoveBeforeLift(base, by, at, true)
           : this.readThroughHeld(base, at) || this.seenMoveTellsTurn(base, by, at) || this.seenMoveBeforeLift(base, by, at);
         if (told) return true;
       }
@@ -2483,7 +2490,7 @@ export class GameEngine {
    * the queen lifted by the king taking it; the search to the board with c7 empty read Qxb6 cxb6
    * into the jump, a queen given away on a square the board never showed it on.
    */
-  private seenMoveBeforeLift(base: number, by: Color, at: number): boolean {
+  private seenMoveBeforeLift(base: number, by: Color, at: number, plain = false): boolean {
     const placed = this.lastPlaced;
     if (!placed) return false;
     const now = this.board.seen;
@@ -2491,7 +2498,7 @@ export class GameEngine {
       if (seen[placed.sq] !== placed.code) continue;
       const lifted = squaresApart(seen, now);
       if (lifted.length === 0 || lifted.some((sq) => now[sq] !== PIECE.EMPTY)) return false;
-      return this.seenMoveTellsTurn(base, by, at, seen);
+      return this.seenMoveTellsTurn(base, by, at, seen, this.jumpBudget, plain);
     }
     return false;
   }

@@ -921,6 +921,12 @@ describe('outage table, games once wrong', () => {
       20166,
       all(exactOrTruthOffered, asPlayed, keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 6 plies, Chess960, no clock (a6 e6 Qa4 cxd4 Qxc6 h5), back with Black's b6 pawn lifted for Qxb6: read whole as seven plies (a6 cxd4 Qa5 e6 Qxb6 h5 Qxc6). White's queen then went c6-b6, where the record has her already been (a takeback under way, so the board waits), and Black lifted the g7 pawn for g5 before anything judged the queen. The board as the queen came down said White moved last, but it was asked only of the board with g7 up: no move, and g5 with Qb6 were recorded as Black's move and White's reply, Qxe6 from b6 then reported as the queen released on b6 and moved on (4.7), an incident against White for a move made as played. The board as the piece out of turn came down is asked, as it is for a piece put anywhere else: the span is read again as six plies (the one played offered), Qxb6 is White's move, and no incident is reported",
+      power960(6, true),
+      22038,
+      all(marked(exactOrTruthOffered), keepsLater, noFalseIncident),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {
