@@ -21,20 +21,9 @@ export class SeenBoards {
     this.order = [];
   }
 
-  /**
-   * Remembers `codes` (copied) under `hash`, once; a board seen again is the latest seen again, and
-   * the last to be forgotten. A player who puts a piece back shows the record's board once more,
-   * and a move made from it is made from the board seen last (seed 20056, Chess960: the board read
-   * at the return seen again after a bishop went out of turn and came back, then Black castled
-   * from it; listed where it was first seen, it was older than the four boards a move seen made is
-   * looked for from, the castling was never found, and the record broke before it).
-   */
+  /** Remembers `codes` (copied) under `hash`, once. */
   note(hash: number, codes: Uint8Array): void {
-    if (this.boards.has(hash)) {
-      this.order.splice(this.order.indexOf(hash), 1);
-      this.order.push(hash);
-      return;
-    }
+    if (this.boards.has(hash)) return;
     this.boards.set(hash, codes.slice());
     this.order.push(hash);
     if (this.order.length > this.limit) this.boards.delete(this.order.shift()!);

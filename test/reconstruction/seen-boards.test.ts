@@ -33,18 +33,6 @@ describe('whether a board was among those seen (SeenBoards.hasSeen)', () => {
     expect(seen.hasSeen(withQueen)).toBe(false);
     expect(seen.hasSeen(without)).toBe(true);
   });
-
-  it('lists a board seen again as the latest, and forgets it last', () => {
-    const withRook = board({ ...kings, 0: PIECE.WROOK });
-    const seen = new SeenBoards(2);
-    seen.note(placementHash(withQueen), withQueen);
-    seen.note(placementHash(without), without);
-    seen.note(placementHash(withQueen), withQueen);
-    expect([...seen.latest()]).toEqual([withQueen, without]);
-    seen.note(placementHash(withRook), withRook);
-    expect(seen.hasSeen(withQueen)).toBe(true);
-    expect(seen.hasSeen(without)).toBe(false);
-  });
 });
 
 describe('the sequences of a jump ordered by the boards seen (SeenBoards.bySeen)', () => {
