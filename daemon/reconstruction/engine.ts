@@ -2488,7 +2488,8 @@ export class GameEngine {
    * being taken), and the move seen is the one that put it there. Seed 7050 (Chess960, no clock):
    * Qxc7+ after a jump read a ply short, its two squares seen in one scan (judged a knock), then
    * the queen lifted by the king taking it; the search to the board with c7 empty read Qxb6 cxb6
-   * into the jump, a queen given away on a square the board never showed it on.
+   * into the jump, a queen given away on a square the board never showed it on. `plain`: only jumps
+   * no piece goes out and back in, for a piece put home (fromJumpStart).
    */
   private seenMoveBeforeLift(base: number, by: Color, at: number, plain = false): boolean {
     const placed = this.lastPlaced;
