@@ -2459,9 +2459,7 @@ export class GameEngine {
       const by = codeToPiece(placed.code as PieceCode)?.color;
       if (by && by !== this.posOf(this.top()).turn) {
         const home = this.history.slice(base).some((p) => p.codes[placed.sq] === placed.code);
-        const told = home
-          ? this.seenMoveTellsTurn(base, by, at, this.board.seen, this.jumpBudget, true) || this.seenMoveBeforeLift(base, by, at, true)
-          : this.readThroughHeld(base, at) || this.seenMoveTellsTurn(base, by, at) || this.seenMoveBeforeLift(base, by, at);
+        const told = (!home && this.readThroughHeld(base, at)) || this.seenMoveTellsTurn(base, by, at, this.board.seen, this.jumpBudget, home) || this.seenMoveBeforeLift(base, by, at, home);
         if (told) return true;
       }
     }

@@ -57,7 +57,7 @@ export class SeenBoards {
   private seenAround(codes: Uint8Array, next: NormalMove, credit: Map<number, number>): boolean {
     const taken = takenSquare(codes, next);
     const capture = codes[taken] !== PIECE.EMPTY;
-    const whole = this.seenWithout(codes, []);
+    const whole = this.seenHash(codes);
     const moverUp = this.seenWithout(codes, [next.from]);
     const takenUp = capture ? this.seenWithout(codes, [taken]) : undefined;
     const bothUp = capture && (moverUp ?? takenUp) !== undefined ? this.seenWithout(codes, [next.from, taken]) : undefined;
