@@ -260,6 +260,22 @@ const SQ_D5 = 35;
 const CENTRE: ReadonlySet<number> = new Set([27, SQ_E4, SQ_D5, 36]);
 
 const sameMove = (a: NormalMove, b: NormalMove): boolean => a.from === b.from && a.to === b.to && a.promotion === b.promotion;
+/**
+ * The same move played from `pos`. A king put down two squares over before its rook is matched as
+ * that step (matchMove), the move lists write castling as the king onto its rook: chessops plays
+ * both as the castling, so a recorded move is looked up among the successors by what it plays.
+ */
+const samePlayedMove = (pos: Chess, a: NormalMove, b: NormalMove): boolean => sameMove(normalizeMove(pos, a) as NormalMove, normalizeMove(pos, b) as NormalMove);
+
+/** `moves` from `pos` written as the move lists write them (castling as the king onto its rook). */
+function asPlayed(pos: Chess, moves: readonly NormalMove[]): NormalMove[] {
+  const p = pos.clone();
+  return moves.map((m) => {
+    const move = normalizeMove(p, m) as NormalMove;
+    p.play(move);
+    return move;
+  });
+}
 
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
@@ -599,7 +615,7 @@ export class GameEngine {
       const cur = this.top();
       const was = i > 0 ? readingOf(i - 1) : undefined;
       if (was?.confirmed) this.confirmWith(this.plyCount(), was.clockAfter, at);
-      const s = this.successors(cur).find((x) => sameMove(x.move, m))!;
+      const s = this.successors(cur).find((x) => samePlayedMove(this.posOf(cur), x.move, m))!;
       this.makeMove(cur, s, at, false, i < sans.length ? uncertain : undefined);
     });
     const last = readingOf(planned.value.length - 1);
@@ -2271,7 +2287,7 @@ export class GameEngine {
         return;
       }
       const s = matchMove(this.posOf(parent), parent.codes, this.board.seen, diff);
-      if (s && !sameMove(s.move, top.move!)) {
+      if (s && !samePlayedMove(this.posOf(parent), s.move, top.move!)) {
         if (this.shorterFromJumpStart(n, at)) return;
         this.amend(parent, s, at);
         return;
@@ -2808,7 +2824,7 @@ export class GameEngine {
     if (this.clockSeen && !pressedBefore) return false;
     const base = jump.base;
     const pos = this.posOf(this.history[base]!).clone();
-    const read = [...this.history.slice(base + 1).map((p) => p.move!), s.move];
+    const read = asPlayed(pos, [...this.history.slice(base + 1).map((p) => p.move!), s.move]);
     const plies = read.length;
     const found = searchSequences(pos, this.board.seen, { minDepth: plies, maxDepth: plies, budget: JUMP_BUDGET, keep: JUMP_ALTERNATIVES, turnAfter: other(mover), meter: this.meter });
     const others = found.sequences.filter((moves) => moves.some((m, i) => !sameMove(m, read[i]!)));
@@ -2830,7 +2846,7 @@ export class GameEngine {
     this.playInferred(read.slice(0, -1), at, uncertain);
     this.provisional = jump;
     const top = this.top();
-    const landing = this.successors(top).find((x) => sameMove(x.move, s.move));
+    const landing = this.successors(top).find((x) => samePlayedMove(this.posOf(top), x.move, s.move));
     if (landing) this.makeMove(top, landing, at, true, uncertain);
     return true;
   }
@@ -3328,7 +3344,7 @@ export class GameEngine {
   private playInferred(moves: readonly NormalMove[], at: number, uncertain?: Uncertainty): void {
     for (const m of moves) {
       const cur = this.top();
-      const s = this.successors(cur).find((x) => sameMove(x.move, m));
+      const s = this.successors(cur).find((x) => samePlayedMove(this.posOf(cur), x.move, m));
       if (!s) return;
       this.makeMove(cur, s, at, false, uncertain);
       if (this.result && !this.acceptsMoves()) return;

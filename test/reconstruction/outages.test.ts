@@ -927,6 +927,12 @@ describe('outage table, games once wrong', () => {
       22038,
       all(marked(exactOrTruthOffered), keepsLater, noFalseIncident),
     ],
+    [
+      "USB pulled for 8 plies in a blitz game (Ke2 Nb8 Ke1 g5 hxg6 Bc5 axb5 Nf6), the record broken at the return; Black then castled king first (Kg8 put down before the rook moved: recorded as that two-square step). The clock's times counted the presses and the break was filled, its later moves replayed from the record, but the castling was looked up among the move list's, which writes it as the king onto its rook: not found, and the engine threw half-way, the record left cut at the break. Looked up by what it plays, the castling is kept with every later move (the eight plies are one reading of 64, flagged)",
+      { kind: 'power', plies: 8, pieceInHand: false, noise: 'blitz' },
+      47,
+      all(asPlayed, keepsLater, noFalseIncident, (r) => expect(r.followsBoard).toBe(true)),
+    ],
   ];
   for (const [what, cell, seed, check] of games) {
     it(`${what} (seed ${seed})`, async () => {

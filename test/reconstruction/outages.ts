@@ -4,7 +4,7 @@ import type { GameEvent, Incident } from '../../daemon/reconstruction/game-event
 import type { SourceGame } from '../../daemon/simulation/games/game.ts';
 import { Prng } from '../../daemon/simulation/games/prng.ts';
 import { fenAfter, randomGame } from '../../daemon/simulation/games/random.ts';
-import { playNoisy, type NoisyScript, type OutagePlan } from '../../daemon/simulation/noisy-player/player.ts';
+import { playNoisy, type NoiseModel, type NoisyScript, type OutagePlan } from '../../daemon/simulation/noisy-player/player.ts';
 import { STANDARD_2018, STANDARD_FEN, matrixRandomGame } from './harness.ts';
 import { playThroughSession } from './outage-rig.ts';
 
@@ -30,6 +30,8 @@ export interface OutageCell {
   chess960?: true;
   /** The board turned round (Black's pieces on the board's ranks 1–2); the tables have it the right way round. */
   reversed?: true;
+  /** The noise the game is played under; the tables play the matrix's, 'mixed'. */
+  noise?: NoiseModel;
 }
 
 export function outageCells(): OutageCell[] {
@@ -142,7 +144,12 @@ export function outageScript(cell: OutageCell, seed: number): { game: SourceGame
   const n = Math.min(full.moves.length, afterPly + cell.plies + AFTER_PLIES);
   const game: SourceGame = { ...full, moves: full.moves.slice(0, n), sans: full.sans.slice(0, n) };
   const adjust = cell.clockAdjustMs !== undefined ? { clockAdjustMs: cell.clockAdjustMs } : {};
-  const script = playNoisy(game, { model: 'mixed', seed, reversed: cell.reversed ?? false, outage: { afterPly, plies: cell.plies, kind: cell.kind, pieceInHand: cell.pieceInHand, ...adjust } });
+  const script = playNoisy(game, {
+    model: cell.noise ?? 'mixed',
+    seed,
+    reversed: cell.reversed ?? false,
+    outage: { afterPly, plies: cell.plies, kind: cell.kind, pieceInHand: cell.pieceInHand, ...adjust },
+  });
   // A clock set by hand needs a clock: those cells are games with one.
   if (cell.clockAdjustMs !== undefined && !script.clock) return null;
   return script.outage ? { game, script } : null;

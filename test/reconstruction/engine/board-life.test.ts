@@ -656,6 +656,26 @@ describe('engine: the arbiter picks another order for an inferred span', () => {
     expect(refused(['Nf3', 'Nf6', 'Nc3'])).toEqual(["Arbiter's moves refused: the game's later move at ply 6 is not legal after the moves given"]);
     expect(s.engine.snapshot().moves).toEqual(before.moves);
   });
+
+  // A king put down on g1 before its rook moves is recorded as that two-square step; the move
+  // lists write castling as the king onto its rook. Replaying the later moves looked the step up
+  // among them, found nothing, and threw half-way: the game's record was left cut at the span.
+  it('keeps a castling made king first after the span: the later moves are replayed as played', () => {
+    const s = new Script().setUp().play('e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5');
+    // 4.d3 Nf6 5.c3 while the board was away: White's two pawn moves fit in either order.
+    s.unplug().move('d2', 'd3').move('g8', 'f6').move('c2', 'c3').plug();
+    s.press('white').move('d7', 'd6').press('black');
+    s.move('e1', 'g1').move('h1', 'f1').press('white');
+    const before = s.engine.snapshot();
+    expect(before.moves.slice(-2).map((m) => m.san)).toEqual(['d6', 'O-O']);
+    expect(before.moves[6]!.uncertain?.candidates.length).toBe(2);
+    const chosen = before.moves[6]!.san === 'd3' ? ['c3', 'Nf6', 'd3'] : ['d3', 'Nf6', 'c3'];
+    s.engine.arbiter({ type: 'replace-moves', at: s.t + 1, fromPly: 6, sans: chosen });
+    const after = s.engine.snapshot();
+    expect(after.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', ...chosen, 'd6', 'O-O']);
+    expect(after.moves.at(-1)!.uci).toBe('e1g1');
+    expect(after.fen).toBe(before.fen.replace(/ \d+ \d+$/, after.fen.match(/ \d+ \d+$/)![0]));
+  });
 });
 
 describe('engine: never freeze', () => {
