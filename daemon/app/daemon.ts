@@ -221,7 +221,7 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
   const hlog = log.child('http');
   const reconcile = derived.reconcile;
   const startedAt = Date.now();
-  const tableList = (): TableStatus[] => tableStatuses(tables, sources, busLinks, watches);
+  const tableList = (): TableStatus[] => tableStatuses(tables, sources, busLinks, watches, live);
   // The broadcast delay: every public output reads this view; officials read `live`.
   const delayed = config.broadcast.delaySeconds > 0 ? new DelayedLiveSource(live, config.broadcast.delaySeconds * 1000) : null;
   if (delayed) log.info('public outputs delayed', { seconds: config.broadcast.delaySeconds });
@@ -349,7 +349,13 @@ async function startOnStore(opts: DaemonOptions, store: Store, lichessPushToken:
 }
 
 /** Each table's board connection for /health and the hall: where it is and how it is doing. */
-function tableStatuses(tables: readonly HallTable[], sources: BoardSources, busLinks: ReadonlyMap<number, BusTableLink>, watches: ReadonlyMap<number, TableWatch>): TableStatus[] {
+function tableStatuses(
+  tables: readonly HallTable[],
+  sources: BoardSources,
+  busLinks: ReadonlyMap<number, BusTableLink>,
+  watches: ReadonlyMap<number, TableWatch>,
+  live: MemoryLiveSource,
+): TableStatus[] {
   return tables.map((t) => {
     const bySerial = sources.has(t.track.number);
     const device = bySerial ? sources.pathOf(t.track.number) : (busLinks.get(t.track.number)?.linePath ?? (t.link ? null : t.board));
@@ -365,6 +371,7 @@ function tableStatuses(tables: readonly HallTable[], sources: BoardSources, busL
       outOfStepSquares: watch.outOfStep,
       discardedBytes: watch.discardedBytes,
       gameId: t.track.gameId,
+      engineFaults: t.track.gameId ? live.faultsOf(t.track.gameId) : 0,
       clockConnected: watch.clockConnected,
       battery: watch.battery,
     };

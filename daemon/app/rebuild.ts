@@ -108,6 +108,9 @@ export function restoreHall(
 ): RestoredHall {
   const { log } = opts;
   const live = newLiveSource(config, store);
+  // Set before the start-up replay: an engine that fails on a stored event or decision is logged there too.
+  live.onEngineFault = (fault, error) =>
+    log.error("a game's engine failed (a fault in boardcast): the event is stored, the other games go on", { ...fault, stack: (error as Error)?.stack ?? String(error) });
   // The boundaries the start-up replay passes (a store written before checkpoints, or boundaries a
   // crash kept from being written) are written together after it, in one transaction (one fsync,
   // not one each); from then on each is written as it comes.

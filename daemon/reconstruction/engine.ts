@@ -466,6 +466,11 @@ export class GameEngine {
     this.rules = opts.rules;
   }
 
+  /** What the last push or decision derived before it threw (the state already holds it). */
+  derivedSoFar(): GameEvent[] {
+    return this.out;
+  }
+
   push(ev: BoardEvent): GameEvent[] {
     this.out = [];
     this.seq++;

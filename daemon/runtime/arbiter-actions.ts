@@ -211,11 +211,20 @@ export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHand
     else detail = { ...where, command: arbiterCommand(action, wallMs) };
     const roundId = store.round(tournamentId, g.round)?.id;
     const storeGameId = roundId === undefined ? undefined : store.gameIdsAt(roundId, g.table)[0];
+    let amendment: number;
     try {
-      store.recordAmendment({ gameId: storeGameId ?? null, wallMs, arbiter: action.arbiter, action: 'command' in detail ? detail.command.type : detail.kind, reason: action.reason, detail });
+      amendment = store.recordAmendment({
+        gameId: storeGameId ?? null,
+        wallMs,
+        arbiter: action.arbiter,
+        action: 'command' in detail ? detail.command.type : detail.kind,
+        reason: action.reason,
+        detail,
+      });
     } catch (e) {
       return fail(500, 'store-error', `the amendment could not be stored: ${(e as Error).message}`);
     }
+    const faultsBefore = router.live.faultsOf(gameId);
     if ('command' in detail) {
       router.apply({ kind: 'game', table: g.table, gameId, command: detail.command });
       deps.reconcile(gameId);
@@ -225,6 +234,14 @@ export function gameActionHandler(deps: Omit<ActionDeps, 'tables'>): ArbiterHand
       deps.reconcile(gameId);
     } else {
       rebuildTable(store, router, g.table, (id) => deps.reconcile(id, true));
+    }
+    // The engine threw on it (a bug; the log has it): the arbiter hears so, and can take it back.
+    if (router.live.faultsOf(gameId) > faultsBefore) {
+      return fail(
+        500,
+        'engine-fault',
+        `amendment ${amendment} is recorded, but the game's engine failed on it (a fault in boardcast, in the log): check the game, and undo the amendment if its record is wrong`,
+      );
     }
     const after = router.live.game(gameId);
     return after ? ok(after) : fail(409, 'game-gone', `${gameId} is no longer a game once derived again: amendment recorded`);

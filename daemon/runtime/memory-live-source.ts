@@ -106,6 +106,15 @@ interface Table {
   lastReading: ClockState | null;
 }
 
+/** An engine step that threw: the game, what it was given (a board event's or a decision's type) and the error. */
+export interface EngineFault {
+  gameId: GameId;
+  on: string;
+  error: string;
+}
+
+const MAX_FAULTS = 100;
+
 /**
  * LiveSource kept in memory, driven by real reconstruction engines: feed each table's BoardEvents
  * with `push` and the read model and change stream follow what the engine recognised. Used by the
@@ -117,6 +126,14 @@ export class MemoryLiveSource implements LiveSource {
   private readonly now: () => number;
   /** Listener failures, counted rather than thrown into the board pipeline. */
   listenerErrors = 0;
+  /**
+   * Engine failures (a bug in boardcast), kept to their game rather than thrown into the board
+   * pipeline, a restart's replay or an arbiter's request: the other games go on, and a decision
+   * stored before its engine threw cannot stop the next start. The latest MAX_FAULTS are kept.
+   */
+  readonly engineFaults: EngineFault[] = [];
+  /** Told of each engine failure as it happens (the daemon logs it with its stack). */
+  onEngineFault: ((fault: EngineFault, error: unknown) => void) | undefined;
 
   constructor(private readonly cfg: MemorySourceConfig) {
     this.now = cfg.now ?? Date.now;
@@ -336,7 +353,7 @@ export class MemoryLiveSource implements LiveSource {
       if (c) changes.push(c);
     }
     const engine = this.engineOf(t);
-    if (engine) for (const ge of engine.push(ev)) changes.push(...this.translate(t, ge));
+    if (engine) for (const ge of this.guarded(t, engine, ev.type, () => engine.push(ev))) changes.push(...this.translate(t, ge));
     this.emit(t, changes);
     return changes;
   }
@@ -353,7 +370,7 @@ export class MemoryLiveSource implements LiveSource {
     const changes: GameChange[] = [];
     const engine = this.engineOf(t);
     if (!engine) return [];
-    for (const ge of engine.arbiter(cmd)) changes.push(...this.translate(t, ge));
+    for (const ge of this.guarded(t, engine, cmd.type, () => engine.arbiter(cmd))) changes.push(...this.translate(t, ge));
     // A game whose board never showed its start (a player did not come: a forfeit) has no engine
     // game to end, but the arbiter's result stands all the same.
     if (cmd.type === 'set-result' && changes.length === 0 && t.state.status === 'pending') {
@@ -398,6 +415,26 @@ export class MemoryLiveSource implements LiveSource {
    * followed by a `clock` change stopping it (inserted into `changes`, so callers see it too): a
    * finished game's clock must not keep ticking in views that extrapolate the running side.
    */
+  /** Engine failures of a game so far (GET /health shows its table's). */
+  faultsOf(id: GameId): number {
+    return this.engineFaults.reduce((n, f) => n + (f.gameId === id ? 1 : 0), 0);
+  }
+
+  /**
+   * Runs one engine step. When it throws, what it had derived before is still published (the
+   * engine's state already holds it) and the failure is kept and told; nothing is thrown on.
+   */
+  private guarded(t: Table, engine: GameEngine, on: string, step: () => GameEvent[]): GameEvent[] {
+    try {
+      return step();
+    } catch (e) {
+      const fault: EngineFault = { gameId: t.cfg.id, on, error: String((e as Error)?.message ?? e) };
+      if (this.engineFaults.push(fault) > MAX_FAULTS) this.engineFaults.shift();
+      this.onEngineFault?.(fault, e);
+      return engine.derivedSoFar();
+    }
+  }
+
   private emit(t: Table, changes: GameChange[]): void {
     for (let i = 0; i < changes.length; i++) {
       const c = changes[i]!;

@@ -270,12 +270,15 @@ export function replayStore(store: Store, router: HallRouter, tables: readonly n
 
 /** An empty read model of the same tournament and rounds, for a replay beside the live one. */
 export function scratchReadModel(live: MemoryLiveSource): MemoryLiveSource {
-  return new MemoryLiveSource({
+  const scratch = new MemoryLiveSource({
     tournament: live.tournament(),
     rounds: live.rounds().map((r) => ({ round: r.round, date: r.date, startsAt: r.startsAt, status: r.status, gameCount: 0 })),
     games: [],
     eventTime: true,
   });
+  // An engine failing in the replay is told as one failing live would be.
+  scratch.onEngineFault = live.onEngineFault;
+  return scratch;
 }
 
 /**

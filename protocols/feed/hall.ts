@@ -36,6 +36,8 @@ export interface TableConnection {
   /** Bytes of line noise thrown away on this table's link since the start. */
   discardedBytes: number;
   gameId: string | null;
+  /** Times the engine of the game on the table failed (a fault in boardcast, each in the log): its record wants the arbiter's look. */
+  engineFaults: number;
   /** Whether a clock is on the board: from the last clock reading (null before any). */
   clockConnected: boolean | null;
   /** Null until the board sends its battery status (Bluetooth boards only). */

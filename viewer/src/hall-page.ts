@@ -68,7 +68,7 @@ class HallRow {
     const c = this.cells;
     this.el.dataset.table = String(t.table);
     this.el.dataset.state = t.state;
-    this.el.classList.toggle('problem', isProblem(t.state));
+    this.el.classList.toggle('problem', isProblem(t.state) || t.engineFaults > 0);
     setText(c.table, String(t.table));
     setText(this.serialText, t.serial ?? t.board);
     c.serial.title = t.boardFixed === null ? t.board : `${t.board} · ${t.boardFixed}`;
@@ -77,7 +77,9 @@ class HallRow {
     setText(c.device, t.device ?? this.t('unknown'));
     c.device.title = t.device ?? '';
     const state = stateText(this.i18n.lang, t.state);
-    setText(c.state, t.state === 'out-of-step' && t.outOfStepSquares !== null ? `${state} (${t.outOfStepSquares} ${this.t('squares')})` : state);
+    const shown = t.state === 'out-of-step' && t.outOfStepSquares !== null ? `${state} (${t.outOfStepSquares} ${this.t('squares')})` : state;
+    // The game's engine failed (a fault in boardcast, in the log): the arbiter should look at its record.
+    setText(c.state, t.engineFaults > 0 ? `${shown} · ${t.engineFaults} ${this.t('engineFaults')}` : shown);
     setText(c.since, t.sinceLastEventMs === null ? this.t('never') : `${agoText(t.sinceLastEventMs)} ${this.t('ago')}`);
     c.clock.dataset.clock = String(t.clockConnected);
     setText(c.clock, t.clockConnected === null ? this.t('unknown') : t.clockConnected ? this.t('clockOn') : this.t('clockOff'));
