@@ -216,15 +216,27 @@ export class HallRouter {
       if (this.opts.mode === 'arbiter') return null;
       // A table's first game opens with its first event (the engine waits for a start position).
       this.open(t, t.round + 1, undefined);
-      this.live.push(t.gameId!, ev);
+      this.pushTo(t, t.gameId!, ev);
       return t.gameId;
     }
     if (atStart && this.isOver(t.gameId)) {
       if (rawEventId !== undefined) this.opts.onBoundary?.(t, rawEventId);
       return this.nextGame(t, ev);
     }
-    this.live.push(t.gameId, ev);
+    this.pushTo(t, t.gameId, ev);
     return t.gameId;
+  }
+
+  /**
+   * Feeds a game one event of its table. When the game's engine threw on it (a fault in
+   * boardcast: MemoryLiveSource keeps it to the game), the engine may not have taken the change
+   * in, and would read every later change against a board that is not on the table: it is shown
+   * the board as the table has it, as one scan, and reads on from there.
+   */
+  private pushTo(t: TableTrack, id: GameId, ev: BoardEvent): void {
+    const faults = this.live.faultCount;
+    this.live.push(id, ev);
+    if (this.live.faultCount > faults && t.seenBoard) this.live.push(id, { type: 'dump', at: ev.at, board: t.board.slice() });
   }
 
   /** After a game boundary: the table's next round opens ('board'), or waits for the arbiter. */

@@ -134,6 +134,8 @@ export class MemoryLiveSource implements LiveSource {
   readonly engineFaults: EngineFault[] = [];
   /** Told of each engine failure as it happens (the daemon logs it with its stack). */
   onEngineFault: ((fault: EngineFault, error: unknown) => void) | undefined;
+  /** Engine failures since the source was made (engineFaults keeps the latest only). */
+  faultCount = 0;
 
   constructor(private readonly cfg: MemorySourceConfig) {
     this.now = cfg.now ?? Date.now;
@@ -429,6 +431,7 @@ export class MemoryLiveSource implements LiveSource {
       return step();
     } catch (e) {
       const fault: EngineFault = { gameId: t.cfg.id, on, error: String((e as Error)?.message ?? e) };
+      this.faultCount++;
       if (this.engineFaults.push(fault) > MAX_FAULTS) this.engineFaults.shift();
       this.onEngineFault?.(fault, e);
       return engine.derivedSoFar();

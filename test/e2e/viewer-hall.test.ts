@@ -5,8 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chessops/chess';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HallReport } from '../../protocols/feed/hall.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parseSan } from 'chessops/san';
+import type { BoardEvent } from '../../protocols/board-events.ts';
+import type { HallReport, TableConnection } from '../../protocols/feed/hall.ts';
+import { GameEngine } from '../../daemon/reconstruction/engine.ts';
+import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
 import { startDaemon, type RunningDaemon } from '../../daemon/app/daemon.ts';
 import { createLogger } from '../../daemon/log/logger.ts';
 import { hashPassword } from '../../daemon/server/passwords.ts';
@@ -155,6 +159,42 @@ describe.skipIf(!socat)("the organiser's hall page on a daemon reading boards ov
     expect(report.tables.find((t) => t.table === 3)).toMatchObject({ lastMove: 'e4', gameId: 'r1-t3', state: 'live', clockConnected: true, battery: null, boardFixed: null });
     // A board on its own device path can be changed from the page: the row offers it.
     expect(await row(3).locator('.ht-change').isVisible()).toBe(true);
+  });
+
+  it("a game's engine that throws (a fault injected on table 3's next piece lifted) shows on its row, marked a problem; the table plays on", async () => {
+    // The engine's own push, taken before the spy stands in for it.
+    const push = (Object.getOwnPropertyDescriptor(GameEngine.prototype, 'push') as { value: (this: GameEngine, ev: BoardEvent) => GameEvent[] }).value;
+    let thrown = false;
+    vi.spyOn(GameEngine.prototype, 'push').mockImplementation(function (this: GameEngine, ev: BoardEvent) {
+      if (!thrown && ev.type === 'field') {
+        thrown = true;
+        throw new Error('injected engine fault');
+      }
+      return push.call(this, ev);
+    });
+    try {
+      const pos = Chess.default();
+      pos.play(parseSan(pos, 'e4')!);
+      const { actions } = moveActions(pos, 'e5', 0, 50);
+      devices[2]!.withDevice((_d, at) => {
+        for (const a of actions) boards[2]!.act({ ...a, at: at + a.at });
+        boards[2]!.act({ kind: 'press', at: at + 200, by: 'black' });
+      });
+      await expect.poll(() => row(3).locator('.ht-state').textContent(), { timeout: 10_000 }).toBe('live · engine faults: 1 (check the record)');
+      expect(await row(3).getAttribute('class')).toContain('problem');
+      expect((await getJson<{ tables: TableConnection[] }>(`${daemon!.url}/health`)).tables.map((t) => t.engineFaults)).toEqual([0, 0, 1]);
+      expect(logLines.filter((l) => l.includes("a game's engine failed"))).toHaveLength(1);
+      expect(thrown).toBe(true);
+      // The table plays on: White's next move reaches the row (moveActions played e5 on `pos`).
+      const next = moveActions(pos, 'Nf3', 0, 50).actions;
+      devices[2]!.withDevice((_d, at) => {
+        for (const a of next) boards[2]!.act({ ...a, at: at + a.at });
+        boards[2]!.act({ kind: 'press', at: at + 200, by: 'white' });
+      });
+      await expect.poll(() => row(3).locator('.ht-last-move').textContent(), { timeout: 10_000 }).toBe('Nf3');
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('a board unplugged shows on the hall page as retrying within 2 s, first in the list; the screenshot is in test-results', async () => {

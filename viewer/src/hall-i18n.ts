@@ -41,7 +41,8 @@ const TEXT = {
   writes: { en: 'writes' },
   deskLink: { en: "Arbiter's desk" },
   squares: { en: 'squares' },
-  engineFaults: { en: 'engine faults: check the record' },
+  engineFaults: { en: 'engine faults' },
+  checkRecord: { en: 'check the record' },
   changeBoard: { en: "Change a table's board" },
   changeBoardHelp: {
     en: "A spare board for a broken one, or two boards swapped between tables: the table keeps its game, and the new board is read from now on. Set the new board up in the game's position first. A board another table has is swapped: that table gets this one's.",

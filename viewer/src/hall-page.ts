@@ -79,7 +79,7 @@ class HallRow {
     const state = stateText(this.i18n.lang, t.state);
     const shown = t.state === 'out-of-step' && t.outOfStepSquares !== null ? `${state} (${t.outOfStepSquares} ${this.t('squares')})` : state;
     // The game's engine failed (a fault in boardcast, in the log): the arbiter should look at its record.
-    setText(c.state, t.engineFaults > 0 ? `${shown} · ${t.engineFaults} ${this.t('engineFaults')}` : shown);
+    setText(c.state, t.engineFaults > 0 ? `${shown} · ${this.t('engineFaults')}: ${t.engineFaults} (${this.t('checkRecord')})` : shown);
     setText(c.since, t.sinceLastEventMs === null ? this.t('never') : `${agoText(t.sinceLastEventMs)} ${this.t('ago')}`);
     c.clock.dataset.clock = String(t.clockConnected);
     setText(c.clock, t.clockConnected === null ? this.t('unknown') : t.clockConnected ? this.t('clockOn') : this.t('clockOff'));
