@@ -1,14 +1,30 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { clockSetCells, clockSetTable, keptCell, outageCells, outageTable, runOutageCell, variantCells, type CellFigures, type OutageCell } from '../reconstruction/outages.ts';
+import { NOISE_MODELS } from '../../daemon/simulation/noisy-player/player.ts';
+import {
+  clockSetCells,
+  clockSetTable,
+  keptCell,
+  noiseTable,
+  outageCells,
+  outageTable,
+  runNoiseRow,
+  runOutageCell,
+  variantCells,
+  type CellFigures,
+  type NoiseFigures,
+  type OutageCell,
+} from '../reconstruction/outages.ts';
 
 // `npm run bench -- outages`: the outage table of docs/reconstruction.md. Every cell plays
 // OUTAGE_GAMES games (default 200) of the matrix's random games under its 'mixed' noise through
 // the emulated board, the real BoardSession (with its EEPROM catch-up) and a fresh engine, in
 // virtual time, on one core (under a minute on the reference machine). Then the clock-set table:
 // USB pulls of 4, 6 and 8 plies while one player is given time by hand, in games with a clock.
-// Last the variants table: the outage table's cells on Chess960 games and on boards turned round.
+// Then the variants table: the outage table's cells on Chess960 games and on boards turned round.
+// Last the noise table: the outage table's cells under each noise model of the player instead of
+// 'mixed' alone, NOISE_GAMES games per cell (default 10), pooled per model.
 // With OUTAGE_WRITE=1 the tables replace those between their markers in docs/reconstruction.md.
 // OUTAGE_FIRST_SEED=N plays the cells from seed N instead of 1: games the documented tables have
 // never played, where a change fitted to seeds 1–200 shows (session 28); not written to the docs.
@@ -21,10 +37,12 @@ export default async function outages(): Promise<void> {
   const outageRows = await runCells(outageCells(), games, firstSeed);
   const clockSetRows = await runCells(clockSetCells(), games, firstSeed);
   const variantRows = await runCells(variantCells(), games, firstSeed);
+  const noiseRows = await runNoise(Number(process.env.NOISE_GAMES ?? 10), firstSeed);
   const tables = [
     { marker: 'outages', text: [`Command: ${command} — ${outageRows.text}`, '', outageTable(outageRows.rows)].join('\n') },
     { marker: 'outages-clock-set', text: [`Command: ${command} (its second table) — ${clockSetRows.text}`, '', clockSetTable(clockSetRows.rows)].join('\n') },
     { marker: 'outages-variants', text: [`Command: ${command} (its third table) — ${variantRows.text}`, '', outageTable(variantRows.rows)].join('\n') },
+    { marker: 'outages-noise', text: [`Command: ${command} (its fourth table) — ${noiseRows.text}`, '', noiseTable(noiseRows.rows)].join('\n') },
   ];
   for (const t of tables) console.log(`\n${t.text}`);
   if (process.env.OUTAGE_WRITE === '1') {
@@ -39,6 +57,21 @@ export default async function outages(): Promise<void> {
     writeFileSync(doc, text);
     console.log(`written to ${doc}`);
   }
+}
+
+/** The noise table's rows, one per noise model, printing each as it ends. */
+async function runNoise(perCell: number, firstSeed: number): Promise<{ rows: NoiseFigures[]; text: string }> {
+  const started = performance.now();
+  const rows: NoiseFigures[] = [];
+  for (const noise of NOISE_MODELS) {
+    const r = await runNoiseRow(noise, perCell, firstSeed);
+    rows.push(r);
+    console.log(
+      `${noise}: ${r.games} games, ${r.right} exact or truth offered, ${keptCell(r)} later moves kept, ${r.falseIncidents} false incidents, ${r.faults} engine faults, ${r.following}/${r.games} sessions on the table's board`,
+    );
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { rows, text: `${rows.reduce((n, r) => n + r.games, 0)} games (${perCell} per cell and model) in ${seconds.toFixed(0)} s (one core of ${availableParallelism()}).` };
 }
 
 /** Plays `games` games of each cell, printing each as it ends; `text`: how many games in how long. */

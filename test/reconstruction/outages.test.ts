@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NOISE_MODELS } from '../../daemon/simulation/noisy-player/player.ts';
 import { clockSetCells, outageCells, runOutageCell, runOutageGame, type CellFigures, type OutageCell, type OutageGame } from './outages.ts';
 
 // The outage table (`npm run bench -- outages`, docs/reconstruction.md) in small: two games per
@@ -45,6 +46,29 @@ for (const [label, variant] of VARIANTS) {
     }
   });
 }
+
+// The noise table in small: a USB pull of 4 plies with a piece in the hand and a dropped link of
+// 6 under each noise model of the player (the tables play 'mixed' alone): the session follows the
+// board, nothing is held against a player, every later move is kept, and the engine never throws
+// (blitz seed 47, below, threw on a castling made king first).
+describe('outage table under each noise model, small', () => {
+  const cells: OutageCell[] = [
+    { kind: 'power', plies: 4, pieceInHand: true },
+    { kind: 'link', plies: 6, pieceInHand: true },
+  ];
+  for (const noise of NOISE_MODELS) {
+    it(noise, async () => {
+      for (const cell of cells) {
+        const r = await runOutageCell({ ...cell, noise }, 1);
+        expect(r.games).toBe(1);
+        expect(r.following, `${cell.kind}: the session live on the table board at the end`).toBe(1);
+        expect(r.falseIncidents, `${cell.kind}: incidents invented against a player`).toBe(0);
+        expect(r.kept, `${cell.kind}: ${r.examples.join('\n')}`).toBe(r.after);
+        if (cell.kind === 'link') expect(r.exactPct, r.examples.join('\n')).toBe(100);
+      }
+    });
+  }
+});
 
 // The clock-set table in small: one player given time by hand while a USB board was away. The
 // count of presses is then wrong whenever the time given is a whole number of increments; the

@@ -350,3 +350,66 @@ export function clockSetTable(rows: readonly CellFigures[]): string {
   }
   return lines.join('\n');
 }
+
+/** One row of the noise table: every cell of the outage table under one noise model, pooled. */
+export interface NoiseFigures {
+  noise: NoiseModel;
+  games: number;
+  /** Exact, or flagged ambiguous with the moves really played among the candidates. */
+  right: number;
+  pliesAsPlayed: number;
+  kept: number;
+  after: number;
+  falseIncidents: number;
+  /** Games whose engine threw (a fault: the daemon keeps it to its game, the table counts it). */
+  faults: number;
+  /** Games whose session ended live on the table's real board. */
+  following: number;
+}
+
+/**
+ * The noise table's row of `noise`: `perCell` games of each cell of the outage table (seeds from
+ * `firstSeed`), played under that model instead of the matrix's 'mixed'. The tables above are
+ * played under one model; the engine must not be fitted to it.
+ */
+export async function runNoiseRow(noise: NoiseModel, perCell: number, firstSeed = 1): Promise<NoiseFigures> {
+  const row: NoiseFigures = { noise, games: 0, right: 0, pliesAsPlayed: 0, kept: 0, after: 0, falseIncidents: 0, faults: 0, following: 0 };
+  for (const cell of outageCells()) {
+    let played = 0;
+    for (let seed = firstSeed; played < perCell && seed < firstSeed + perCell * 4; seed++) {
+      let r: OutageGame | null;
+      try {
+        r = await runOutageGame({ ...cell, noise }, seed);
+      } catch {
+        played++;
+        row.games++;
+        row.faults++;
+        continue;
+      }
+      if (!r) continue;
+      played++;
+      row.games++;
+      if (r.exact || r.truthOffered) row.right++;
+      if (r.pliesAsPlayed) row.pliesAsPlayed++;
+      row.kept += r.kept;
+      row.after += r.after;
+      row.falseIncidents += r.falseIncidents;
+      if (r.followsBoard) row.following++;
+    }
+  }
+  return row;
+}
+
+/** The noise table as Markdown: one row per noise model. */
+export function noiseTable(rows: readonly NoiseFigures[]): string {
+  const lines = [
+    "| noise | games | exact or truth offered | as many plies as played | later moves kept | false incidents | engine faults | sessions on the table's board |",
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.noise} | ${r.games} | ${pct(r.right, r.games).toFixed(1)}% | ${pct(r.pliesAsPlayed, r.games).toFixed(1)}% | ${keptCell(r)} | ${r.falseIncidents} | ${r.faults} | ${r.following}/${r.games} |`,
+    );
+  }
+  return lines.join('\n');
+}
