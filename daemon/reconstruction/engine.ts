@@ -466,7 +466,10 @@ export class GameEngine {
     this.rules = opts.rules;
   }
 
-  /** What the last push or decision derived before it threw (the state already holds it). */
+  /**
+   * What the push or decision under way (or the last one) has derived: after one that threw, what
+   * it derived before (the state already holds it). Each step starts a new list.
+   */
   derivedSoFar(): GameEvent[] {
     return this.out;
   }

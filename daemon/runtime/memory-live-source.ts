@@ -427,6 +427,7 @@ export class MemoryLiveSource implements LiveSource {
    * engine's state already holds it) and the failure is kept and told; nothing is thrown on.
    */
   private guarded(t: Table, engine: GameEngine, on: string, step: () => GameEvent[]): GameEvent[] {
+    const before = engine.derivedSoFar();
     try {
       return step();
     } catch (e) {
@@ -434,7 +435,10 @@ export class MemoryLiveSource implements LiveSource {
       this.faultCount++;
       if (this.engineFaults.push(fault) > MAX_FAULTS) this.engineFaults.shift();
       this.onEngineFault?.(fault, e);
-      return engine.derivedSoFar();
+      // Each step starts a new list: the same list means it threw before deriving anything, and
+      // what it holds is the step before's, already published.
+      const derived = engine.derivedSoFar();
+      return derived === before ? [] : derived;
     }
   }
 

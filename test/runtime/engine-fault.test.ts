@@ -9,6 +9,9 @@ import type { GameEvent } from '../../daemon/reconstruction/game-events.ts';
 import { parseConfig } from '../../daemon/tournament/config.ts';
 import type { BoardEvent } from '../../protocols/board-events.ts';
 import type { TableConnection } from '../../protocols/feed/hall.ts';
+import { Chess } from 'chessops/chess';
+import { MemoryLiveSource } from '../../daemon/runtime/memory-live-source.ts';
+import { PIECE, pieceToCode, squareToField, type PieceCode } from '../../protocols/dgt/squares.ts';
 import { eventually, getJson } from './daemon-child.ts';
 
 const TOKEN = 'engine-fault-token';
@@ -115,4 +118,53 @@ describe("a game's engine that throws", () => {
     expect(((await ok.json()) as { result: string }).result).toBe('1-0');
     await d.stop();
   }, 60_000);
+});
+
+describe('the read model over an engine step that throws', () => {
+  const player = { name: 'P', title: null, rating: null, federation: null, fideId: null };
+  const live = (): MemoryLiveSource =>
+    new MemoryLiveSource({
+      tournament: { id: 't', name: 'Faults', site: null, startDate: null, endDate: null, timeControl: '5400+30', variant: 'standard', roundCount: 1 },
+      rounds: [{ round: 1, date: null, startsAt: null, status: 'live', gameCount: 1 }],
+      games: [{ id: 'g', round: 1, table: 1, white: player, black: player, engine: { rules: { edition: '2018', category: 'standard' }, chess960: false } }],
+      eventTime: true,
+    });
+  const start = (): PieceCode[] => {
+    const board = new Array<PieceCode>(64).fill(PIECE.EMPTY);
+    for (const [sq, piece] of Chess.default().board) board[squareToField(sq)] = pieceToCode(piece);
+    return board;
+  };
+
+  it('publishes nothing of a step that threw before deriving anything: never the step before it again', () => {
+    const source = live();
+    source.push('g', { type: 'dump', at: 1_000, board: start() });
+    source.push('g', { type: 'field', at: 2_000, field: squareToField(12), piece: PIECE.EMPTY });
+    expect(source.push('g', { type: 'field', at: 2_100, field: squareToField(28), piece: PIECE.WPAWN }).map((c) => c.kind)).toContain('move');
+    vi.spyOn(GameEngine.prototype, 'push').mockImplementationOnce(() => {
+      throw new Error('injected engine fault');
+    });
+    // Black lifts e7: the engine throws at once.
+    expect(source.push('g', { type: 'field', at: 3_000, field: squareToField(52), piece: PIECE.EMPTY })).toEqual([]);
+    expect(source.engineFaults).toEqual([{ gameId: 'g', on: 'field', error: 'injected engine fault' }]);
+    expect(source.faultsOf('g')).toBe(1);
+    expect(source.game('g')!.moves.map((m) => m.san)).toEqual(['e4']);
+  });
+
+  it("publishes what a step derived before it threw: the engine's state already holds it", () => {
+    const source = live();
+    source.push('g', { type: 'dump', at: 1_000, board: start() });
+    source.push('g', { type: 'field', at: 2_000, field: squareToField(12), piece: PIECE.EMPTY });
+    source.push('g', { type: 'field', at: 2_100, field: squareToField(28), piece: PIECE.WPAWN });
+    source.push('g', { type: 'field', at: 3_000, field: squareToField(52), piece: PIECE.EMPTY });
+    // The engine derives e5 from Black's pawn put down, then throws.
+    const push = (Object.getOwnPropertyDescriptor(GameEngine.prototype, 'push') as { value: (this: GameEngine, ev: BoardEvent) => GameEvent[] }).value;
+    vi.spyOn(GameEngine.prototype, 'push').mockImplementationOnce(function (this: GameEngine, ev: BoardEvent) {
+      push.call(this, ev);
+      throw new Error('injected engine fault');
+    });
+    const changes = source.push('g', { type: 'field', at: 3_100, field: squareToField(36), piece: PIECE.BPAWN });
+    expect(changes.map((c) => c.kind)).toContain('move');
+    expect(source.game('g')!.moves.map((m) => m.san)).toEqual(['e4', 'e5']);
+    expect(source.faultsOf('g')).toBe(1);
+  });
 });
