@@ -136,6 +136,7 @@ export class MemoryLiveSource implements LiveSource {
   onEngineFault: ((fault: EngineFault, error: unknown) => void) | undefined;
   /** Engine failures since the source was made (engineFaults keeps the latest only). */
   faultCount = 0;
+  private readonly faultsByGame = new Map<GameId, number>();
 
   constructor(private readonly cfg: MemorySourceConfig) {
     this.now = cfg.now ?? Date.now;
@@ -412,14 +413,9 @@ export class MemoryLiveSource implements LiveSource {
     return changes;
   }
 
-  /**
-   * Applies and publishes `changes` in order. A result that ends a game while its clock runs is
-   * followed by a `clock` change stopping it (inserted into `changes`, so callers see it too): a
-   * finished game's clock must not keep ticking in views that extrapolate the running side.
-   */
   /** Engine failures of a game so far (GET /health shows its table's). */
   faultsOf(id: GameId): number {
-    return this.engineFaults.reduce((n, f) => n + (f.gameId === id ? 1 : 0), 0);
+    return this.faultsByGame.get(id) ?? 0;
   }
 
   /**
@@ -433,6 +429,7 @@ export class MemoryLiveSource implements LiveSource {
     } catch (e) {
       const fault: EngineFault = { gameId: t.cfg.id, on, error: String((e as Error)?.message ?? e) };
       this.faultCount++;
+      this.faultsByGame.set(t.cfg.id, this.faultsOf(t.cfg.id) + 1);
       if (this.engineFaults.push(fault) > MAX_FAULTS) this.engineFaults.shift();
       this.onEngineFault?.(fault, e);
       // Each step starts a new list: the same list means it threw before deriving anything, and
@@ -442,6 +439,11 @@ export class MemoryLiveSource implements LiveSource {
     }
   }
 
+  /**
+   * Applies and publishes `changes` in order. A result that ends a game while its clock runs is
+   * followed by a `clock` change stopping it (inserted into `changes`, so callers see it too): a
+   * finished game's clock must not keep ticking in views that extrapolate the running side.
+   */
   private emit(t: Table, changes: GameChange[]): void {
     for (let i = 0; i < changes.length; i++) {
       const c = changes[i]!;
