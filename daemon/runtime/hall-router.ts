@@ -229,14 +229,14 @@ export class HallRouter {
 
   /**
    * Feeds a game one event of its table. When the game's engine threw on it (a fault in
-   * boardcast: MemoryLiveSource keeps it to the game), the engine may not have taken the change
+   * boardcast: MemoryLiveSource keeps it to the game and counts it), the engine may not have taken the change
    * in, and would read every later change against a board that is not on the table: it is shown
    * the board as the table has it, as one scan, and reads on from there.
    */
   private pushTo(t: TableTrack, id: GameId, ev: BoardEvent): void {
-    const faults = this.live.faultCount;
+    const faults = this.live.faultsOf(id);
     this.live.push(id, ev);
-    if (this.live.faultCount > faults && t.seenBoard) this.live.push(id, { type: 'dump', at: ev.at, board: t.board.slice() });
+    if (this.live.faultsOf(id) > faults && t.seenBoard) this.live.push(id, { type: 'dump', at: ev.at, board: t.board.slice() });
   }
 
   /** After a game boundary: the table's next round opens ('board'), or waits for the arbiter. */

@@ -134,8 +134,7 @@ export class MemoryLiveSource implements LiveSource {
   readonly engineFaults: EngineFault[] = [];
   /** Told of each engine failure as it happens (the daemon logs it with its stack). */
   onEngineFault: ((fault: EngineFault, error: unknown) => void) | undefined;
-  /** Engine failures since the source was made (engineFaults keeps the latest only). */
-  faultCount = 0;
+  /** Engine failures per game since the source was made (engineFaults keeps the latest only). */
   private readonly faultsByGame = new Map<GameId, number>();
 
   constructor(private readonly cfg: MemorySourceConfig) {
@@ -428,7 +427,6 @@ export class MemoryLiveSource implements LiveSource {
       return step();
     } catch (e) {
       const fault: EngineFault = { gameId: t.cfg.id, on, error: String((e as Error)?.message ?? e) };
-      this.faultCount++;
       this.faultsByGame.set(t.cfg.id, this.faultsOf(t.cfg.id) + 1);
       if (this.engineFaults.push(fault) > MAX_FAULTS) this.engineFaults.shift();
       this.onEngineFault?.(fault, e);
