@@ -238,6 +238,19 @@ interface FillAgain {
   pending?: PendingFill[];
 }
 
+/**
+ * fillBreakByPlies's search for one break: which (the break's ply and board, the position it is
+ * searched from), how far it has got (a plain search over the lengths the record's numbering
+ * allows, then one with a piece out and back at the record's own length), where it stopped, and
+ * the nodes spent.
+ */
+interface PliesFill {
+  key: string;
+  stage: 'plain' | 'detour' | 'done';
+  resume?: SearchResume;
+  spent: number;
+}
+
 /** A fill's search from `base` that stopped, and the positions it was searched between (it is dropped when either changed). */
 interface PendingFill {
   base: number;
@@ -417,6 +430,8 @@ export class GameEngine {
   private fillAgain: FillAgain | undefined;
   /** The break a count's fill was last tried on, the count's start and presses, and the board it had then (countedBreakRetaken). */
   private countedBreak: { since: number; presses: number; ply: number; fen: string } | undefined;
+  /** A break in a game without a clock, searched for over the moves played after it (fillBreakByPlies). */
+  private pliesFill: PliesFill | undefined;
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
   /**
@@ -478,6 +493,7 @@ export class GameEngine {
     this.out = [];
     this.seq++;
     this.meter.left = EVENT_NODES;
+    const pliesBefore = this.plyCount();
     if (ev.type === 'field') {
       this.previousAt = this.lastAt;
       this.lastAt = ev.at;
@@ -489,6 +505,7 @@ export class GameEngine {
         // stood released before it was moved on (Art 4.7) cannot be told across it.
         if (ev.logged) this.loggedSeq = this.seq;
         this.onField(ev.field, ev.piece, ev.at);
+        if (this.plyCount() > pliesBefore) this.fillBreakByPlies(ev.at);
         break;
       case 'dump':
         this.onDump(ev.board, ev.at);
@@ -1543,6 +1560,81 @@ export class GameEngine {
     }
     if (!again && exhausted) this.fillAgain = { since, presses, off };
     else if (pending.length > 0) this.fillAgain = { since, presses, off, pending };
+  }
+
+  /**
+   * fillBreakByCount for a game the clock cannot count (none, or no increment): nothing counts the
+   * presses made while the board was away, so the record's own numbering stands in for the count. When play goes on after a
+   * break that nothing explained (a ninth ply made before the board was read, a queen out to take
+   * a pawn and back), the record's last break is searched for, a share of an event's nodes at each
+   * move made after it (the live view follows the board meanwhile): from where the jump read
+   * before it began (or the ply before it), the shortest plain sequences to the board the break
+   * took that leave the side to move the moves after it show, of the length the record gives the
+   * jump and the break together or longer by whole moves; then, at that length only, with one
+   * piece out and back. A plain sequence moves only pieces the board shows moved: a board set by
+   * hand or an illegal move that stood has none as a rule, and the break stays for the arbiter.
+   * A sequence found fills the break as a count's would (marked, with the others, when several
+   * fit); the moves after it are recorded again after it.
+   */
+  private fillBreakByPlies(at: number): void {
+    // A clock under an increment counts (fillBreakByCount); one without an increment cannot.
+    if ((this.clockSeen && (this.opts.timeControl?.incrementMs ?? 0) > 0) || this.outOfStep || this.provisional) return;
+    let breakPly = this.plyCount();
+    while (breakPly > 0 && !this.history[breakPly]!.record?.gap) breakPly--;
+    if (breakPly === 0 || breakPly === this.plyCount()) return;
+    const entry = this.history[breakPly]!;
+    const gap = entry.record!.gap!;
+    if (gap.reason !== 'unexplained' || gap.accepted || entry.guessed) return;
+    const base = this.jumpStartBefore(breakPly, 0) ?? breakPly - 1;
+    const key = `${breakPly}/${entry.fen}/${this.history[base]!.fen}`;
+    if (this.pliesFill?.key !== key) this.pliesFill = { key, stage: 'plain', spent: 0 };
+    const fill = this.pliesFill;
+    if (fill.stage === 'done') return;
+    const pos = this.posOf(this.history[base]!).clone();
+    const target = entry.codes;
+    const lifted = this.seenBoards.emptied(positionCodes(pos), target);
+    const plies = breakPly - base;
+    const options = { budget: EVENT_NODES, keep: JUMP_ALTERNATIVES, turnAfter: this.posOf(entry).turn, meter: this.meter, ...(fill.resume ? { resume: fill.resume } : {}) };
+    const found =
+      fill.stage === 'plain'
+        ? searchSequences(pos, target, { ...options, minDepth: plies, maxDepth: Math.max(plies, MAX_MISSED_PLIES + 1) })
+        : searchSequences(pos, target, { ...options, minDepth: plies, maxDepth: plies, excursions: 1 });
+    fill.spent += found.nodes;
+    delete fill.resume;
+    if (found.sequences.length === 0) {
+      // Gone on with at the next move while nodes are left; a plain search complete without a
+      // sequence makes way for the one with a piece out and back.
+      if (found.resume && fill.spent < COUNT_FILL_NODES) fill.resume = found.resume;
+      else fill.stage = fill.stage === 'plain' && !found.exhausted ? 'detour' : 'done';
+      return;
+    }
+    fill.stage = 'done';
+    // A board read whole at a return nothing explained, between the two, binds the fill as it binds
+    // every search across it (return-board.ts).
+    const returned = this.returnBoard && base <= this.returnBoard.ply && this.returnBoard.ply < breakPly ? this.returnBoard.codes : undefined;
+    const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => !returned || passesThrough(pos, moves, returned));
+    if (sequences.length === 0) return;
+    const planned = planReplacement(
+      this.history.map((p) => p.fen),
+      this.history.slice(1).map((p) => p.move ?? null),
+      base,
+      sansOf(pos, sequences[0]!),
+      plies,
+    );
+    if (!planned.ok) return;
+    const readBefore = this.history.slice(base + 1, breakPly).map((p) => p.record!.san);
+    const read = readBefore.length > 0 ? `, where ${readBefore.length} plies had been read before it (${readBefore.join(' ')})` : '';
+    const { sans, uncertain } = this.reportMissedMoves(
+      pos,
+      sequences,
+      found.more || found.exhausted,
+      at,
+      base,
+      'the board the break took',
+      (line) =>
+        `The break after ply ${breakPly - 1} is filled: no clock counts the presses while the board was away${read}, and ${line}, the fewest that reach the board the break took with the side to move the moves after it show`,
+    );
+    this.replaceMoves(base, sans, at, plies, uncertain);
   }
 
   /**

@@ -104,6 +104,13 @@ describe('outage table, games once wrong', () => {
     (r: OutageGame): void => {
       for (const check of checks) check(r);
     };
+  /** A break was filled from the record's numbering (a game without a clock). */
+  const filledByPlies = (r: OutageGame): void => {
+    expect(
+      r.incidents.some((i) => i.kind === 'missed-moves' && i.message.includes('no clock counts the presses')),
+      r.problem,
+    ).toBe(true);
+  };
   /** The jump is marked ambiguous, and every one of `checks` holds. */
   const marked = (...checks: ((r: OutageGame) => void)[]): ((r: OutageGame) => void) => all((r) => expect(r.ambiguous, r.problem).toBe(true), ...checks);
   const games: [string, OutageCell, number, (r: OutageGame) => void][] = [
@@ -956,6 +963,18 @@ describe('outage table, games once wrong', () => {
       { kind: 'power', plies: 8, pieceInHand: false, noise: 'blitz' },
       47,
       all(asPlayed, keepsLater, noFalseIncident, (r) => expect(r.followsBoard).toBe(true)),
+    ],
+    [
+      "USB pulled for 8 plies, Chess960, no clock (dxe3 g4 Qxa5 Bf3 Qd8 gxf5 bxc3 Bh5: Black's queen out to take a5 and back), back with Black's e8 knight in the hand: read among 64 readings as eight plies with that knight taken on h5, the a5 pawn held. The knight landed on c7 (Nc7), which no reading has, and the record broke there, Nc7 lost. Nothing counts the presses without a clock: the record's numbering does. At the moves after the break the search goes on from the jump's start to the break's board, nine plies with the queen's trip, and fills it, marked; every later move kept",
+      power960(8, true),
+      150,
+      all(marked(), asPlayed, keepsLater, noFalseIncident, filledByPlies),
+    ],
+    [
+      'USB pulled for 8 plies, Chess960, no clock (Rxa4 Qa5 g5 e5 Rxc4 Qxc5 bxc5 dxc5), back with a piece in the hand; nothing of eight plies reads that board and the record broke at the next move (Rcxc1+), which was lost. The moves after the break search for it whole, nine plies from the ply before the outage (1.2 million nodes, a share at each move), and fill it, marked; every later move kept',
+      power960(8, true),
+      179,
+      all(marked(), asPlayed, keepsLater, noFalseIncident, filledByPlies),
     ],
   ];
   for (const [what, cell, seed, check] of games) {
