@@ -268,6 +268,11 @@ export class MemoryLiveSource implements LiveSource {
     }
     const t: Table = { ...theirs, state: structuredClone(theirs.state), lastReading: theirs.lastReading && { ...theirs.lastReading } };
     this.tables.set(id, t);
+    // The replay behind an adopted game (an arbiter's undo, a catch-up) may have thrown where the
+    // live engine did not: the game adopted is the one /health answers for. Not added up: the same
+    // fault met again in a replay is one fault.
+    const faults = from.faultsOf(id);
+    if (faults > this.faultsOf(id)) this.faultsByGame.set(id, faults);
     const change: GameChange = { kind: 'game', gameId: id, summary: summaryOf(t.state), state: structuredClone(t.state) };
     this.emit(t, [change]);
     return [change];

@@ -150,6 +150,26 @@ describe('the read model over an engine step that throws', () => {
     expect(source.game('g')!.moves.map((m) => m.san)).toEqual(['e4']);
   });
 
+  it('counts a fault of the replay behind a game it adopts (an undo, a catch-up), once however often it is met', () => {
+    const source = live();
+    source.push('g', { type: 'dump', at: 1_000, board: start() });
+    const replay = (): MemoryLiveSource => {
+      const scratch = live();
+      scratch.push('g', { type: 'dump', at: 1_000, board: start() });
+      vi.spyOn(GameEngine.prototype, 'push').mockImplementationOnce(() => {
+        throw new Error('injected engine fault');
+      });
+      scratch.push('g', { type: 'field', at: 2_000, field: squareToField(12), piece: PIECE.EMPTY });
+      return scratch;
+    };
+    expect(source.faultsOf('g')).toBe(0);
+    source.adopt(replay(), 'g');
+    expect(source.faultsOf('g')).toBe(1);
+    // The same replay again (another undo): still the one fault.
+    source.adopt(replay(), 'g');
+    expect(source.faultsOf('g')).toBe(1);
+  });
+
   it("publishes what a step derived before it threw: the engine's state already holds it", () => {
     const source = live();
     source.push('g', { type: 'dump', at: 1_000, board: start() });
