@@ -430,7 +430,7 @@ export class GameEngine {
   private fillAgain: FillAgain | undefined;
   /** The break a count's fill was last tried on, the count's start and presses, and the board it had then (countedBreakRetaken). */
   private countedBreak: { since: number; presses: number; ply: number; fen: string } | undefined;
-  /** A break in a game without a clock, searched for over the moves played after it (fillBreakByPlies). */
+  /** A break in a game the clock cannot count, searched for over the moves played after it (fillBreakByPlies). */
   private pliesFill: PliesFill | undefined;
   /** A clock reading arrived since the board last (re)connected. */
   private clockFresh = true;
@@ -1564,17 +1564,17 @@ export class GameEngine {
 
   /**
    * fillBreakByCount for a game the clock cannot count (none, or no increment): nothing counts the
-   * presses made while the board was away, so the record's own numbering stands in for the count. When play goes on after a
-   * break that nothing explained (a ninth ply made before the board was read, a queen out to take
-   * a pawn and back), the record's last break is searched for, a share of an event's nodes at each
-   * move made after it (the live view follows the board meanwhile): from where the jump read
-   * before it began (or the ply before it), the shortest plain sequences to the board the break
-   * took that leave the side to move the moves after it show, of the length the record gives the
-   * jump and the break together or longer by whole moves; then, at that length only, with one
-   * piece out and back. A plain sequence moves only pieces the board shows moved: a board set by
-   * hand or an illegal move that stood has none as a rule, and the break stays for the arbiter.
-   * A sequence found fills the break as a count's would (marked, with the others, when several
-   * fit); the moves after it are recorded again after it.
+   * presses made while the board was away, so the record's own numbering stands in for the count.
+   * When play goes on after a break that nothing explained (a ninth ply made before the board was
+   * read, a queen out to take a pawn and back), the record's last break is searched for, a share
+   * of an event's nodes at each move made after it (the live view follows the board meanwhile):
+   * from where the jump read before it began (or the ply before it), the shortest plain sequences
+   * to the board the break took that leave the side to move the moves after it show, of the length
+   * the record gives the jump and the break together or longer by whole moves; then, at that
+   * length only, with one piece out and back. A plain sequence moves only pieces the board shows
+   * moved: a board set by hand or an illegal move that stood has none as a rule, and the break
+   * stays for the arbiter. A sequence found fills the break as a count's would (marked, with the
+   * others, when several fit); the moves after it are recorded again after it.
    */
   private fillBreakByPlies(at: number): void {
     // A clock under an increment counts (fillBreakByCount); one without an increment cannot.
@@ -1585,7 +1585,10 @@ export class GameEngine {
     const entry = this.history[breakPly]!;
     const gap = entry.record!.gap!;
     if (gap.reason !== 'unexplained' || gap.accepted || entry.guessed) return;
-    const base = this.jumpStartBefore(breakPly, 0) ?? breakPly - 1;
+    // From where the jump before it began when that is within a search's reach (inferred plies may
+    // run back over earlier jumps and breaks); else from the ply before the break.
+    const start = this.jumpStartBefore(breakPly, 0);
+    const base = start !== undefined && breakPly - start <= MAX_MISSED_PLIES + 1 ? start : breakPly - 1;
     const key = `${breakPly}/${entry.fen}/${this.history[base]!.fen}`;
     if (this.pliesFill?.key !== key) this.pliesFill = { key, stage: 'plain', spent: 0 };
     const fill = this.pliesFill;
@@ -1608,6 +1611,7 @@ export class GameEngine {
       else fill.stage = fill.stage === 'plain' && !found.exhausted ? 'detour' : 'done';
       return;
     }
+    const detour = fill.stage === 'detour';
     fill.stage = 'done';
     // A board read whole at a return nothing explained, between the two, binds the fill as it binds
     // every search across it (return-board.ts).
@@ -1624,6 +1628,10 @@ export class GameEngine {
     if (!planned.ok) return;
     const readBefore = this.history.slice(base + 1, breakPly).map((p) => p.record!.san);
     const read = readBefore.length > 0 ? `, where ${readBefore.length} plies had been read before it (${readBefore.join(' ')})` : '';
+    const uncounted = this.clockSeen ? 'the time control has no increment, so no clock counts the presses made while the board was away' : 'no clock counts the presses made while the board was away';
+    const how = detour
+      ? 'as many plies as the record gives the jump and the break, one piece going out and back (no plain sequence reaches the board the break took)'
+      : 'the fewest plies that reach the board the break took, leaving the side to move that the moves after it show';
     const { sans, uncertain } = this.reportMissedMoves(
       pos,
       sequences,
@@ -1631,8 +1639,7 @@ export class GameEngine {
       at,
       base,
       'the board the break took',
-      (line) =>
-        `The break after ply ${breakPly - 1} is filled: no clock counts the presses while the board was away${read}, and ${line}, the fewest that reach the board the break took with the side to move the moves after it show`,
+      (line) => `The break after ply ${breakPly - 1} is filled: ${uncounted}${read}, and ${line}: ${how}`,
     );
     this.replaceMoves(base, sans, at, plies, uncertain);
   }
