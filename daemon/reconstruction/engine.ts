@@ -1585,10 +1585,13 @@ export class GameEngine {
     const entry = this.history[breakPly]!;
     const gap = entry.record!.gap!;
     if (gap.reason !== 'unexplained' || gap.accepted || entry.guessed) return;
+    // With a clock, not before a move after the break is seen made and pressed: until then an
+    // irregular press takes the break again from the board (breakGrace), which may not be right yet.
+    if (this.clockSeen && this.breakGrace === breakPly) return;
     // From where the jump before it began when that is within a search's reach (inferred plies may
     // run back over earlier jumps and breaks); else from the ply before the break.
     const start = this.jumpStartBefore(breakPly, 0);
-    const base = start !== undefined && breakPly - start <= MAX_MISSED_PLIES + 1 ? start : breakPly - 1;
+    const base = start !== undefined && breakPly - start <= MAX_MISSED_PLIES + 2 ? start : breakPly - 1;
     const key = `${breakPly}/${entry.fen}/${this.history[base]!.fen}`;
     if (this.pliesFill?.key !== key) this.pliesFill = { key, stage: 'plain', spent: 0 };
     const fill = this.pliesFill;
@@ -1600,7 +1603,7 @@ export class GameEngine {
     const options = { budget: EVENT_NODES, keep: JUMP_ALTERNATIVES, turnAfter: this.posOf(entry).turn, meter: this.meter, ...(fill.resume ? { resume: fill.resume } : {}) };
     const found =
       fill.stage === 'plain'
-        ? searchSequences(pos, target, { ...options, minDepth: plies, maxDepth: Math.max(plies, MAX_MISSED_PLIES + 1) })
+        ? searchSequences(pos, target, { ...options, minDepth: plies, maxDepth: Math.max(plies, MAX_MISSED_PLIES + 2) })
         : searchSequences(pos, target, { ...options, minDepth: plies, maxDepth: plies, excursions: 1 });
     fill.spent += found.nodes;
     delete fill.resume;
