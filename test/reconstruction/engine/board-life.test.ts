@@ -212,7 +212,7 @@ describe('engine: disconnection and jumps', () => {
     expect(s.engine.snapshot().moves[2]!.clockAfter).toEqual({ whiteMs: s.white, blackMs: s.black });
   });
 
-  it('without a clock, a board nothing explains breaks the record at the first move made on it, and the game is recorded from there', () => {
+  it('without a clock, a board nothing explains breaks the record at the first move made on it, the game is recorded from there, and the fewest plies that reach it fill the break', () => {
     const hidden = ['e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'c2c3', 'g8f6', 'd2d4', 'e5d4', 'c3d4'];
     const s = new Script().setUp().move('e2', 'e4').unplug();
     for (const u of hidden) s.move(u.slice(0, 2), u.slice(2));
