@@ -1621,30 +1621,11 @@ export class GameEngine {
     const returned = this.returnBoard && base <= this.returnBoard.ply && this.returnBoard.ply < breakPly ? this.returnBoard.codes : undefined;
     const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted).filter((moves) => !returned || passesThrough(pos, moves, returned));
     if (sequences.length === 0) return;
-    const planned = planReplacement(
-      this.history.map((p) => p.fen),
-      this.history.slice(1).map((p) => p.move ?? null),
-      base,
-      sansOf(pos, sequences[0]!),
-      plies,
-    );
-    if (!planned.ok) return;
-    const readBefore = this.history.slice(base + 1, breakPly).map((p) => p.record!.san);
-    const read = readBefore.length > 0 ? `, where ${readBefore.length} plies had been read before it (${readBefore.join(' ')})` : '';
     const uncounted = this.clockSeen ? 'the time control has no increment, so no clock counts the presses made while the board was away' : 'no clock counts the presses made while the board was away';
     const how = detour
       ? 'as many plies as the record gives the jump and the break, one piece going out and back (no plain sequence reaches the board the break took)'
       : 'the fewest plies that reach the board the break took, leaving the side to move that the moves after it show';
-    const { sans, uncertain } = this.reportMissedMoves(
-      pos,
-      sequences,
-      found.more || found.exhausted,
-      at,
-      base,
-      'the board the break took',
-      (line) => `The break after ply ${breakPly - 1} is filled: ${uncounted}${read}, and ${line}: ${how}`,
-    );
-    this.replaceMoves(base, sans, at, plies, uncertain);
+    this.fillBreakWith(pos, base, breakPly, sequences, found.more || found.exhausted, at, (read, line) => `${uncounted}${read}, and ${line}: ${how}`);
   }
 
   /**
@@ -1715,6 +1696,25 @@ export class GameEngine {
     if (going && found.resume && going.spent + found.nodes < COUNT_FILL_NODES) return { nodes: found.nodes, resume: found.resume };
     const sequences = this.seenBoards.bySeen(pos, found.sequences, lifted);
     if (sequences.length === 0) return found.exhausted ? { nodes: found.nodes, ...(found.resume ? { resume: found.resume } : {}) } : false;
+    // A search gone on with over several readings may stop again before it is complete.
+    return this.fillBreakWith(
+      pos,
+      base,
+      breakPly,
+      sequences,
+      found.more || (going !== undefined && found.exhausted),
+      at,
+      (read, line) => `the clock's times count ${presses} presses while the board was away${read}, and ${line}${takenFirst ? `; ${takenFirst.note}` : ''}`,
+    );
+  }
+
+  /**
+   * The plies from `base` to the break at `breakPly` replaced by the first of `sequences` (from
+   * `pos`, the position at `base`), the others offered when several fit, and the missed-moves
+   * incident saying why (`explain`: the plies read before the break, and the line of moves). False
+   * when a move recorded after the break no longer follows: nothing is changed then.
+   */
+  private fillBreakWith(pos: Chess, base: number, breakPly: number, sequences: NormalMove[][], more: boolean, at: number, explain: (read: string, line: string) => string): boolean {
     const replaces = breakPly - base;
     // The moves recorded after the break are replayed from the fill by their SAN: all must still be legal.
     const planned = planReplacement(
@@ -1727,16 +1727,7 @@ export class GameEngine {
     if (!planned.ok) return false;
     const readBefore = this.history.slice(base + 1, breakPly).map((p) => p.record!.san);
     const read = readBefore.length > 0 ? `, where ${readBefore.length} plies had been read before it (${readBefore.join(' ')})` : '';
-    // A search gone on with over several readings may stop again before it is complete.
-    const { sans, uncertain } = this.reportMissedMoves(
-      pos,
-      sequences,
-      found.more || (going !== undefined && found.exhausted),
-      at,
-      base,
-      'the board the break took',
-      (line) => `The break after ply ${breakPly - 1} is filled: the clock's times count ${presses} presses while the board was away${read}, and ${line}${takenFirst ? `; ${takenFirst.note}` : ''}`,
-    );
+    const { sans, uncertain } = this.reportMissedMoves(pos, sequences, more, at, base, 'the board the break took', (line) => `The break after ply ${breakPly - 1} is filled: ${explain(read, line)}`);
     this.replaceMoves(base, sans, at, replaces, uncertain);
     return true;
   }
